@@ -1,0 +1,88 @@
+import { Form, Link, NavLink as RemixNavLink, useLocation } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
+import { navLinksFor, type Viewer } from "~/lib/navigation";
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-surface-raised hover:text-ink ${
+    isActive ? "bg-surface-raised text-ink" : "text-ink-muted"
+  }`;
+
+function SignOutButton({ className = "" }: { className?: string }) {
+  return (
+    <Form method="post" action="/logout" className={className}>
+      <button
+        type="submit"
+        className="w-full rounded-md border border-border px-3 py-2 text-left text-sm font-medium text-ink hover:bg-surface-raised md:w-auto"
+      >
+        Sign Out
+      </button>
+    </Form>
+  );
+}
+
+export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: Viewer }) {
+  const links = navLinksFor(viewer);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const location = useLocation();
+
+  // A navigation from the mobile menu closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change by design
+  useEffect(() => setMenuOpen(false), [location.key]);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-surface/95 backdrop-blur">
+      <nav aria-label="Main" className="mx-auto flex h-header max-w-6xl items-center justify-between px-4">
+        <Link to="/" className="text-lg font-semibold tracking-tight text-ink">
+          {brandName}
+        </Link>
+        <ul className="hidden items-center gap-1 md:flex">
+          {links.map((link) => (
+            <li key={link.to}>
+              <RemixNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
+                {link.label}
+              </RemixNavLink>
+            </li>
+          ))}
+          {viewer ? (
+            <li className="ml-2">
+              <SignOutButton />
+            </li>
+          ) : null}
+        </ul>
+        <button
+          type="button"
+          className="inline-flex items-center rounded-md border border-border px-3 py-2 text-sm text-ink md:hidden"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
+          <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor">
+            {menuOpen ? (
+              <path d="M5 5l10 10M15 5L5 15" strokeWidth="2" />
+            ) : (
+              <path d="M3 6h14M3 10h14M3 14h14" strokeWidth="2" />
+            )}
+          </svg>
+        </button>
+      </nav>
+      <div id={menuId} hidden={!menuOpen} className="border-t border-border bg-surface md:hidden">
+        <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
+          {links.map((link) => (
+            <li key={link.to}>
+              <RemixNavLink to={link.to} end={link.to === "/"} className={(state) => `block ${linkClass(state)}`}>
+                {link.label}
+              </RemixNavLink>
+            </li>
+          ))}
+          {viewer ? (
+            <li>
+              <SignOutButton />
+            </li>
+          ) : null}
+        </ul>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,29 @@
+import { useEffect } from "react";
+import { toast as showToast, Toaster } from "sonner";
+
+/** SPEC §9: at most 20 toasts at once. */
+export const MAX_VISIBLE_TOASTS = 20;
+
+export interface FlashToast {
+  id: string;
+  type: "success" | "error" | "info";
+  title?: string;
+  description: string;
+}
+
+export function Toasts({ flash }: { flash: FlashToast | null }) {
+  useEffect(() => {
+    if (!flash) return;
+    const show = flash.type === "success" ? showToast.success : flash.type === "error" ? showToast.error : showToast;
+    // Deferred so that the Toaster has mounted on the first render after hydration.
+    const timer = setTimeout(() => {
+      show(flash.title ?? flash.description, {
+        id: flash.id,
+        description: flash.title ? flash.description : undefined,
+      });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  return <Toaster theme="dark" position="top-right" richColors closeButton visibleToasts={MAX_VISIBLE_TOASTS} />;
+}

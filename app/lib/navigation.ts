@@ -1,0 +1,42 @@
+/** Header links per role, exactly as SPEC §2 "Navigation bar and footer". */
+export interface NavLink {
+  to: string;
+  label: string;
+}
+
+export type Viewer = { role: "user" | "admin" } | null;
+
+const SIGNED_OUT: NavLink[] = [
+  { to: "/", label: "Home" },
+  { to: "/about-us", label: "About Us" },
+  { to: "/login", label: "Sign In" },
+  { to: "/register", label: "Register" },
+];
+
+const CLIENT: NavLink[] = [
+  { to: "/dashboard", label: "Dashboard" },
+  { to: "/deposit", label: "Deposit" },
+  { to: "/withdraw", label: "Withdraw" },
+  { to: "/trading-room", label: "Trading Room" },
+  { to: "/stocks", label: "Stocks" },
+  { to: "/account", label: "Account" },
+];
+
+// Admins see the back office and their account only; the client links are hidden for them.
+const ADMIN: NavLink[] = [
+  { to: "/admin", label: "Admin Panel" },
+  { to: "/account", label: "Account" },
+];
+
+export function navLinksFor(viewer: Viewer): NavLink[] {
+  if (!viewer) return SIGNED_OUT;
+  return viewer.role === "admin" ? ADMIN : CLIENT;
+}
+
+export const FOOTER_LINKS: NavLink[] = [
+  { to: "/", label: "Home" },
+  { to: "/about-us", label: "About Us" },
+  { to: "/contact-us", label: "Contact Us" },
+  { to: "/privacy", label: "Privacy Policy" },
+  { to: "/terms-of-service", label: "Terms of Service" },
+];

@@ -1,0 +1,15 @@
+import type { Db } from "~/server/db.server";
+import type { AppEnv, WorkerBindings } from "~/server/env.server";
+
+/** What every loader and action receives as `context`, built once per request in workers/app.ts. */
+export interface AppContext {
+  db: Db;
+  env: AppEnv;
+  bindings: WorkerBindings;
+  ctx: ExecutionContext;
+  cspNonce: string;
+}
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext extends AppContext {}
+}

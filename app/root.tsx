@@ -1,0 +1,106 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { NavigationProgress } from "~/components/navigation-progress";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { Toasts } from "~/components/toasts";
+import { useNonce } from "~/lib/nonce";
+import { getSessionUser } from "~/server/session.server";
+import { getToast } from "~/server/toast.server";
+import stylesheet from "~/tailwind.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.brand.name ?? "Client portal" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [user, { toast, headers }] = await Promise.all([
+    getSessionUser(request, context),
+    getToast(request, context.env),
+  ]);
+  return data(
+    {
+      viewer: user ? { role: user.role, firstName: user.firstName } : null,
+      toast,
+      brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
+      year: new Date().getUTCFullYear(),
+    },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const brandName = rootData?.brand.name ?? "Client portal";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col bg-canvas font-sans text-ink antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-brand focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <NavigationProgress />
+        <SiteHeader brandName={brandName} viewer={rootData?.viewer ?? null} />
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+          {children}
+        </main>
+        <SiteFooter
+          brandName={brandName}
+          supportEmail={rootData?.brand.supportEmail ?? ""}
+          year={rootData?.year ?? new Date().getUTCFullYear()}
+        />
+        <Toasts flash={rootData?.toast ?? null} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <p className="text-sm font-semibold text-brand">{notFound ? "404" : "Error"}</p>
+      <h1 className="mt-2 text-3xl font-bold">{notFound ? "Page not found" : "Something went wrong"}</h1>
+      <p className="mt-4 text-ink-muted">
+        {notFound
+          ? "The page you are looking for does not exist or has moved."
+          : "An unexpected error occurred. Please try again in a moment."}
+      </p>
+      <Link
+        to="/"
+        className="mt-8 inline-block rounded-md bg-brand-strong px-4 py-2 font-medium text-white hover:bg-brand"
+      >
+        Back to Home
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { destroySession } from "~/server/session.server";
+
+export async function loader() {
+  return redirect("/");
+}
+
+/** Sign Out: ends the session on the server, clears the cookie, returns home. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const clearCookie = await destroySession(request, context);
+  return redirect("/", { headers: { "Set-Cookie": clearCookie } });
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/**
+ * Configuration, read from wrangler vars and secrets and validated once per isolate.
+ * A missing or weak secret fails loudly at the first request instead of running insecurely.
+ */
+const appEnvSchema = z.object({
+  ENVIRONMENT: z.enum(["development", "test", "production"]),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+  MAIL_API_TOKEN: z.string().min(16, "MAIL_API_TOKEN must be at least 16 characters"),
+  RESEND_API_KEY: z.string().optional().default(""),
+  BRAND_NAME: z.string().min(1),
+  SUPPORT_EMAIL: z.email(),
+  ADMIN_MAILBOX: z.email(),
+});
+
+export type AppEnv = z.infer<typeof appEnvSchema>;
+
+/** The raw Worker bindings, as wrangler.toml and the secrets provide them. */
+export interface WorkerBindings {
+  DB: D1Database;
+  ASSETS?: Fetcher;
+  CLIENT_FEED: DurableObjectNamespace;
+  ADMIN_DESK: DurableObjectNamespace;
+  [key: string]: unknown;
+}
+
+const parsed = new WeakMap<object, AppEnv>();
+
+export function readAppEnv(bindings: WorkerBindings): AppEnv {
+  const cached = parsed.get(bindings);
+  if (cached) return cached;
+  const result = appEnvSchema.safeParse(bindings);
+  if (!result.success) {
+    const fields = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${fields}`);
+  }
+  parsed.set(bindings, result.data);
+  return result.data;
+}
+
+export const isProduction = (env: AppEnv) => env.ENVIRONMENT === "production";

@@ -1,0 +1,45 @@
+import { createCookie, redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import type { AppEnv } from "./env.server";
+import { isProduction } from "./env.server";
+
+/** A one-shot message set by an action and shown by the root (Epic Stack's flash toast). */
+export const toastSchema = z.object({
+  id: z.string().default(() => crypto.randomUUID()),
+  type: z.enum(["success", "error", "info"]).default("info"),
+  title: z.string().optional(),
+  description: z.string(),
+});
+
+export type Toast = z.infer<typeof toastSchema>;
+export type ToastInput = z.input<typeof toastSchema>;
+
+function toastCookie(env: AppEnv) {
+  return createCookie("toast", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction(env),
+    path: "/",
+    secrets: [env.SESSION_SECRET],
+  });
+}
+
+export async function createToastHeader(env: AppEnv, toast: ToastInput): Promise<string> {
+  return toastCookie(env).serialize(toastSchema.parse(toast));
+}
+
+export async function redirectWithToast(env: AppEnv, url: string, toast: ToastInput, init?: ResponseInit) {
+  const headers = new Headers(init?.headers);
+  headers.append("Set-Cookie", await createToastHeader(env, toast));
+  return redirect(url, { ...init, headers });
+}
+
+/** Reads and consumes the pending toast: the returned header clears the cookie once it is shown. */
+export async function getToast(request: Request, env: AppEnv): Promise<{ toast: Toast | null; headers: Headers }> {
+  const cookie = toastCookie(env);
+  const raw: unknown = await cookie.parse(request.headers.get("Cookie"));
+  const result = toastSchema.safeParse(raw);
+  const headers = new Headers();
+  if (raw) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  return { toast: result.success ? result.data : null, headers };
+}

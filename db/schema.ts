@@ -1,0 +1,264 @@
+/**
+ * The whole data model. Times are integer milliseconds since the epoch; money is integer cents.
+ * Invariants that must hold whatever the code does (ledger immutability, append-only audit, archive
+ * before delete) are triggers in db/migrations/0001_ledger_guards.sql, not only code.
+ */
+import { sql } from "drizzle-orm";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const ROLES = ["user", "admin"] as const;
+export const PROFILE_STATUSES = ["active", "suspended"] as const;
+export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
+export const TRANSACTION_STATUSES = ["pending", "approved", "rejected"] as const;
+export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
+export const OUTBOX_STATUSES = ["pending", "sent", "captured", "failed"] as const;
+
+export type Role = (typeof ROLES)[number];
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+
+/** Login accounts. Email is stored lower-cased; the CHECK refuses anything else. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    emailConfirmedAt: integer("email_confirmed_at"),
+    createdAt: integer("created_at").notNull().default(now),
+    lastLoginAt: integer("last_login_at"),
+  },
+  (t) => [
+    check("users_email_lower", sql`${t.email} = lower(${t.email})`),
+    check("users_role", sql`${t.role} IN (${inList(ROLES)})`),
+  ],
+);
+
+/** Server sessions. The primary key is the SHA-256 hash of the token; the token itself only lives in the cookie. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+    lastSeenAt: integer("last_seen_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Single-use password-reset and e-mail-confirmation tokens, stored hashed. */
+export const authTokens = sqliteTable(
+  "auth_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: AUTH_TOKEN_PURPOSES }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    index("auth_tokens_user_idx").on(t.userId, t.purpose),
+    check("auth_tokens_purpose", sql`${t.purpose} IN (${inList(AUTH_TOKEN_PURPOSES)})`),
+  ],
+);
+
+/** One row per failed sign-in (or rate-limited request), counted per scope and key within a window. */
+export const authFailures = sqliteTable(
+  "auth_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("auth_failures_key_idx").on(t.scope, t.key, t.createdAt)],
+);
+
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    phoneNumber: text("phone_number"),
+    username: text("username"),
+    country: text("country"),
+    referralId: text("referral_id"),
+    /** Projection of the ledger balance, updated in the same batch as every approval and admin entry. */
+    balanceCents: integer("balance_cents").notNull().default(0),
+    status: text("status", { enum: PROFILE_STATUSES }).notNull().default("active"),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    totalTrades: integer("total_trades").notNull().default(0),
+    winRate: real("win_rate").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    check("profiles_status", sql`${t.status} IN (${inList(PROFILE_STATUSES)})`),
+    check("profiles_role", sql`${t.role} IN (${inList(ROLES)})`),
+  ],
+);
+
+const transactionColumns = {
+  userId: text("user_id").notNull(),
+  transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }).notNull(),
+  amountCents: integer("amount_cents").notNull(),
+  status: text("status", { enum: TRANSACTION_STATUSES }).notNull().default("pending"),
+  walletAddress: text("wallet_address"),
+  withdrawalWalletAddress: text("withdrawal_wallet_address"),
+  balanceAfterCents: integer("balance_after_cents"),
+  tradingPair: text("trading_pair"),
+  stock: text("stock"),
+  idempotencyKey: text("idempotency_key"),
+  createdBy: text("created_by"),
+  decidedBy: text("decided_by"),
+  decidedAt: integer("decided_at"),
+  createdAt: integer("created_at").notNull().default(now),
+};
+
+/** The ledger. Ids only grow, so "rows after id N" is a complete catch-up for realtime feeds. */
+export const transactions = sqliteTable(
+  "transactions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ...transactionColumns,
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [
+    check("transactions_amount_positive", sql`${t.amountCents} > 0`),
+    check("transactions_type", sql`${t.transactionType} IN (${inList(TRANSACTION_TYPES)})`),
+    check("transactions_status", sql`${t.status} IN (${inList(TRANSACTION_STATUSES)})`),
+    check(
+      "transactions_stock_deposit_has_stock",
+      sql`${t.transactionType} <> 'stock_deposit' OR ${t.stock} IS NOT NULL`,
+    ),
+    uniqueIndex("transactions_user_idempotency_uq").on(t.userId, t.idempotencyKey),
+    index("transactions_user_recent_idx").on(t.userId, t.createdAt, t.id),
+    index("transactions_user_totals_idx").on(t.userId, t.status, t.transactionType, t.amountCents),
+    index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
+export const depositWallets = sqliteTable("deposit_wallets", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  walletType: text("wallet_type").notNull().unique(),
+  walletAddress: text("wallet_address").notNull(),
+  updatedAt: integer("updated_at").notNull().default(now),
+  updatedBy: text("updated_by"),
+});
+
+/** The address a client asked a withdrawal to be paid to (SPEC's withdrawal_wallets). */
+export const withdrawalWallets = sqliteTable(
+  "withdrawal_wallets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    transactionId: integer("transaction_id"),
+    walletAddress: text("wallet_address").notNull(),
+    cryptoCurrency: text("crypto_currency").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("withdrawal_wallets_user_idx").on(t.userId)],
+);
+
+/** Append-only record of every admin mutation: who, what, on whom, before and after. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actorId: text("actor_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_actor_idx").on(t.actorId, t.createdAt),
+    index("audit_log_target_idx").on(t.target, t.createdAt),
+  ],
+);
+
+/** Every notice is written here first (in the batch of the action that caused it), then delivered. */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    toAddress: text("to_address").notNull(),
+    template: text("template").notNull(),
+    payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull().default(now),
+    lastError: text("last_error"),
+    providerId: text("provider_id"),
+    createdAt: integer("created_at").notNull().default(now),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    check("email_outbox_status", sql`${t.status} IN (${inList(OUTBOX_STATUSES)})`),
+    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** Copies of deleted client data, kept for the retention period the terms promise. */
+export const transactionsArchive = sqliteTable(
+  "transactions_archive",
+  {
+    id: integer("id").primaryKey(),
+    ...transactionColumns,
+    archivedAt: integer("archived_at").notNull().default(now),
+    archivedBy: text("archived_by"),
+  },
+  (t) => [index("transactions_archive_user_idx").on(t.userId)],
+);
+
+export const profilesArchive = sqliteTable(
+  "profiles_archive",
+  {
+    archiveId: integer("archive_id").primaryKey({ autoIncrement: true }),
+    id: integer("id").notNull(),
+    userId: text("user_id").notNull(),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    phoneNumber: text("phone_number"),
+    username: text("username"),
+    country: text("country"),
+    referralId: text("referral_id"),
+    balanceCents: integer("balance_cents").notNull(),
+    status: text("status").notNull(),
+    role: text("role").notNull(),
+    totalTrades: integer("total_trades").notNull(),
+    winRate: real("win_rate").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    archivedAt: integer("archived_at").notNull().default(now),
+    archivedBy: text("archived_by"),
+  },
+  (t) => [index("profiles_archive_user_idx").on(t.userId)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Profile = typeof profiles.$inferSelect;
+export type Transaction = typeof transactions.$inferSelect;
+export type DepositWallet = typeof depositWallets.$inferSelect;

@@ -1,0 +1,78 @@
+/**
+ * Helpers for the Node scripts (dev server, seed, admin creation, e2e server) that talk to D1 through
+ * the wrangler CLI, so local and remote databases are handled by the same code path.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = new URL("../..", import.meta.url).pathname;
+export const BIN = join(ROOT, "node_modules", ".bin");
+
+export interface D1Target {
+  remote?: boolean;
+  /** A separate local state folder (the e2e server uses its own throwaway database). */
+  persistTo?: string;
+}
+
+export const quietEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+
+export function run(command: string, args: string[], options: { capture?: boolean } = {}): string {
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    env: quietEnv,
+    stdio: options.capture ? ["ignore", "pipe", "pipe"] : "inherit",
+    encoding: "utf8",
+  });
+  if (result.status !== 0) {
+    const detail = options.capture ? `\n${result.stdout ?? ""}\n${result.stderr ?? ""}` : "";
+    throw new Error(`${command} ${args.join(" ")} exited with ${result.status}${detail}`);
+  }
+  return result.stdout ?? "";
+}
+
+function targetArgs(target: D1Target): string[] {
+  if (target.remote) return ["--remote"];
+  return target.persistTo ? ["--local", "--persist-to", target.persistTo] : ["--local"];
+}
+
+export function ensureDevVars(): void {
+  const devVars = join(ROOT, ".dev.vars");
+  if (!existsSync(devVars)) copyFileSync(join(ROOT, ".dev.vars.example"), devVars);
+}
+
+export function applyMigrations(target: D1Target = {}): void {
+  run(join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", ...targetArgs(target)], { capture: true });
+}
+
+/** Runs one read query and returns its rows. */
+export function query<T>(sql: string, target: D1Target = {}): T[] {
+  const out = run(join(BIN, "wrangler"), ["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", sql], {
+    capture: true,
+  });
+  const parsed = JSON.parse(out) as Array<{ results: T[] }>;
+  return parsed[0]?.results ?? [];
+}
+
+/** Runs a list of statements as one file (wrangler executes a file as a single batch). */
+export function executeStatements(statements: string[], target: D1Target = {}): void {
+  const dir = mkdtempSync(join(tmpdir(), "d1-"));
+  const file = join(dir, "statements.sql");
+  try {
+    writeFileSync(file, `${statements.join(";\n")};\n`);
+    run(join(BIN, "wrangler"), ["d1", "execute", "DB", ...targetArgs(target), "--file", file], { capture: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A SQL literal. Scripts build statements from trusted or validated input only, and quote everything. */
+export function sqlValue(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
+    return String(value);
+  }
+  return `'${value.replaceAll("'", "''")}'`;
+}
