@@ -21,7 +21,10 @@ import { getSessionUser } from "~/server/session.server";
 import { getToast } from "~/server/toast.server";
 import stylesheet from "~/tailwind.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.brand.name ?? "Client portal" }];
 

@@ -29,9 +29,7 @@ export function SiteFooter({
             </li>
           </ul>
         </nav>
-        <p>
-          &copy; {year} {brandName}. All rights reserved.
-        </p>
+        <p>{`© ${year} ${brandName}. All rights reserved.`}</p>
       </div>
     </footer>
   );

@@ -1,0 +1,30 @@
+// Totals one CI run into its closing line "N passed, N failed".
+// Arguments: failed gate steps (typecheck, lint), then pairs of (test report, exit status).
+// A suite that exited non-zero without reporting a failure (it crashed or could not start) counts one failure.
+import { existsSync, readFileSync } from "node:fs";
+
+const [gateFailuresArg, vitestReport, vitestStatus, e2eReport, e2eStatus] = process.argv.slice(2);
+let passed = 0;
+let failed = Number(gateFailuresArg ?? 0);
+
+function count(name, reportPath, status, read) {
+  const { ok, bad } = existsSync(reportPath) ? read(JSON.parse(readFileSync(reportPath, "utf8"))) : { ok: 0, bad: 0 };
+  const crashed = Number(status) !== 0 && bad === 0 ? 1 : 0;
+  console.log(`${name}: ${ok} passed, ${bad + crashed} failed${crashed ? " (the suite did not finish)" : ""}`);
+  passed += ok;
+  failed += bad + crashed;
+}
+
+count("workerd", vitestReport, vitestStatus, (report) => ({
+  ok: report.numPassedTests,
+  bad:
+    report.numFailedTests +
+    report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length,
+}));
+count("browser", e2eReport, e2eStatus, ({ stats, errors = [] }) => ({
+  ok: stats.expected,
+  bad: stats.unexpected + stats.flaky + errors.length,
+}));
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,80 @@
+/**
+ * `npm run admin:create -- --email ops@firm.com --password '…' [--first-name Ada --last-name Ops] [--remote]`
+ *
+ * Creates an admin account, or promotes an existing account to admin. Admins are never made through
+ * the web. The password may also come from ADMIN_PASSWORD (keeps it out of shell history); it is
+ * required for a new account and, for an existing one, replaces the old password when given.
+ * Local D1 by default; --remote for the deployed database.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { hashPassword } from "../app/server/password.server.ts";
+import { type D1Target, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
+
+const { values } = parseArgs({
+  options: {
+    email: { type: "string" },
+    password: { type: "string" },
+    "first-name": { type: "string", default: "" },
+    "last-name": { type: "string", default: "" },
+    remote: { type: "boolean", default: false },
+  },
+});
+
+const input = z
+  .object({
+    email: z.email("Give a valid --email").transform((email) => email.trim().toLowerCase()),
+    password: z.string().min(12, "An admin password must be at least 12 characters").optional(),
+    firstName: z.string().max(100),
+    lastName: z.string().max(100),
+  })
+  .safeParse({
+    email: values.email,
+    password: values.password ?? process.env.ADMIN_PASSWORD,
+    firstName: values["first-name"],
+    lastName: values["last-name"],
+  });
+
+if (!input.success) {
+  console.error(input.error.issues.map((issue) => issue.message).join("\n"));
+  process.exit(1);
+}
+
+const { email, password, firstName, lastName } = input.data;
+const target: D1Target = { remote: values.remote };
+const [existing] = query<{ id: string }>(`SELECT id FROM users WHERE email = ${sqlValue(email)}`, target);
+
+if (!existing && !password) {
+  console.error("A new admin needs --password (or ADMIN_PASSWORD).");
+  process.exit(1);
+}
+
+const id = existing?.id ?? crypto.randomUUID();
+const statements: string[] = [];
+const passwordHash = password ? await hashPassword(password) : null;
+
+if (existing) {
+  const setPassword = passwordHash ? `, password_hash = ${sqlValue(passwordHash)}` : "";
+  statements.push(`UPDATE users SET role = 'admin'${setPassword} WHERE id = ${sqlValue(id)}`);
+} else {
+  statements.push(
+    `INSERT INTO users (id, email, password_hash, role) VALUES (${sqlValue(id)}, ${sqlValue(email)}, ${sqlValue(passwordHash)}, 'admin')`,
+  );
+}
+statements.push(
+  `INSERT INTO profiles (user_id, email, first_name, last_name, role) VALUES (${[
+    id,
+    email,
+    firstName,
+    lastName,
+    "admin",
+  ]
+    .map(sqlValue)
+    .join(", ")}) ON CONFLICT(user_id) DO UPDATE SET role = 'admin'`,
+  `INSERT INTO audit_log (actor_id, action, target, detail) VALUES ('cli', ${sqlValue(existing ? "admin.promote" : "admin.create")}, ${sqlValue(`user:${id}`)}, ${sqlValue(JSON.stringify({ email, passwordChanged: Boolean(passwordHash) }))})`,
+);
+
+executeStatements(statements, target);
+console.log(
+  `${existing ? "Promoted" : "Created"} admin ${email} on the ${values.remote ? "remote" : "local"} database.`,
+);

@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { schema } from "~/server/db.server";
+import { createUser, db, dbRefusal, insertTransaction } from "../support/fixtures";
+
+const { transactions, transactionsArchive, auditLog } = schema;
+
+describe("migrations on an empty D1", () => {
+  it("create every table and guard", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name <> 'd1_migrations' ORDER BY type, name",
+    ).all<{ type: string; name: string }>();
+    expect(results.filter((r) => r.type === "table").map((r) => r.name)).toEqual([
+      "audit_log",
+      "auth_failures",
+      "auth_tokens",
+      "deposit_wallets",
+      "email_outbox",
+      "profiles",
+      "profiles_archive",
+      "sessions",
+      "transactions",
+      "transactions_archive",
+      "users",
+      "withdrawal_wallets",
+    ]);
+    expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
+      "audit_log_no_delete",
+      "audit_log_no_update",
+      "transactions_decided_are_immutable",
+      "transactions_delete_requires_archive",
+      "transactions_pending_only_decides",
+    ]);
+  });
+});
+
+describe("ledger guards", () => {
+  it("refuse any change to an approved transaction", async () => {
+    const { id: userId } = await createUser();
+    const id = await insertTransaction(userId, { status: "approved", amountCents: 5_000 });
+    expect(
+      await dbRefusal(db.update(transactions).set({ amountCents: 9_999 }).where(eq(transactions.id, id)).run()),
+    ).toMatch(/transaction already decided/);
+    expect(
+      await dbRefusal(db.update(transactions).set({ status: "rejected" }).where(eq(transactions.id, id)).run()),
+    ).toMatch(/transaction already decided/);
+    const row = await db.select().from(transactions).where(eq(transactions.id, id)).get();
+    expect(row).toMatchObject({ status: "approved", amountCents: 5_000 });
+  });
+
+  it("let a pending transaction be decided once: pending -> approved -> rejected fails", async () => {
+    const { id: userId } = await createUser();
+    const id = await insertTransaction(userId);
+    await db
+      .update(transactions)
+      .set({ status: "approved", decidedAt: Date.now() })
+      .where(eq(transactions.id, id))
+      .run();
+    expect(
+      await dbRefusal(db.update(transactions).set({ status: "rejected" }).where(eq(transactions.id, id)).run()),
+    ).toMatch(/transaction already decided/);
+    expect((await db.select().from(transactions).where(eq(transactions.id, id)).get())?.status).toBe("approved");
+  });
+
+  it("refuse editing a pending transaction's amount or owner", async () => {
+    const { id: userId } = await createUser();
+    const { id: otherId } = await createUser();
+    const id = await insertTransaction(userId, { amountCents: 1_000 });
+    expect(
+      await dbRefusal(
+        db.update(transactions).set({ status: "approved", amountCents: 100_000 }).where(eq(transactions.id, id)).run(),
+      ),
+    ).toMatch(/may only be approved or rejected/);
+    expect(
+      await dbRefusal(db.update(transactions).set({ userId: otherId }).where(eq(transactions.id, id)).run()),
+    ).toMatch(/may only be approved or rejected/);
+    expect(await db.select().from(transactions).where(eq(transactions.id, id)).get()).toMatchObject({
+      status: "pending",
+      amountCents: 1_000,
+      userId,
+    });
+  });
+
+  it("refuse non-positive amounts, unknown types and stock deposits without a stock", async () => {
+    const { id: userId } = await createUser();
+    expect(await dbRefusal(insertTransaction(userId, { amountCents: 0 }))).toMatch(/CHECK constraint failed/);
+    expect(await dbRefusal(insertTransaction(userId, { amountCents: -500 }))).toMatch(/CHECK constraint failed/);
+    expect(
+      await dbRefusal(
+        env.DB.prepare("INSERT INTO transactions (user_id, transaction_type, amount_cents) VALUES (?, 'bonus', 100)")
+          .bind(userId)
+          .run(),
+      ),
+    ).toMatch(/CHECK constraint failed/);
+    expect(await dbRefusal(insertTransaction(userId, { transactionType: "stock_deposit" }))).toMatch(
+      /CHECK constraint failed/,
+    );
+    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM transactions WHERE user_id = ?")
+      .bind(userId)
+      .all();
+    expect(results[0]).toEqual({ n: 0 });
+  });
+
+  it("refuse the same idempotency key twice for one client", async () => {
+    const { id: userId } = await createUser();
+    await insertTransaction(userId, { idempotencyKey: "form-1" });
+    expect(await dbRefusal(insertTransaction(userId, { idempotencyKey: "form-1" }))).toMatch(
+      /UNIQUE constraint failed/,
+    );
+  });
+
+  it("refuse deleting a transaction that was not archived, and allow it once archived", async () => {
+    const { id: userId } = await createUser();
+    const id = await insertTransaction(userId, { status: "approved" });
+    expect(await dbRefusal(db.delete(transactions).where(eq(transactions.id, id)).run())).toMatch(
+      /must be archived before it is deleted/,
+    );
+    expect(await db.select().from(transactions).where(eq(transactions.id, id)).get()).toBeDefined();
+
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO transactions_archive (id, user_id, transaction_type, amount_cents, status, created_at)
+         SELECT id, user_id, transaction_type, amount_cents, status, created_at FROM transactions WHERE id = ?`,
+      ).bind(id),
+      env.DB.prepare("DELETE FROM transactions WHERE id = ?").bind(id),
+    ]);
+    expect(await db.select().from(transactions).where(eq(transactions.id, id)).get()).toBeUndefined();
+    expect(await db.select().from(transactionsArchive).where(eq(transactionsArchive.id, id)).get()).toMatchObject({
+      userId,
+      amountCents: 10_000,
+    });
+  });
+
+  it("keep the audit log append-only", async () => {
+    const row = await db
+      .insert(auditLog)
+      .values({ actorId: "admin-1", action: "transaction.approve", target: "tx:1", detail: { before: "pending" } })
+      .returning()
+      .get();
+    expect(
+      await dbRefusal(db.update(auditLog).set({ action: "nothing" }).where(eq(auditLog.id, row.id)).run()),
+    ).toMatch(/append-only/);
+    expect(await dbRefusal(db.delete(auditLog).where(eq(auditLog.id, row.id)).run())).toMatch(/append-only/);
+    expect(await db.select().from(auditLog).where(eq(auditLog.id, row.id)).get()).toMatchObject({
+      action: "transaction.approve",
+      detail: { before: "pending" },
+    });
+  });
+
+  it("store e-mail addresses lower-cased only", async () => {
+    expect(
+      await dbRefusal(
+        env.DB.prepare(
+          "INSERT INTO users (id, email, password_hash) VALUES ('u-upper', 'Someone@Example.com', 'x')",
+        ).run(),
+      ),
+    ).toMatch(/CHECK constraint failed/);
+  });
+});

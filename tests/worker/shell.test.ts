@@ -1,0 +1,103 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createToastHeader } from "~/server/toast.server";
+import { appEnv, createUser, ORIGIN, sessionCookieFor } from "../support/fixtures";
+
+function hrefsIn(html: string, landmark: "Main" | "Footer"): string[] {
+  const start = html.indexOf(`aria-label="${landmark}"`);
+  const end = html.indexOf("</nav>", start);
+  return [...html.slice(start, end).matchAll(/href="([^"]+)"/g)].map((m) => m[1] ?? "");
+}
+
+async function page(path: string, cookie?: string) {
+  const response = await exports.default.fetch(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+  return { response, html: await response.text() };
+}
+
+describe("app shell", () => {
+  it("shows a visitor the signed-out links, the footer and the copyright year", async () => {
+    const { response, html } = await page("/");
+    expect(response.status).toBe(200);
+    expect(hrefsIn(html, "Main")).toEqual(["/", "/", "/about-us", "/login", "/register"]);
+    expect(html).not.toContain("Sign Out");
+    expect(hrefsIn(html, "Footer")).toEqual([
+      "/",
+      "/about-us",
+      "/contact-us",
+      "/privacy",
+      "/terms-of-service",
+      `mailto:${appEnv.SUPPORT_EMAIL}`,
+    ]);
+    expect(html).toContain(`© ${new Date().getUTCFullYear()} ${appEnv.BRAND_NAME}. All rights reserved.`);
+    expect(html).toContain('href="/deposit"');
+  });
+
+  it("shows a signed-in client the client links and Sign Out", async () => {
+    const client = await createUser({ role: "user" });
+    const { html } = await page("/", await sessionCookieFor(client.id));
+    expect(hrefsIn(html, "Main")).toEqual([
+      "/",
+      "/dashboard",
+      "/deposit",
+      "/withdraw",
+      "/trading-room",
+      "/stocks",
+      "/account",
+    ]);
+    expect(html).toContain("Sign Out");
+  });
+
+  it("shows an admin the Admin Panel and Account only", async () => {
+    const admin = await createUser({ role: "admin" });
+    const { html } = await page("/", await sessionCookieFor(admin.id));
+    expect(hrefsIn(html, "Main")).toEqual(["/", "/admin", "/account"]);
+    expect(html).toContain("Admin Panel");
+  });
+
+  it("treats an idle-expired session as signed out", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id, Date.now() - 31 * 60 * 1000);
+    const { html } = await page("/", cookie);
+    expect(hrefsIn(html, "Main")).toContain("/login");
+  });
+
+  it("answers unknown paths with a 404 page inside the shell", async () => {
+    const { response, html } = await page("/no-such-page");
+    expect(response.status).toBe(404);
+    expect(html).toContain("Page not found");
+    expect(html).toContain('aria-label="Main"');
+    expect(html).toContain('aria-label="Footer"');
+  });
+
+  it("shows a flash toast once and clears it", async () => {
+    const flash = await createToastHeader(appEnv, {
+      type: "success",
+      description: "Deposit request submitted successfully",
+    });
+    const { response, html } = await page("/", flash.split(";")[0]);
+    expect(html).toContain("Deposit request submitted successfully");
+    expect(response.headers.get("Set-Cookie")).toMatch(/^toast=;.*Max-Age=0/);
+  });
+});
+
+describe("security headers", () => {
+  it("send a CSP whose nonce is the one on the page's scripts", async () => {
+    const { response, html } = await page("/");
+    const csp = response.headers.get("Content-Security-Policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    // HSTS only in production: local development runs on plain http.
+    expect(response.headers.get("Strict-Transport-Security")).toBeNull();
+  });
+
+  it("use a fresh nonce for every response", async () => {
+    const first = (await page("/")).response.headers.get("Content-Security-Policy");
+    const second = (await page("/")).response.headers.get("Content-Security-Policy");
+    expect(first).not.toEqual(second);
+  });
+});

@@ -1,0 +1,35 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+const migrationsDir = fileURLToPath(new URL("./db/migrations", import.meta.url));
+
+/**
+ * Tests run inside workerd with the Worker of wrangler.toml: real D1 (migrated in tests/setup/migrate.ts),
+ * real Durable Objects. Storage is isolated per test file.
+ */
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          ENVIRONMENT: "test",
+          SESSION_SECRET: "test-session-secret-0123456789abcdef0123456789",
+          MAIL_API_TOKEN: "test-mail-api-token-0123456789",
+          RESEND_API_KEY: "",
+          TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
+        },
+      },
+    })),
+  ],
+  resolve: {
+    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+  },
+  test: {
+    include: ["tests/worker/**/*.test.ts"],
+    setupFiles: ["./tests/setup/migrate.ts"],
+    // @remix-run/cloudflare is CommonJS with circular requires; pre-bundled, it loads in workerd.
+    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
+  },
+});
