@@ -12,6 +12,8 @@ const appEnvSchema = z.object({
   BRAND_NAME: z.string().min(1),
   SUPPORT_EMAIL: z.email(),
   ADMIN_MAILBOX: z.email(),
+  /** The sender address of every notice; its domain must be verified with the mail provider. */
+  MAIL_FROM: z.email(),
 });
 
 export type AppEnv = z.infer<typeof appEnvSchema>;

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import type { AppEnv } from "../env.server";
+
+/**
+ * Every notice the product sends: its data (validated at enqueue time, stored in the outbox) and how it
+ * renders. Rendering happens at delivery and in the local mailbox, from the stored data. Every value
+ * that reaches HTML goes through `escapeHtml`.
+ */
+const amount = z.number().positive().finite();
+const address = z.string().trim().min(1).max(200);
+const personName = z.string().trim().max(200);
+/** Links in mails go to our own pages: http(s) only, never javascript: or data:. */
+const link = z.url({ protocol: /^https?$/ });
+
+export const emailTemplates = {
+  welcome: z.object({ name: personName, confirmUrl: link.optional() }),
+  password_reset: z.object({ name: personName, resetUrl: link }),
+  deposit_request: z.object({
+    name: personName,
+    clientEmail: z.email().optional(),
+    amount,
+    walletType: z.string().trim().min(1).max(50),
+    walletAddress: address,
+    stock: z.string().trim().min(1).max(20).optional(),
+  }),
+  withdrawal_request: z.object({
+    name: personName,
+    clientEmail: z.email().optional(),
+    amount,
+    walletType: z.string().trim().min(1).max(50),
+    walletAddress: address,
+  }),
+  withdrawal_receipt: z.object({
+    name: personName,
+    amount,
+    walletType: z.string().trim().min(1).max(50),
+    walletAddress: address,
+  }),
+  deposit_wallet_changed: z.object({
+    walletType: z.string().trim().min(1).max(50),
+    previousAddress: z.string().max(200),
+    newAddress: address,
+    changedBy: z.string().max(320),
+  }),
+} as const;
+
+export type EmailTemplate = keyof typeof emailTemplates;
+export type EmailData<T extends EmailTemplate> = z.infer<(typeof emailTemplates)[T]>;
+
+export interface RenderedEmail {
+  subject: string;
+  /** The message body as an HTML fragment (the local mailbox shows it inline). */
+  bodyHtml: string;
+  /** The complete HTML document that is sent. */
+  html: string;
+  text: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+const money = (value: number) =>
+  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const greeting = (name: string) => (name ? `Hello ${name},` : "Hello,");
+
+interface Block {
+  /** Paragraphs of plain text; escaped for HTML. */
+  paragraphs: string[];
+  /** Label/value rows; escaped. */
+  facts?: Array<[string, string]>;
+  /** A call-to-action link. */
+  action?: { label: string; url: string };
+  footnote?: string;
+}
+
+function compose(env: AppEnv, subject: string, block: Block): RenderedEmail {
+  const facts = block.facts ?? [];
+  const bodyHtml = [
+    ...block.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`),
+    facts.length
+      ? `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${facts
+          .map(
+            ([label, value]) =>
+              `<tr><td style="padding:4px 16px 4px 0;color:#555">${escapeHtml(label)}</td><td style="padding:4px 0;font-weight:600;word-break:break-all">${escapeHtml(value)}</td></tr>`,
+          )
+          .join("")}</table>`
+      : "",
+    block.action
+      ? `<p style="margin:0 0 16px"><a href="${escapeHtml(block.action.url)}" style="display:inline-block;background:#2563eb;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(block.action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555">Or open this link: ${escapeHtml(block.action.url)}</p>`
+      : "",
+    block.footnote ? `<p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(block.footnote)}</p>` : "",
+  ].join("");
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="margin:0;padding:24px;background:#f4f6fb;font-family:Arial,Helvetica,sans-serif;color:#111"><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><p style="margin:0 0 24px;font-weight:700;font-size:18px">${escapeHtml(env.BRAND_NAME)}</p>${bodyHtml}<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(env.BRAND_NAME)} · ${escapeHtml(env.SUPPORT_EMAIL)}</p></div></body></html>`;
+  const text = [
+    ...block.paragraphs,
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    ...(block.action ? [`${block.action.label}: ${block.action.url}`] : []),
+    ...(block.footnote ? [block.footnote] : []),
+    `— ${env.BRAND_NAME} (${env.SUPPORT_EMAIL})`,
+  ].join("\n\n");
+  return { subject, bodyHtml, html, text };
+}
+
+type Renderers = { [T in EmailTemplate]: (data: EmailData<T>, env: AppEnv) => RenderedEmail };
+
+const renderers: Renderers = {
+  welcome: (d, env) =>
+    compose(env, `Welcome to ${env.BRAND_NAME}`, {
+      paragraphs: [
+        greeting(d.name),
+        `Welcome to ${env.BRAND_NAME}. Your account is ready: you can fund it, follow your balance and results, and request withdrawals from your dashboard.`,
+        ...(d.confirmUrl ? ["Please confirm your e-mail address so that we can reach you about your account."] : []),
+      ],
+      action: d.confirmUrl ? { label: "Confirm my e-mail address", url: d.confirmUrl } : undefined,
+      footnote: `If you did not create this account, please contact ${env.SUPPORT_EMAIL}.`,
+    }),
+  password_reset: (d, env) =>
+    compose(env, `Reset your ${env.BRAND_NAME} password`, {
+      paragraphs: [
+        greeting(d.name),
+        "We received a request to reset your password. The link below works once, for 30 minutes.",
+      ],
+      action: { label: "Choose a new password", url: d.resetUrl },
+      footnote: "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+    }),
+  deposit_request: (d, env) =>
+    compose(env, d.stock ? `New stock deposit request: ${d.stock}` : "New deposit request", {
+      paragraphs: [
+        `${d.name || "User"} submitted a ${d.stock ? "stock deposit" : "deposit"} request that awaits review.`,
+      ],
+      facts: [
+        ["Client", d.name || "User"],
+        ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
+        ["Amount", money(d.amount)],
+        ...(d.stock ? ([["Stock", d.stock]] as Array<[string, string]>) : []),
+        ["Wallet type", d.walletType],
+        ["Wallet address", d.walletAddress],
+      ],
+    }),
+  withdrawal_request: (d, env) =>
+    compose(env, "New withdrawal request", {
+      paragraphs: [`${d.name || "User"} requested a withdrawal that awaits review.`],
+      facts: [
+        ["Client", d.name || "User"],
+        ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
+        ["Amount", money(d.amount)],
+        ["Cryptocurrency", d.walletType],
+        ["Pay to address", d.walletAddress],
+      ],
+    }),
+  withdrawal_receipt: (d, env) =>
+    compose(env, "We received your withdrawal request", {
+      paragraphs: [
+        greeting(d.name),
+        "We received your withdrawal request. It is pending review; the amount is reserved from your available balance until it is decided.",
+      ],
+      facts: [
+        ["Amount", money(d.amount)],
+        ["Cryptocurrency", d.walletType],
+        ["Pay to address", d.walletAddress],
+      ],
+      footnote: `If you did not make this request, contact ${env.SUPPORT_EMAIL} immediately.`,
+    }),
+  deposit_wallet_changed: (d, env) =>
+    compose(env, `Deposit wallet changed: ${d.walletType}`, {
+      paragraphs: [
+        `The ${d.walletType} deposit address that clients pay into was changed by ${d.changedBy}.`,
+        "If this change was not expected, check the audit log and restore the address at once.",
+      ],
+      facts: [
+        ["Wallet type", d.walletType],
+        ["Previous address", d.previousAddress || "(none)"],
+        ["New address", d.newAddress],
+        ["Changed by", d.changedBy],
+      ],
+    }),
+};
+
+export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {
+  return renderers[template](data, env);
+}
+
+/** Renders a stored outbox row; the data is re-validated, so a malformed row fails loudly, not silently. */
+export function renderStoredEmail(template: string, payload: unknown, env: AppEnv): RenderedEmail {
+  if (!(template in emailTemplates)) throw new Error(`Unknown e-mail template: ${template}`);
+  const name = template as EmailTemplate;
+  const data = emailTemplates[name].parse(payload);
+  return (renderers[name] as (d: unknown, e: AppEnv) => RenderedEmail)(data, env);
+}

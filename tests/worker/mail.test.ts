@@ -1,0 +1,377 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { eq, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { schema } from "~/server/db.server";
+import {
+  deliverDueEmails,
+  deliverEmail,
+  enqueueEmail,
+  MAX_DELIVERY_ATTEMPTS,
+  RETRY_BASE_MS,
+} from "~/server/mail/outbox.server";
+import { renderEmail } from "~/server/mail/templates.server";
+import worker from "../../workers/app";
+import { appEnv, db, ORIGIN } from "../support/fixtures";
+
+const { emailOutbox } = schema;
+const TOKEN = env.MAIL_API_TOKEN;
+const withResend = { ...appEnv, RESEND_API_KEY: "re_test_key" };
+
+const validBodies = {
+  "/api/send-welcome-email": { to: "new.client@example.com", name: "Jamie" },
+  "/api/send-deposit-email": {
+    to: "desk@example.com",
+    name: "Jamie",
+    amount: 2500,
+    wallet_type: "BTC",
+    wallet_address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+    stock: "AAPL",
+  },
+  "/api/send-withdrawal-email": {
+    to: "desk@example.com",
+    name: "Jamie",
+    amount: 80,
+    wallet_type: "ETH",
+    wallet_address: "0x000000000000000000000000000000000000dEaD",
+  },
+} as const;
+type Endpoint = keyof typeof validBodies;
+const endpoints = Object.keys(validBodies) as Endpoint[];
+
+function post(path: string, body: unknown, token: string | null = TOKEN) {
+  return exports.default.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token === null ? {} : { Authorization: `Bearer ${token}` }) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function outboxCount() {
+  const row = await db.select({ n: sql<number>`count(*)` }).from(emailOutbox).get();
+  return row?.n ?? 0;
+}
+
+/** A stand-in for the mail provider's HTTP API: records each request, answers as told. */
+function fakeResend(answer: (call: number) => Response | Error) {
+  const calls: Array<{ url: string; headers: Headers; body: Record<string, unknown> }> = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init as RequestInit);
+    calls.push({ url: request.url, headers: request.headers, body: await request.json() });
+    const result = answer(calls.length);
+    if (result instanceof Error) throw result;
+    return result;
+  });
+  return calls;
+}
+const accepted = (id: string) => Response.json({ id }, { status: 200 });
+// Error bodies as the provider's API sends them.
+const outage = () =>
+  Response.json({ statusCode: 503, name: "internal_server_error", message: "Service unavailable" }, { status: 503 });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("mail endpoints", () => {
+  it.each(endpoints)("%s answers 401 without a token or with a wrong one, and stores nothing", async (path) => {
+    const before = await outboxCount();
+    for (const token of [null, "wrong-token-0123456789", `${TOKEN}x`]) {
+      const response = await post(path, validBodies[path], token);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Unauthorized" });
+    }
+    const basic = await exports.default.fetch(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${btoa(`user:${TOKEN}`)}` },
+      body: JSON.stringify(validBodies[path]),
+    });
+    expect(basic.status).toBe(401);
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it.each(endpoints)("%s answers 202 with the outbox row for a good payload", async (path) => {
+    const before = await outboxCount();
+    const response = await post(path, validBodies[path]);
+    expect(response.status).toBe(202);
+    const body = (await response.json()) as { id: number; status: string };
+    expect(body).toEqual({ id: expect.any(Number), status: "pending" });
+    expect(await outboxCount()).toBe(before + 1);
+    const row = await db.select().from(emailOutbox).where(eq(emailOutbox.id, body.id)).get();
+    expect(row?.toAddress).toBe(validBodies[path].to);
+  });
+
+  const badFields: Array<[Endpoint, Record<string, unknown> | string, RegExp]> = [
+    ["/api/send-welcome-email", "not json", /Request body must be JSON/],
+    ["/api/send-welcome-email", { name: "Jamie" }, /^to: /],
+    ["/api/send-welcome-email", { to: "not-an-address", name: "Jamie" }, /^to: must be a valid e-mail address/],
+    ["/api/send-welcome-email", { to: "a@example.com" }, /^name: is required/],
+    ["/api/send-welcome-email", { to: "a@example.com", name: "J", bcc: "x@example.com" }, /Unknown field: bcc/],
+    [
+      "/api/send-deposit-email",
+      { ...validBodies["/api/send-deposit-email"], amount: -5 },
+      /^amount: must be greater than 0/,
+    ],
+    [
+      "/api/send-deposit-email",
+      { ...validBodies["/api/send-deposit-email"], amount: "25" },
+      /^amount: must be a number/,
+    ],
+    [
+      "/api/send-deposit-email",
+      { ...validBodies["/api/send-deposit-email"], wallet_type: "" },
+      /^wallet_type: is required/,
+    ],
+    [
+      "/api/send-deposit-email",
+      { ...validBodies["/api/send-deposit-email"], wallet_address: " " },
+      /^wallet_address: is required/,
+    ],
+    ["/api/send-deposit-email", { ...validBodies["/api/send-deposit-email"], stock: "" }, /^stock: must not be empty/],
+    ["/api/send-withdrawal-email", { ...validBodies["/api/send-withdrawal-email"], to: "desk" }, /^to: /],
+    [
+      "/api/send-withdrawal-email",
+      { ...validBodies["/api/send-withdrawal-email"], amount: 0 },
+      /^amount: must be greater than 0/,
+    ],
+    [
+      "/api/send-withdrawal-email",
+      { ...validBodies["/api/send-withdrawal-email"], stock: "AAPL" },
+      /Unknown field: stock/,
+    ],
+  ];
+
+  it.each(badFields)("%s refuses %j with 400 naming the field", async (path, body, message) => {
+    const before = await outboxCount();
+    const response = await post(path, body);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(message);
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it("delivers in the background: without RESEND_API_KEY the mail is captured for the local mailbox", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/api/send-welcome-email`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+        body: JSON.stringify(validBodies["/api/send-welcome-email"]),
+      }),
+      env,
+      ctx,
+    );
+    const { id } = (await response.json()) as { id: number };
+    await waitOnExecutionContext(ctx);
+    const row = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
+    expect(row).toMatchObject({ status: "captured", attempts: 0, providerId: null });
+  });
+});
+
+describe("outbox delivery through the provider", () => {
+  async function enqueueDeposit() {
+    const [row] = await db.batch([
+      enqueueEmail(db, {
+        to: appEnv.ADMIN_MAILBOX,
+        template: "deposit_request",
+        data: { name: "Jamie", amount: 2500, walletType: "BTC", walletAddress: "bc1qtest", stock: "AAPL" },
+      }),
+    ]);
+    const id = row[0]?.id;
+    if (!id) throw new Error("no outbox row");
+    return id;
+  }
+
+  it("sends from/to/subject with the row id as idempotency key and marks the row sent", async () => {
+    const id = await enqueueDeposit();
+    const calls = fakeResend(() => accepted("re_msg_1"));
+    expect(await deliverEmail(db, withResend, id)).toBe("sent");
+
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call?.url).toBe("https://api.resend.com/emails");
+    expect(call?.headers.get("Authorization")).toBe("Bearer re_test_key");
+    expect(call?.headers.get("Idempotency-Key")).toBe(`outbox-${id}`);
+    expect(call?.body).toMatchObject({
+      from: `${appEnv.BRAND_NAME} <${appEnv.MAIL_FROM}>`,
+      to: [appEnv.ADMIN_MAILBOX],
+      subject: "New stock deposit request: AAPL",
+    });
+    expect(String(call?.body.html)).toContain("$2,500.00");
+    expect(String(call?.body.text)).toContain("Stock: AAPL");
+    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get()).toMatchObject({
+      status: "sent",
+      providerId: "re_msg_1",
+      attempts: 1,
+      lastError: null,
+    });
+  });
+
+  it("keeps the row through an outage, backs off, and delivers exactly once when the provider returns", async () => {
+    const id = await enqueueDeposit();
+    const start = Date.now();
+    let providerUp = false;
+    const calls = fakeResend(() => (providerUp ? accepted("re_after_outage") : outage()));
+
+    expect(await deliverEmail(db, withResend, id, start)).toBe("retry");
+    let row = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row?.lastError).toMatch(/503/);
+    expect(row?.nextAttemptAt).toBe(start + RETRY_BASE_MS);
+
+    // A network error is an outage too; the next wait doubles.
+    vi.restoreAllMocks();
+    fakeResend(() => new TypeError("Network connection lost"));
+    const second = start + RETRY_BASE_MS;
+    expect(await deliverEmail(db, withResend, id, second)).toBe("retry");
+    row = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
+    expect(row).toMatchObject({ status: "pending", attempts: 2 });
+    expect(row?.nextAttemptAt).toBe(second + 2 * RETRY_BASE_MS);
+
+    // Not due yet: the cron leaves it alone.
+    vi.restoreAllMocks();
+    const retried = fakeResend(() => (providerUp ? accepted("re_after_outage") : outage()));
+    expect(await deliverDueEmails(db, withResend, second + RETRY_BASE_MS)).toEqual({
+      sent: 0,
+      captured: 0,
+      retry: 0,
+      failed: 0,
+    });
+    expect(retried).toHaveLength(0);
+
+    providerUp = true;
+    const due = second + 2 * RETRY_BASE_MS;
+    expect((await deliverDueEmails(db, withResend, due)).sent).toBe(1);
+    expect((await deliverDueEmails(db, withResend, due + 10 * RETRY_BASE_MS)).sent).toBe(0);
+    expect(retried).toHaveLength(1);
+    expect(calls.length).toBe(1);
+    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get()).toMatchObject({
+      status: "sent",
+      providerId: "re_after_outage",
+      attempts: 3,
+    });
+  });
+
+  it("marks the row failed after the attempt limit and keeps it", async () => {
+    const id = await enqueueDeposit();
+    fakeResend(() => outage());
+    let now = Date.now();
+    const outcomes: string[] = [];
+    for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
+      outcomes.push(String(await deliverEmail(db, withResend, id, now)));
+      now += 24 * 60 * 60 * 1000;
+    }
+    expect(outcomes).toEqual([...Array(MAX_DELIVERY_ATTEMPTS - 1).fill("retry"), "failed"]);
+    expect(await deliverEmail(db, withResend, id, now)).toBeNull();
+    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get()).toMatchObject({
+      status: "failed",
+      attempts: MAX_DELIVERY_ATTEMPTS,
+      lastError: expect.stringMatching(/503/),
+    });
+  });
+
+  it("gives up at once on a message the provider refuses as malformed", async () => {
+    const id = await enqueueDeposit();
+    fakeResend(() =>
+      Response.json({ statusCode: 422, name: "validation_error", message: "Invalid `to` field" }, { status: 422 }),
+    );
+    expect(await deliverEmail(db, withResend, id)).toBe("failed");
+    expect((await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get())?.lastError).toMatch(
+      /422: Invalid `to` field/,
+    );
+  });
+
+  it("runs from the cron trigger", async () => {
+    const id = await enqueueDeposit();
+    const calls = fakeResend(() => accepted("re_cron"));
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ cron: "* * * * *" }),
+      { ...env, RESEND_API_KEY: "re_test_key" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(calls.some((call) => call.headers.get("Idempotency-Key") === `outbox-${id}`)).toBe(true);
+    expect((await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get())?.status).toBe("sent");
+  });
+
+  it("stores a notice together with the action that caused it, or not at all", async () => {
+    const before = await outboxCount();
+    await expect(
+      db.batch([
+        enqueueEmail(db, { to: "a@example.com", template: "welcome", data: { name: "A" } }),
+        db.insert(schema.transactions).values({ userId: "no-such-user", transactionType: "deposit", amountCents: 100 }),
+      ]),
+    ).rejects.toThrow();
+    expect(await outboxCount()).toBe(before);
+  });
+});
+
+describe("templates", () => {
+  it("escape every interpolated value in the HTML", () => {
+    const hostile = `<script>alert("x")</script>`;
+    const mail = renderEmail(
+      "deposit_request",
+      { name: hostile, amount: 10, walletType: "<b>BTC</b>", walletAddress: `" onmouseover="x` },
+      appEnv,
+    );
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(mail.html).toContain("&lt;b&gt;BTC&lt;/b&gt;");
+    expect(mail.html).not.toContain(`" onmouseover="x`);
+    expect(mail.text).toContain(hostile);
+  });
+
+  it("say 'User' when the deposit notice has no name", () => {
+    const mail = renderEmail(
+      "deposit_request",
+      { name: "", amount: 1, walletType: "BTC", walletAddress: "bc1q" },
+      appEnv,
+    );
+    expect(mail.text).toContain("User submitted a deposit request");
+  });
+
+  it("refuse to enqueue a reset mail without a valid link", () => {
+    expect(() =>
+      enqueueEmail(db, {
+        to: "a@example.com",
+        template: "password_reset",
+        data: { name: "A", resetUrl: "javascript:alert(1)" },
+      }),
+    ).toThrow();
+  });
+});
+
+describe("/dev/mailbox", () => {
+  it("lists captured mail newest first, with clickable links", async () => {
+    await db.batch([
+      enqueueEmail(db, { to: "first@example.com", template: "welcome", data: { name: "First" } }),
+      enqueueEmail(db, {
+        to: "second@example.com",
+        template: "password_reset",
+        data: { name: "Second", resetUrl: `${ORIGIN}/reset-password?token=abc123` },
+      }),
+    ]);
+    await deliverDueEmails(db, appEnv);
+    const response = await exports.default.fetch(`${ORIGIN}/dev/mailbox`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const reset = html.indexOf(`Reset your ${appEnv.BRAND_NAME} password`);
+    const welcome = html.indexOf(`Welcome to ${appEnv.BRAND_NAME}`);
+    expect(reset).toBeGreaterThan(-1);
+    expect(welcome).toBeGreaterThan(reset);
+    expect(html).toContain(`href="${ORIGIN}/reset-password?token=abc123"`);
+    expect(html).toContain("captured");
+  });
+
+  it("does not exist in production", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/dev/mailbox`),
+      { ...env, ENVIRONMENT: "production" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("Local mailbox");
+  });
+});
