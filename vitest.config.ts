@@ -18,6 +18,7 @@ export default defineConfig({
           SESSION_SECRET: "test-session-secret-0123456789abcdef0123456789",
           MAIL_API_TOKEN: "test-mail-api-token-0123456789",
           RESEND_API_KEY: "",
+          PASSWORD_HASH_COST: "fast",
           TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
         },
       },

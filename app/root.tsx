@@ -12,6 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { ActivityTracker } from "~/components/activity-tracker";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -74,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
           year={rootData?.year ?? new Date().getUTCFullYear()}
         />
         <Toasts flash={rootData?.toast ?? null} />
+        {rootData?.viewer ? <ActivityTracker /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

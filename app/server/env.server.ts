@@ -4,17 +4,24 @@ import { z } from "zod";
  * Configuration, read from wrangler vars and secrets and validated once per isolate.
  * A missing or weak secret fails loudly at the first request instead of running insecurely.
  */
-const appEnvSchema = z.object({
-  ENVIRONMENT: z.enum(["development", "test", "production"]),
-  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
-  MAIL_API_TOKEN: z.string().min(16, "MAIL_API_TOKEN must be at least 16 characters"),
-  RESEND_API_KEY: z.string().optional().default(""),
-  BRAND_NAME: z.string().min(1),
-  SUPPORT_EMAIL: z.email(),
-  ADMIN_MAILBOX: z.email(),
-  /** The sender address of every notice; its domain must be verified with the mail provider. */
-  MAIL_FROM: z.email(),
-});
+const appEnvSchema = z
+  .object({
+    ENVIRONMENT: z.enum(["development", "test", "production"]),
+    SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+    MAIL_API_TOKEN: z.string().min(16, "MAIL_API_TOKEN must be at least 16 characters"),
+    RESEND_API_KEY: z.string().optional().default(""),
+    BRAND_NAME: z.string().min(1),
+    SUPPORT_EMAIL: z.email(),
+    ADMIN_MAILBOX: z.email(),
+    /** The sender address of every notice; its domain must be verified with the mail provider. */
+    MAIL_FROM: z.email(),
+    /** "fast" lowers the scrypt cost for tests; refused in production. */
+    PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
+  })
+  .refine((env) => !(env.ENVIRONMENT === "production" && env.PASSWORD_HASH_COST === "fast"), {
+    message: "PASSWORD_HASH_COST=fast is not allowed in production",
+    path: ["PASSWORD_HASH_COST"],
+  });
 
 export type AppEnv = z.infer<typeof appEnvSchema>;
 

@@ -12,6 +12,12 @@ export interface ScryptCost {
 }
 
 export const PRODUCTION_SCRYPT_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
+/** Only for tests (PASSWORD_HASH_COST=fast, refused in production): same format, far cheaper. */
+export const FAST_SCRYPT_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+
+export function scryptCostFor(env: { PASSWORD_HASH_COST: "standard" | "fast" }): ScryptCost {
+  return env.PASSWORD_HASH_COST === "fast" ? FAST_SCRYPT_COST : PRODUCTION_SCRYPT_COST;
+}
 const KEY_LENGTH = 64;
 // N=2^15, r=8 needs 32 MiB of working memory; Node's default ceiling is exactly that and throws.
 const MAX_MEMORY = 64 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
@@ -35,16 +35,40 @@ export function sessionCookie(env: AppEnv) {
   });
 }
 
-export async function createSession(db: Db, env: AppEnv, userId: string, now = Date.now()) {
+/**
+ * A new session for a user: the token for the cookie and the row (holding only its hash) to insert.
+ * Callers that create a session as part of a larger change put `insertSession` in their batch.
+ */
+export async function newSession(env: AppEnv, userId: string, now = Date.now()) {
   const token = randomToken(32);
-  await db.insert(schema.sessions).values({
+  const row = {
     id: await sha256Hex(token),
     userId,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + SESSION_ABSOLUTE_MS,
-  });
-  return { token, setCookie: await sessionCookie(env).serialize(token) };
+  };
+  return { token, row, setCookie: await sessionCookie(env).serialize(token) };
+}
+
+export function insertSession(db: Db, row: typeof schema.sessions.$inferInsert) {
+  return db.insert(schema.sessions).values(row);
+}
+
+export async function createSession(db: Db, env: AppEnv, userId: string, now = Date.now()) {
+  const session = await newSession(env, userId, now);
+  await insertSession(db, session.row);
+  return { token: session.token, setCookie: session.setCookie };
+}
+
+/** Ends every session of a user, or every one but `keepSessionId` (a password change keeps the current one). */
+export function endSessionsOf(db: Db, userId: string, keepSessionId?: string) {
+  const { sessions } = schema;
+  return db
+    .delete(sessions)
+    .where(
+      keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
+    );
 }
 
 async function readToken(request: Request, env: AppEnv): Promise<string | null> {
@@ -99,16 +123,31 @@ export async function destroySession(request: Request, context: { db: Db; env: A
   return sessionCookie(context.env).serialize("", { maxAge: 0 });
 }
 
-export async function requireUser(request: Request, context: { db: Db; env: AppEnv; ctx?: ExecutionContext }) {
+type GuardContext = { db: Db; env: AppEnv; ctx?: ExecutionContext };
+
+/**
+ * The signed-in user, or a redirect: by default to /login, remembering where the user was going.
+ * SPEC sends some signed-out visitors elsewhere (the dashboard goes to /): pass `signedOutTo`.
+ */
+export async function requireUser(request: Request, context: GuardContext, options: { signedOutTo?: string } = {}) {
   const user = await getSessionUser(request, context);
   if (!user) {
+    if (options.signedOutTo) throw redirect(options.signedOutTo);
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   return user;
 }
 
-export async function requireAdmin(request: Request, context: { db: Db; env: AppEnv; ctx?: ExecutionContext }) {
+/** A signed-in client (not an admin): the client pages send admins to their back office. */
+export async function requireClient(request: Request, context: GuardContext, options: { signedOutTo?: string } = {}) {
+  const user = await requireUser(request, context, options);
+  if (user.role === "admin") throw redirect("/admin");
+  return user;
+}
+
+/** An admin; anyone else signed in goes to /dashboard (SPEC §6). */
+export async function requireAdmin(request: Request, context: GuardContext) {
   const user = await requireUser(request, context);
   if (user.role !== "admin") throw redirect("/dashboard");
   return user;

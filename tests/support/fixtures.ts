@@ -1,11 +1,12 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
-import { hashPassword } from "~/server/password.server";
+import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
 import { createSession } from "~/server/session.server";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
-export const TEST_SCRYPT_COST = { N: 2 ** 10, r: 8, p: 1 };
+export const TEST_SCRYPT_COST = FAST_SCRYPT_COST;
+export const TEST_PASSWORD = "correct horse battery";
 
 export const db = createDb(env.DB);
 export const appEnv = readAppEnv(env);
@@ -21,7 +22,7 @@ export async function createUser(options: { role?: "user" | "admin"; firstName?:
     db.insert(schema.users).values({
       id,
       email,
-      passwordHash: await hashPassword("correct horse battery", TEST_SCRYPT_COST),
+      passwordHash: await hashPassword(TEST_PASSWORD, TEST_SCRYPT_COST),
       role: options.role ?? "user",
     }),
     db.insert(schema.profiles).values({
@@ -62,4 +63,38 @@ export async function dbRefusal(promise: Promise<unknown>): Promise<string> {
     return cause instanceof Error ? cause.message : String(error);
   }
   throw new Error("expected the database to refuse the statement, but it succeeded");
+}
+
+/** A form POST as a browser sends it from one of our pages. */
+export function postForm(path: string, fields: Record<string, string>, options: { cookie?: string; ip?: string } = {}) {
+  return exports.default.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+      Origin: ORIGIN,
+      Host: new URL(ORIGIN).host,
+      "CF-Connecting-IP": options.ip ?? "203.0.113.10",
+      ...(options.cookie ? { Cookie: options.cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function getPage(path: string, cookie?: string) {
+  return exports.default.fetch(`${ORIGIN}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+}
+
+/** The cookie pair ("name=value") a response sets, ready to send back. */
+export function cookieFrom(response: Response, name = "session"): string {
+  const header = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  return header?.split(";")[0] ?? "";
+}
+
+export async function countRows(table: string, where = "1 = 1", ...params: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...params)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
 }

@@ -367,7 +367,7 @@ describe("/dev/mailbox", () => {
     const ctx = createExecutionContext();
     const response = await worker.fetch(
       new Request(`${ORIGIN}/dev/mailbox`),
-      { ...env, ENVIRONMENT: "production" },
+      { ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" },
       ctx,
     );
     await waitOnExecutionContext(ctx);

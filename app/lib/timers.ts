@@ -1,0 +1,9 @@
+/** SPEC §9's timers, in one place. */
+export const REDIRECT_AFTER_SUCCESS_MS = 3_000;
+export const SUCCESS_MESSAGE_MS = 3_000;
+export const COPY_CONFIRMATION_MS = 2_000;
+export const DELETE_ERROR_MS = 5_000;
+export const WALLET_MODAL_CLOSE_MS = 1_500;
+/** Signed out after this long without activity, checked this often (SPEC §4, §9). */
+export const INACTIVITY_TIMEOUT_MS = 30 * 60 * 1_000;
+export const INACTIVITY_CHECK_MS = 60 * 1_000;

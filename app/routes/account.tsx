@@ -1,0 +1,172 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Banner, Field, SubmitButton } from "~/components/form";
+import { formatLongDate } from "~/lib/format";
+import { changePasswordSchema, MESSAGES, profileSchema, validateForm } from "~/lib/schemas/auth";
+import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Account Settings" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const account = await getAccount(context.db, user.id);
+  if (!account) throw new Response("Not Found", { status: 404 });
+  return {
+    account: {
+      id: account.id,
+      email: account.email,
+      createdAt: formatLongDate(account.createdAt),
+      lastLoginAt: formatLongDate(account.lastLoginAt),
+      firstName: account.firstName ?? "",
+      lastName: account.lastName ?? "",
+      phoneNumber: account.phoneNumber ?? "",
+    },
+  };
+}
+
+type Result = { tone: "success" | "error"; message: string; intent: "profile" | "password"; at: number };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  const intent = formData.get("intent") === "password" ? "password" : "profile";
+  const reply = (tone: Result["tone"], message: string, status = 200) =>
+    data<Result>({ tone, message, intent, at: Date.now() }, { status });
+
+  if (intent === "profile") {
+    const form = validateForm(profileSchema, formData);
+    if (!form.ok) return reply("error", form.error, 400);
+    await updateProfile(context.db, user.id, form.data);
+    return reply("success", MESSAGES.profileUpdated);
+  }
+  const form = validateForm(changePasswordSchema, formData);
+  if (!form.ok) return reply("error", form.error, 400);
+  const result = await changePassword(context, user, form.data);
+  if (!result.ok) return reply("error", result.error, 400);
+  return reply("success", MESSAGES.passwordUpdated);
+}
+
+/** One banner for both forms: cleared when either is submitted, success hidden again after 3 s. */
+function useBanner(result: Result | undefined) {
+  const navigation = useNavigation();
+  const [shown, setShown] = useState<Result | null>(null);
+  useEffect(() => {
+    if (!result) return;
+    setShown(result);
+    if (result.tone === "success") toast.success(result.message);
+    if (result.tone !== "success") return;
+    const timer = setTimeout(() => setShown(null), SUCCESS_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [result]);
+  return navigation.state === "submitting" ? null : shown;
+}
+
+export default function AccountSettings() {
+  const { account } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const banner = useBanner(result);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const passwordChanged = result?.intent === "password" && result.tone === "success" ? result.at : 0;
+
+  return (
+    <section className="mx-auto max-w-3xl space-y-6">
+      <h1 className="text-3xl font-bold">Account Settings</h1>
+      {passwordError ? (
+        <Banner tone="error">{passwordError}</Banner>
+      ) : banner ? (
+        <Banner tone={banner.tone}>{banner.message}</Banner>
+      ) : null}
+
+      <article className="rounded-xl border border-border bg-surface p-6">
+        <h2 className="text-lg font-semibold">Account Information</h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          {[
+            ["Account ID", account.id],
+            ["Email Address", account.email],
+            ["Account Created", account.createdAt],
+            ["Last Login", account.lastLoginAt],
+          ].map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-sm text-ink-muted">{label}</dt>
+              <dd className="mt-1 break-all font-medium">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </article>
+
+      <article className="rounded-xl border border-border bg-surface p-6">
+        <h2 className="text-lg font-semibold">Profile Settings</h2>
+        {/* Keyed on the stored values, so the fields refill whenever they change. */}
+        <Form
+          method="post"
+          className="mt-4 space-y-4"
+          key={`${account.firstName}|${account.lastName}|${account.phoneNumber}`}
+          onSubmit={() => setPasswordError(null)}
+        >
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="First Name" name="firstName" defaultValue={account.firstName} autoComplete="given-name" />
+            <Field label="Last Name" name="lastName" defaultValue={account.lastName} autoComplete="family-name" />
+          </div>
+          <Field
+            label="Phone Number"
+            name="phoneNumber"
+            type="tel"
+            defaultValue={account.phoneNumber}
+            autoComplete="tel"
+          />
+          <SubmitButton intent="profile" pendingText="Updating...">
+            Update Profile
+          </SubmitButton>
+        </Form>
+      </article>
+
+      <article className="rounded-xl border border-border bg-surface p-6">
+        <h2 className="text-lg font-semibold">Change Password</h2>
+        <Form
+          method="post"
+          className="mt-4 space-y-4"
+          key={passwordChanged}
+          onSubmit={(event) => {
+            // SPEC §5: a mismatch is caught before any call is made.
+            const form = new FormData(event.currentTarget);
+            const mismatch = form.get("newPassword") !== form.get("confirmPassword");
+            setPasswordError(mismatch ? MESSAGES.newPasswordsDoNotMatch : null);
+            if (mismatch) event.preventDefault();
+          }}
+        >
+          <Field
+            label="Current Password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <Field
+            label="New Password"
+            name="newPassword"
+            type="password"
+            placeholder="Enter new password"
+            autoComplete="new-password"
+            required
+          />
+          <Field
+            label="Confirm New Password"
+            name="confirmPassword"
+            type="password"
+            placeholder="Confirm new password"
+            autoComplete="new-password"
+            required
+          />
+          <SubmitButton intent="password" pendingText="Changing...">
+            Change Password
+          </SubmitButton>
+        </Form>
+      </article>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AuthCard, Banner } from "~/components/form";
+import { confirmEmail } from "~/server/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Confirm Email" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { confirmed: await confirmEmail(context.db, token) };
+}
+
+export default function ConfirmEmail() {
+  const { confirmed } = useLoaderData<typeof loader>();
+  return (
+    <AuthCard title="Email confirmation">
+      {confirmed ? (
+        <Banner tone="success">Thank you: your email address is confirmed.</Banner>
+      ) : (
+        <Banner tone="error">This confirmation link is invalid, has expired or was already used.</Banner>
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/dashboard" className="text-brand hover:underline">
+          Go to your dashboard
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,62 @@
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
+import { forgotPasswordSchema, MESSAGES, validateForm } from "~/lib/schemas/auth";
+import { REDIRECT_AFTER_SUCCESS_MS } from "~/lib/timers";
+import { requestPasswordReset } from "~/server/auth.server";
+import { deliverInBackground } from "~/server/mail/outbox.server";
+import { clientIp } from "~/server/rate-limit.server";
+
+export const meta: MetaFunction = () => [{ title: "Forgot Password" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = validateForm(forgotPasswordSchema, await request.formData());
+  if (!form.ok) return data({ error: form.error, sent: false }, { status: 400 });
+  const { emailIds } = await requestPasswordReset(
+    context,
+    form.data.email,
+    clientIp(request),
+    new URL(request.url).origin,
+  );
+  deliverInBackground(context.ctx, context.db, context.env, emailIds);
+  // The same answer whether or not the address has an account.
+  return { error: null, sent: true };
+}
+
+export default function ForgotPassword() {
+  const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
+  const sent = actionData?.sent === true;
+
+  useEffect(() => {
+    if (!sent) return;
+    const timer = setTimeout(() => navigate("/login"), REDIRECT_AFTER_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [sent, navigate]);
+
+  return (
+    <AuthCard title="Reset your password">
+      {sent ? (
+        <Banner tone="success">{MESSAGES.resetEmailSent}</Banner>
+      ) : (
+        <Form method="post" className="space-y-4">
+          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+          <p className="text-sm text-ink-muted">
+            Enter your email and we will send you a link to choose a new password.
+          </p>
+          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          <SubmitButton pendingText="Sending..." className="w-full">
+            Send Reset Link
+          </SubmitButton>
+        </Form>
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="text-brand hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { MESSAGES, signInSchema, validateForm } from "~/lib/schemas/auth";
+import { signIn } from "~/server/auth.server";
+import { clientIp } from "~/server/rate-limit.server";
+import { getSessionUser } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Sign In" },
+  { name: "description", content: "Sign in to your account." },
+];
+
+const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request, context);
+  if (user) throw redirect(homeFor(user.role));
+  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = validateForm(signInSchema, await request.formData());
+  if (!form.ok) return data({ error: form.error }, { status: 400 });
+  const result = await signIn(context, form.data, clientIp(request));
+  if (!result.ok)
+    return data({ error: result.error }, { status: result.error === MESSAGES.tooManyAttempts ? 429 : 401 });
+  const destination = result.user.role === "admin" ? "/admin" : safeRedirect(form.data.redirectTo, "/dashboard");
+  return redirect(destination, { headers: { "Set-Cookie": result.setCookie } });
+}
+
+export default function Login() {
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <AuthCard title="Sign in to your account">
+      <Form method="post" className="space-y-4" noValidate={false}>
+        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        <div className="flex justify-end text-sm">
+          <Link to="/forgot-password" className="text-brand hover:underline">
+            Forgot your password?
+          </Link>
+        </div>
+        <SubmitButton pendingText="Signing in..." className="w-full">
+          Sign In
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-ink-muted">
+        Don't have an account?{" "}
+        <Link to="/register" className="text-brand hover:underline">
+          Register
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,98 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { type FormEvent, useState } from "react";
+import { AuthCard, Banner, Field, SelectField, SubmitButton } from "~/components/form";
+import { COUNTRIES } from "~/lib/countries";
+import { registrationSchema, validateForm } from "~/lib/schemas/auth";
+import { registerClient } from "~/server/auth.server";
+import { deliverInBackground } from "~/server/mail/outbox.server";
+import { getSessionUser } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [
+  { title: "Register" },
+  { name: "description", content: "Open a trading account in a few minutes." },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request, context);
+  if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = validateForm(registrationSchema, await request.formData());
+  if (!form.ok) return data({ error: form.error }, { status: 400 });
+  const result = await registerClient(context, form.data, new URL(request.url).origin);
+  if (!result.ok) return data({ error: result.error }, { status: 409 });
+  deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  return redirect("/dashboard", { headers: { "Set-Cookie": result.setCookie } });
+}
+
+export default function Register() {
+  const actionData = useActionData<typeof action>();
+  const [clientError, setClientError] = useState<string | null>(null);
+  const error = clientError ?? actionData?.error;
+
+  // The server checks everything again; this only spares a round trip for the obvious mistakes.
+  function checkBeforeSubmit(event: FormEvent<HTMLFormElement>) {
+    const result = validateForm(registrationSchema, new FormData(event.currentTarget));
+    setClientError(result.ok ? null : result.error);
+    if (!result.ok) event.preventDefault();
+  }
+
+  return (
+    <AuthCard title="Create your account">
+      <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
+        {error ? <Banner tone="error">{error}</Banner> : null}
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First Name" name="firstName" autoComplete="given-name" />
+          <Field label="Last Name" name="lastName" autoComplete="family-name" />
+        </div>
+        <Field label="Username" name="username" autoComplete="username" />
+        <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
+        <SelectField label="Country" name="country" defaultValue="" autoComplete="country-name">
+          <option value="" disabled>
+            Select your country
+          </option>
+          {COUNTRIES.map((country) => (
+            <option key={country.name} value={country.name}>
+              {country.name} ({country.dialCode})
+            </option>
+          ))}
+        </SelectField>
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required />
+        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
+        <Field label="Referral ID (optional)" name="referralId" />
+        <div className="flex items-start gap-2 text-sm">
+          <input id="terms" name="terms" type="checkbox" required className="mt-1 h-4 w-4 accent-brand" />
+          <label htmlFor="terms" className="text-ink-muted">
+            I accept the{" "}
+            <Link to="/terms-of-service" className="text-brand hover:underline">
+              Terms of Service
+            </Link>{" "}
+            and the{" "}
+            <Link to="/privacy" className="text-brand hover:underline">
+              Privacy Policy
+            </Link>
+          </label>
+        </div>
+        <SubmitButton pendingText="Creating account..." className="w-full">
+          Create Account
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-ink-muted">
+        Already have an account?{" "}
+        <Link to="/login" className="text-brand hover:underline">
+          Sign in
+        </Link>
+      </p>
+      <p className="mt-2 text-center text-sm">
+        <Link to="/" className="text-ink-muted hover:text-ink">
+          Back to Home
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,79 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
+import { MESSAGES, resetPasswordSchema, validateForm } from "~/lib/schemas/auth";
+import { REDIRECT_AFTER_SUCCESS_MS } from "~/lib/timers";
+import { isResetTokenUsable, resetPassword } from "~/server/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: await isResetTokenUsable(context.db, token) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = validateForm(resetPasswordSchema, await request.formData());
+  if (!form.ok) return data({ error: form.error, expired: false, done: false }, { status: 400 });
+  const changed = await resetPassword(context, form.data.token, form.data.password);
+  if (!changed) return data({ error: MESSAGES.resetLinkInvalid, expired: true, done: false }, { status: 410 });
+  return { error: null, expired: false, done: true };
+}
+
+function AskAgain() {
+  return (
+    <p className="mt-4 text-sm">
+      <Link to="/forgot-password" className="text-brand hover:underline">
+        Request a new reset link
+      </Link>
+    </p>
+  );
+}
+
+export default function ResetPassword() {
+  const { token, usable } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
+  const done = actionData?.done === true;
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate("/login"), REDIRECT_AFTER_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  let body: JSX.Element;
+  if (done) body = <Banner tone="success">{MESSAGES.passwordUpdatedRedirecting}</Banner>;
+  else if (!usable || actionData?.expired)
+    body = (
+      <>
+        <Banner tone="error">{MESSAGES.resetLinkInvalid}</Banner>
+        <AskAgain />
+      </>
+    );
+  else
+    body = (
+      <Form method="post" className="space-y-4">
+        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+        <input type="hidden" name="token" value={token} />
+        <Field label="New Password" name="password" type="password" autoComplete="new-password" required />
+        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
+        <SubmitButton pendingText="Updating..." className="w-full">
+          Update Password
+        </SubmitButton>
+      </Form>
+    );
+
+  return (
+    <AuthCard title="Choose a new password">
+      {body}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="text-brand hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

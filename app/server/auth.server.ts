@@ -1,0 +1,306 @@
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
+import { randomToken, sha256Hex } from "./crypto.server";
+import type { Db } from "./db.server";
+import { schema } from "./db.server";
+import type { AppEnv } from "./env.server";
+import { enqueueEmail } from "./mail/outbox.server";
+import { hashPassword, scryptCostFor, verifyPassword } from "./password.server";
+import { BUDGETS, clearAttempts, isOverBudget, recordAttempt } from "./rate-limit.server";
+import { endSessionsOf, insertSession, newSession, type SessionUser } from "./session.server";
+
+/**
+ * Accounts: registration, sign-in, password reset, e-mail confirmation, profile and password changes.
+ * Each change that touches several tables is one atomic batch.
+ */
+const { users, profiles, authTokens } = schema;
+
+export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
+export const CONFIRM_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface AccountContext {
+  db: Db;
+  env: AppEnv;
+}
+
+type Outcome<T> = ({ ok: true } & T) | { ok: false; error: string };
+
+function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
+  const token = randomToken(32);
+  return sha256Hex(token).then((id) => ({
+    token,
+    row: {
+      id,
+      userId,
+      purpose,
+      createdAt: now,
+      expiresAt: now + (purpose === "reset" ? RESET_TOKEN_TTL_MS : CONFIRM_TOKEN_TTL_MS),
+    },
+  }));
+}
+
+/**
+ * A new client: login account (role user), profile (balance 0, active), confirmation token, welcome mail
+ * and the first session, all in one batch. Last login equals creation, which is how the dashboard knows
+ * it is the first visit.
+ */
+export async function registerClient(
+  { db, env }: AccountContext,
+  input: RegistrationInput,
+  origin: string,
+  now = Date.now(),
+): Promise<Outcome<{ userId: string; setCookie: string; emailIds: number[] }>> {
+  const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+  if (taken) return { ok: false, error: MESSAGES.emailTaken };
+
+  const userId = crypto.randomUUID();
+  const passwordHash = await hashPassword(input.password, scryptCostFor(env));
+  const confirm = await newToken("confirm", userId, now);
+  const session = await newSession(env, userId, now);
+  try {
+    const results = await db.batch([
+      db
+        .insert(users)
+        .values({ id: userId, email: input.email, passwordHash, role: "user", createdAt: now, lastLoginAt: now }),
+      db.insert(profiles).values({
+        userId,
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phoneNumber: input.phoneNumber,
+        username: input.username,
+        country: input.country,
+        referralId: input.referralId || null,
+        balanceCents: 0,
+        status: "active",
+        role: "user",
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(authTokens).values(confirm.row),
+      enqueueEmail(db, {
+        to: input.email,
+        template: "welcome",
+        data: { name: input.firstName, confirmUrl: `${origin}/confirm-email?token=${confirm.token}` },
+      }),
+      insertSession(db, session.row),
+    ]);
+    return { ok: true, userId, setCookie: session.setCookie, emailIds: results[3].map((row) => row.id) };
+  } catch (error) {
+    // Two registrations of one address at once: the unique index decides, the loser gets the same message.
+    if (String((error as { cause?: unknown }).cause ?? error).includes("UNIQUE constraint failed: users.email")) {
+      return { ok: false, error: MESSAGES.emailTaken };
+    }
+    throw error;
+  }
+}
+
+const dummyHashes = new Map<string, Promise<string>>();
+/** Verifying against a throwaway hash makes an unknown e-mail cost as much time as a wrong password. */
+function hashForUnknownAccount(env: AppEnv): Promise<string> {
+  let hash = dummyHashes.get(env.PASSWORD_HASH_COST);
+  if (!hash) {
+    hash = hashPassword(randomToken(16), scryptCostFor(env));
+    dummyHashes.set(env.PASSWORD_HASH_COST, hash);
+  }
+  return hash;
+}
+
+/**
+ * Sign-in with the failure budgets checked before any hashing. Unknown e-mail and wrong password get the
+ * same message. A user without a profile (deleted by an admin) gets a fresh one (SPEC §7).
+ */
+export async function signIn(
+  { db, env }: AccountContext,
+  credentials: { email: string; password: string },
+  ip: string,
+  now = Date.now(),
+): Promise<Outcome<{ user: { id: string; role: "user" | "admin" }; setCookie: string }>> {
+  const [accountLocked, ipLocked] = await Promise.all([
+    isOverBudget(db, BUDGETS.signInPerAccount, credentials.email, now),
+    isOverBudget(db, BUDGETS.signInPerIp, ip, now),
+  ]);
+  if (accountLocked || ipLocked) return { ok: false, error: MESSAGES.tooManyAttempts };
+
+  const user = await db.select().from(users).where(eq(users.email, credentials.email)).get();
+  const valid = user
+    ? await verifyPassword(credentials.password, user.passwordHash)
+    : await verifyPassword(credentials.password, await hashForUnknownAccount(env)).then(() => false);
+  if (!user || !valid) {
+    await db.batch([
+      recordAttempt(db, BUDGETS.signInPerAccount, credentials.email, now),
+      recordAttempt(db, BUDGETS.signInPerIp, ip, now),
+    ]);
+    return { ok: false, error: MESSAGES.invalidCredentials };
+  }
+
+  const session = await newSession(env, user.id, now);
+  await db.batch([
+    insertSession(db, session.row),
+    db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
+    db
+      .insert(profiles)
+      .values({ userId: user.id, email: user.email, role: user.role, createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: profiles.userId }),
+    clearAttempts(db, BUDGETS.signInPerAccount, credentials.email),
+  ]);
+  return { ok: true, user: { id: user.id, role: user.role }, setCookie: session.setCookie };
+}
+
+/**
+ * Forgot password. Whatever happens the caller shows the same text, so nobody can learn which addresses
+ * have accounts. A mail goes out only for an existing account within its budget; earlier unused reset
+ * links stop working.
+ */
+export async function requestPasswordReset(
+  { db }: AccountContext,
+  email: string,
+  ip: string,
+  origin: string,
+  now = Date.now(),
+): Promise<{ emailIds: number[] }> {
+  const [accountLimited, ipLimited] = await Promise.all([
+    isOverBudget(db, BUDGETS.resetPerAccount, email, now),
+    isOverBudget(db, BUDGETS.resetPerIp, ip, now),
+  ]);
+  await db.batch([
+    recordAttempt(db, BUDGETS.resetPerAccount, email, now),
+    recordAttempt(db, BUDGETS.resetPerIp, ip, now),
+  ]);
+  if (accountLimited || ipLimited) return { emailIds: [] };
+
+  const user = await db
+    .select({ id: users.id, firstName: profiles.firstName })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.email, email))
+    .get();
+  if (!user) return { emailIds: [] };
+
+  const reset = await newToken("reset", user.id, now);
+  const results = await db.batch([
+    db
+      .update(authTokens)
+      .set({ usedAt: now })
+      .where(and(eq(authTokens.userId, user.id), eq(authTokens.purpose, "reset"), isNull(authTokens.usedAt))),
+    db.insert(authTokens).values(reset.row),
+    enqueueEmail(db, {
+      to: email,
+      template: "password_reset",
+      data: { name: user.firstName ?? "", resetUrl: `${origin}/reset-password?token=${reset.token}` },
+    }),
+  ]);
+  return { emailIds: results[2].map((row) => row.id) };
+}
+
+async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, now: number) {
+  const id = await sha256Hex(token);
+  const condition = and(
+    eq(authTokens.id, id),
+    eq(authTokens.purpose, purpose),
+    isNull(authTokens.usedAt),
+    gt(authTokens.expiresAt, now),
+  );
+  return { id, condition, owner: db.select({ userId: authTokens.userId }).from(authTokens).where(condition) };
+}
+
+export async function isResetTokenUsable(db: Db, token: string, now = Date.now()): Promise<boolean> {
+  if (!token) return false;
+  const { condition } = await usableToken(db, "reset", token, now);
+  return Boolean(await db.select({ id: authTokens.id }).from(authTokens).where(condition).get());
+}
+
+/**
+ * Sets the new password, ends every session of the user and spends the token, in one batch. The token is
+ * spent by the last statement, so two submissions of one link change the password once.
+ */
+export async function resetPassword(
+  { db, env }: AccountContext,
+  token: string,
+  newPassword: string,
+  now = Date.now(),
+): Promise<boolean> {
+  if (!token) return false;
+  const { id, condition, owner } = await usableToken(db, "reset", token, now);
+  const passwordHash = await hashPassword(newPassword, scryptCostFor(env));
+  const results = await db.batch([
+    db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
+    db.delete(schema.sessions).where(inArray(schema.sessions.userId, owner)),
+    db
+      .update(authTokens)
+      .set({ usedAt: now })
+      .where(and(eq(authTokens.id, id), condition))
+      .returning({ id: authTokens.id }),
+  ]);
+  return results[2].length === 1;
+}
+
+/** Marks the e-mail confirmed and spends the link; false for an unknown, used or expired link. */
+export async function confirmEmail(db: Db, token: string, now = Date.now()): Promise<boolean> {
+  if (!token) return false;
+  const { id, condition, owner } = await usableToken(db, "confirm", token, now);
+  const results = await db.batch([
+    db
+      .update(users)
+      .set({ emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})` })
+      .where(inArray(users.id, owner)),
+    db
+      .update(authTokens)
+      .set({ usedAt: now })
+      .where(and(eq(authTokens.id, id), condition))
+      .returning({ id: authTokens.id }),
+  ]);
+  return results[1].length === 1;
+}
+
+export async function getAccount(db: Db, userId: string) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      createdAt: users.createdAt,
+      lastLoginAt: users.lastLoginAt,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      phoneNumber: profiles.phoneNumber,
+    })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  input: { firstName: string; lastName: string; phoneNumber: string },
+  now = Date.now(),
+) {
+  await db
+    .update(profiles)
+    .set({
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phoneNumber: input.phoneNumber || null,
+      updatedAt: now,
+    })
+    .where(eq(profiles.userId, userId));
+}
+
+/** Changes the password after checking the current one; the user's other sessions end, this one stays. */
+export async function changePassword(
+  { db, env }: AccountContext,
+  user: SessionUser,
+  input: { currentPassword: string; newPassword: string },
+): Promise<Outcome<object>> {
+  const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
+  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
+    return { ok: false, error: MESSAGES.currentPasswordWrong };
+  }
+  const passwordHash = await hashPassword(input.newPassword, scryptCostFor(env));
+  await db.batch([
+    db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
+    endSessionsOf(db, user.id, user.sessionId),
+  ]);
+  return { ok: true };
+}

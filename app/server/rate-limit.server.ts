@@ -1,0 +1,58 @@
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { Db } from "./db.server";
+import { schema } from "./db.server";
+
+const { authFailures } = schema;
+
+/**
+ * Failure budgets kept in D1 (DESIGN §4): each failure is a row; a key is locked while its failures in
+ * the window reach the limit, so a lock lifts by itself once old failures age out of the window.
+ */
+export interface Budget {
+  scope: string;
+  limit: number;
+  windowMs: number;
+}
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const ONE_HOUR = 60 * 60 * 1000;
+
+export const BUDGETS = {
+  signInPerAccount: { scope: "sign-in:email", limit: 10, windowMs: FIFTEEN_MINUTES },
+  // Wider: several people may share an address (an office, a mobile carrier).
+  signInPerIp: { scope: "sign-in:ip", limit: 50, windowMs: FIFTEEN_MINUTES },
+  resetPerAccount: { scope: "reset:email", limit: 3, windowMs: ONE_HOUR },
+  resetPerIp: { scope: "reset:ip", limit: 20, windowMs: ONE_HOUR },
+} satisfies Record<string, Budget>;
+
+export async function isOverBudget(db: Db, budget: Budget, key: string, now = Date.now()): Promise<boolean> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(authFailures)
+    .where(
+      and(
+        eq(authFailures.scope, budget.scope),
+        eq(authFailures.key, key),
+        gt(authFailures.createdAt, now - budget.windowMs),
+      ),
+    )
+    .get();
+  return (row?.n ?? 0) >= budget.limit;
+}
+
+export function recordAttempt(db: Db, budget: Budget, key: string, now = Date.now()) {
+  return db.insert(authFailures).values({ scope: budget.scope, key, createdAt: now });
+}
+
+export function clearAttempts(db: Db, budget: Budget, key: string) {
+  return db.delete(authFailures).where(and(eq(authFailures.scope, budget.scope), eq(authFailures.key, key)));
+}
+
+/** Housekeeping for the cron: rows older than the longest window count for nothing. */
+export function pruneAttempts(db: Db, now = Date.now()) {
+  return db.delete(authFailures).where(lt(authFailures.createdAt, now - 24 * ONE_HOUR));
+}
+
+export function clientIp(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? "unknown";
+}
