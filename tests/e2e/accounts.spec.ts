@@ -1,0 +1,114 @@
+import { expect, type Page, test } from "@playwright/test";
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+async function register(page: Page, email: string, password: string, firstName: string) {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("First Name").fill(firstName);
+  await page.getByLabel("Last Name").fill("Tester");
+  await page.getByLabel("Username").fill(`user${unique()}`);
+  await page.getByLabel("Phone Number").fill("+1 555 0123");
+  await page.getByLabel("Country").selectOption("Canada");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm Password").fill(password);
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+test("a new client registers, lands on the dashboard, signs out and signs in again", async ({ page }) => {
+  const email = `e2e-${unique()}@example.com`;
+  await register(page, email, "first-pass-1", "Alexis");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("Welcome, Alexis")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Deposit" })).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign In" })).toBeVisible();
+
+  await signIn(page, email, "first-pass-1");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Welcome back, Alexis")).toBeVisible();
+});
+
+test("registration shows SPEC's message for mismatched passwords without leaving the page", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(`e2e-${unique()}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill("abcdef");
+  await page.getByLabel("Confirm Password").fill("abcdeg");
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test("a forgotten password is reset through the mailed link", async ({ page }) => {
+  const email = `e2e-${unique()}@example.com`;
+  await register(page, email, "old-pass-1", "Reese");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByText("Password reset email sent! Please check your inbox.")).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 6_000 });
+
+  await page.goto("/dev/mailbox");
+  const mail = page
+    .getByRole("listitem")
+    .filter({ hasText: `To ${email}` })
+    .filter({ hasText: "Reset your" });
+  await mail.getByRole("link", { name: "Choose a new password" }).click();
+  await expect(page).toHaveURL(/\/reset-password\?token=/);
+  await page.getByLabel("New Password").fill("new-pass-2");
+  await page.getByLabel("Confirm Password").fill("new-pass-2");
+  await page.getByRole("button", { name: "Update Password" }).click();
+  await expect(page.getByText("Password updated successfully! Redirecting to login...")).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 6_000 });
+
+  await signIn(page, email, "old-pass-1");
+  await expect(page.getByRole("alert")).toHaveText("Invalid login credentials");
+  await signIn(page, email, "new-pass-2");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("account settings: a profile update shows the success banner and persists", async ({ page }) => {
+  const email = `e2e-${unique()}@example.com`;
+  await register(page, email, "settings-pass", "Taylor");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/account");
+  await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+
+  await page.getByLabel("Last Name").fill("Updated");
+  await page.getByLabel("Phone Number").fill("+1 555 0456");
+  await page.getByRole("button", { name: "Update Profile" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Profile updated successfully" })).toBeVisible();
+  // SPEC §4: success messages clear after 3 seconds.
+  await expect(page.getByRole("status").filter({ hasText: "Profile updated successfully" })).toBeHidden({
+    timeout: 5_000,
+  });
+
+  await page.reload();
+  await expect(page.getByLabel("Last Name")).toHaveValue("Updated");
+  await expect(page.getByLabel("Phone Number")).toHaveValue("+1 555 0456");
+});
+
+test("the demo admin signs in to the back office links", async ({ page }) => {
+  await signIn(page, "admin@example.com", "demo-admin-2026");
+  await expect(page).toHaveURL(/\/admin$/);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Admin Panel" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Deposit" })).toHaveCount(0);
+});
