@@ -19,7 +19,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   outputDir: "test-results/e2e-artifacts",
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
   use: {

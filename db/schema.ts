@@ -6,17 +6,16 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const ROLES = ["user", "admin"] as const;
-export const PROFILE_STATUSES = ["active", "suspended"] as const;
-export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
-export const TRANSACTION_STATUSES = ["pending", "approved", "rejected"] as const;
-export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
-export const OUTBOX_STATUSES = ["pending", "sent", "captured", "failed"] as const;
+import {
+  AUTH_TOKEN_PURPOSES,
+  OUTBOX_STATUSES,
+  PROFILE_STATUSES,
+  ROLES,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+} from "./enums";
 
-export type Role = (typeof ROLES)[number];
-export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export * from "./enums";
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
@@ -153,6 +152,9 @@ export const transactions = sqliteTable(
     uniqueIndex("transactions_user_idempotency_uq").on(t.userId, t.idempotencyKey),
     index("transactions_user_recent_idx").on(t.userId, t.createdAt, t.id),
     index("transactions_user_totals_idx").on(t.userId, t.status, t.transactionType, t.amountCents),
+    // Dashboard lists: latest rows of one status (approved activity, pending and declined), latest trades.
+    index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
+    index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
     index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
   ],
 );
@@ -211,6 +213,8 @@ export const emailOutbox = sqliteTable(
     nextAttemptAt: integer("next_attempt_at").notNull().default(now),
     lastError: text("last_error"),
     providerId: text("provider_id"),
+    /** Set for notices tied to one event (e.g. "deposit_request:tx:42"), so a replayed request cannot send twice. */
+    dedupeKey: text("dedupe_key").unique(),
     createdAt: integer("created_at").notNull().default(now),
     sentAt: integer("sent_at"),
   },

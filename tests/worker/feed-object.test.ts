@@ -12,7 +12,9 @@ async function connect(stub: DurableObjectStub, role: string, listenerId: string
   socket.accept();
   const messages: string[] = [];
   const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener("close", resolve));
-  socket.addEventListener("message", (event) => messages.push(String(event.data)));
+  socket.addEventListener("message", (event) => {
+    messages.push(String(event.data));
+  });
   return { socket, messages, closed };
 }
 

@@ -1,0 +1,358 @@
+import { and, desc, eq, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+  emptyTotals,
+  type LedgerTotals,
+  summarize,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  type TransactionStatus,
+  type TransactionType,
+} from "~/lib/ledger";
+import type { Db } from "./db.server";
+import { schema } from "./db.server";
+import type { AppEnv } from "./env.server";
+
+/**
+ * The ledger's server side: the SQL twins of the formulas in `~/lib/ledger`, and the creation of client
+ * requests. Every money rule is one conditional statement or one atomic batch; nothing is read in
+ * JavaScript and then written on the strength of that read.
+ */
+const { transactions, profiles, depositWallets } = schema;
+
+export const SUSPENDED_MESSAGE = "Your account is suspended. Please contact support.";
+
+/** One aggregate over the client's rows, grouped by status and type (served by an index). */
+export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals> {
+  const rows = await db
+    .select({
+      status: transactions.status,
+      type: transactions.transactionType,
+      count: sql<number>`count(*)`,
+      cents: sql<number>`coalesce(sum(${transactions.amountCents}), 0)`,
+    })
+    .from(transactions)
+    .where(eq(transactions.userId, userId))
+    .groupBy(transactions.status, transactions.transactionType);
+  const totals = emptyTotals();
+  for (const row of rows) {
+    if (!TRANSACTION_STATUSES.includes(row.status) || !TRANSACTION_TYPES.includes(row.type)) continue;
+    totals[row.status][row.type] = { count: Number(row.count), cents: Number(row.cents) };
+  }
+  return totals;
+}
+
+export async function ledgerSummary(db: Db, userId: string) {
+  return summarize(await ledgerTotals(db, userId));
+}
+
+/**
+ * `withdrawable` of `~/lib/ledger` as a SQL expression, for use inside the statement that inserts a
+ * withdrawal: approved deposit + profit - loss - withdraw, minus pending withdrawals.
+ */
+export function withdrawableSql(userId: string): SQL<number> {
+  return sql<number>`(SELECT coalesce(sum(CASE
+      WHEN status = 'approved' AND transaction_type IN ('deposit', 'profit') THEN amount_cents
+      WHEN status = 'approved' AND transaction_type IN ('withdraw', 'loss') THEN -amount_cents
+      WHEN status = 'pending' AND transaction_type = 'withdraw' THEN -amount_cents
+      ELSE 0 END), 0)
+    FROM transactions WHERE user_id = ${userId})`;
+}
+
+export async function withdrawableCents(db: Db, userId: string): Promise<number> {
+  const row = await db.get<{ value: number }>(sql`SELECT ${withdrawableSql(userId)} AS value`);
+  return Number(row?.value ?? 0);
+}
+
+export async function profileStatus(db: Db, userId: string) {
+  const row = await db.select({ status: profiles.status }).from(profiles).where(eq(profiles.userId, userId)).get();
+  return row?.status ?? null;
+}
+
+export async function listDepositWallets(db: Db) {
+  return db
+    .select({
+      id: depositWallets.id,
+      walletType: depositWallets.walletType,
+      walletAddress: depositWallets.walletAddress,
+    })
+    .from(depositWallets)
+    .orderBy(depositWallets.walletType);
+}
+
+/* ---------------------------------------------------------------- client requests */
+
+export interface Requester {
+  id: string;
+  email: string;
+  firstName: string;
+}
+
+export type RequestOutcome =
+  | { ok: true; transactionId: number; replayed: boolean; emailIds: number[] }
+  | { ok: false; error: string };
+
+async function existingRequest(db: Db, userId: string, idempotencyKey: string) {
+  return db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.idempotencyKey, idempotencyKey)))
+    .get();
+}
+
+const activeProfile = (userId: string) =>
+  sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND status = 'active')`;
+
+/** The outbox insert for a notice about the row this request created, once per row whatever the retries. */
+function noticeForRequest(
+  db: Db,
+  userId: string,
+  idempotencyKey: string,
+  notice: { to: string; template: string; payload: Record<string, unknown> },
+) {
+  return db.all<{ id: number }>(sql`
+    INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
+    SELECT ${notice.to.toLowerCase()}, ${notice.template}, ${JSON.stringify(notice.payload)},
+           ${`${notice.template}:tx:`} || id
+    FROM transactions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}
+    ON CONFLICT (dedupe_key) DO NOTHING
+    RETURNING id`);
+}
+
+/**
+ * Settles what happened after a request's batch: created now, created earlier with the same key (a
+ * replay or a parallel double click), or refused by the statement's own conditions.
+ */
+async function settle(
+  db: Db,
+  userId: string,
+  idempotencyKey: string,
+  inserted: Array<{ id: number }>,
+  emailIds: number[],
+  refusal: string,
+): Promise<RequestOutcome> {
+  const created = inserted[0];
+  if (created) return { ok: true, transactionId: created.id, replayed: false, emailIds };
+  const earlier = await existingRequest(db, userId, idempotencyKey);
+  if (earlier) return { ok: true, transactionId: earlier.id, replayed: true, emailIds: [] };
+  if ((await profileStatus(db, userId)) !== "active") return { ok: false, error: SUSPENDED_MESSAGE };
+  return { ok: false, error: refusal };
+}
+
+export interface DepositRequest {
+  amountCents: number;
+  walletType: string;
+  walletAddress: string;
+  stock?: string;
+  idempotencyKey: string;
+}
+
+/** A pending deposit (or stock deposit) and its notice to the admin mailbox, stored together. */
+export async function requestDeposit(
+  db: Db,
+  env: AppEnv,
+  client: Requester,
+  request: DepositRequest,
+  now = Date.now(),
+): Promise<RequestOutcome> {
+  const earlier = await existingRequest(db, client.id, request.idempotencyKey);
+  if (earlier) return { ok: true, transactionId: earlier.id, replayed: true, emailIds: [] };
+
+  const type: TransactionType = request.stock ? "stock_deposit" : "deposit";
+  const [inserted, notices] = await db.batch([
+    db.all<{ id: number }>(sql`
+      INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, stock,
+                                idempotency_key, created_by, created_at)
+      SELECT ${client.id}, ${type}, ${request.amountCents}, 'pending', ${request.walletAddress}, ${request.stock ?? null},
+             ${request.idempotencyKey}, ${client.id}, ${now}
+      WHERE ${activeProfile(client.id)}
+      ON CONFLICT (user_id, idempotency_key) DO NOTHING
+      RETURNING id`),
+    noticeForRequest(db, client.id, request.idempotencyKey, {
+      to: env.ADMIN_MAILBOX,
+      template: "deposit_request",
+      payload: {
+        name: client.firstName || "User",
+        clientEmail: client.email,
+        amount: request.amountCents / 100,
+        walletType: request.walletType,
+        walletAddress: request.walletAddress,
+        ...(request.stock ? { stock: request.stock } : {}),
+      },
+    }),
+  ]);
+  return settle(
+    db,
+    client.id,
+    request.idempotencyKey,
+    inserted,
+    notices.map((n) => n.id),
+    "Error creating deposit: please try again",
+  );
+}
+
+export interface WithdrawalRequest {
+  amountCents: number;
+  cryptoCurrency: string;
+  address: string;
+  idempotencyKey: string;
+}
+
+export const EXCEEDS_BALANCE_MESSAGE = "Withdrawal amount exceeds account balance";
+
+/**
+ * A pending withdrawal, accepted by ONE statement only while the withdrawable balance (pending
+ * withdrawals reserved) covers it, so parallel requests cannot overdraw. Its withdrawal_wallets row,
+ * the admin notice and the client's receipt are in the same batch and follow the row or nothing.
+ */
+export async function requestWithdrawal(
+  db: Db,
+  env: AppEnv,
+  client: Requester,
+  request: WithdrawalRequest,
+  now = Date.now(),
+): Promise<RequestOutcome> {
+  const earlier = await existingRequest(db, client.id, request.idempotencyKey);
+  if (earlier) return { ok: true, transactionId: earlier.id, replayed: true, emailIds: [] };
+
+  const payload = {
+    name: client.firstName || "User",
+    amount: request.amountCents / 100,
+    walletType: request.cryptoCurrency,
+    walletAddress: request.address,
+  };
+  const [inserted, , adminNotice, receipt] = await db.batch([
+    db.all<{ id: number }>(sql`
+      INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address,
+                                withdrawal_wallet_address, idempotency_key, created_by, created_at)
+      SELECT ${client.id}, 'withdraw', ${request.amountCents}, 'pending',
+             coalesce((SELECT wallet_address FROM deposit_wallets ORDER BY id LIMIT 1), ''),
+             ${request.address}, ${request.idempotencyKey}, ${client.id}, ${now}
+      WHERE ${activeProfile(client.id)} AND ${withdrawableSql(client.id)} >= ${request.amountCents}
+      ON CONFLICT (user_id, idempotency_key) DO NOTHING
+      RETURNING id`),
+    db.run(sql`
+      INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
+      SELECT user_id, id, ${request.address}, ${request.cryptoCurrency}, amount_cents, ${now}
+      FROM transactions t
+      WHERE user_id = ${client.id} AND idempotency_key = ${request.idempotencyKey}
+        AND NOT EXISTS (SELECT 1 FROM withdrawal_wallets w WHERE w.transaction_id = t.id)`),
+    noticeForRequest(db, client.id, request.idempotencyKey, {
+      to: env.ADMIN_MAILBOX,
+      template: "withdrawal_request",
+      payload: { ...payload, clientEmail: client.email },
+    }),
+    noticeForRequest(db, client.id, request.idempotencyKey, {
+      to: client.email,
+      template: "withdrawal_receipt",
+      payload,
+    }),
+  ]);
+  return settle(
+    db,
+    client.id,
+    request.idempotencyKey,
+    inserted,
+    [...adminNotice, ...receipt].map((n) => n.id),
+    EXCEEDS_BALANCE_MESSAGE,
+  );
+}
+
+/* ---------------------------------------------------------------- dashboard reads */
+
+const listColumns = {
+  id: transactions.id,
+  transactionType: transactions.transactionType,
+  amountCents: transactions.amountCents,
+  status: transactions.status,
+  createdAt: transactions.createdAt,
+  tradingPair: transactions.tradingPair,
+  stock: transactions.stock,
+};
+export type LedgerListRow = {
+  id: number;
+  transactionType: TransactionType;
+  amountCents: number;
+  status: TransactionStatus;
+  createdAt: number;
+  tradingPair: string | null;
+  stock: string | null;
+};
+
+const newestFirst = [desc(transactions.createdAt), desc(transactions.id)];
+const byNewest = (a: LedgerListRow, b: LedgerListRow) => b.createdAt - a.createdAt || b.id - a.id;
+
+/** Keyset paging on (created_at, id): "rows older than this one". */
+export interface Cursor {
+  createdAt: number;
+  id: number;
+}
+const olderThan = (cursor?: Cursor) =>
+  cursor
+    ? or(
+        lt(transactions.createdAt, cursor.createdAt),
+        and(eq(transactions.createdAt, cursor.createdAt), lt(transactions.id, cursor.id)),
+      )
+    : undefined;
+
+export async function latestWithStatus(
+  db: Db,
+  userId: string,
+  status: TransactionStatus,
+  limit: number,
+  cursor?: Cursor,
+) {
+  return db
+    .select(listColumns)
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.status, status), olderThan(cursor)))
+    .orderBy(...newestFirst)
+    .limit(limit);
+}
+
+async function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
+  return db
+    .select(listColumns)
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.transactionType, type), extra))
+    .orderBy(...newestFirst)
+    .limit(limit);
+}
+
+/**
+ * Everything the dashboard shows, without reading the client's whole history: totals by one aggregate,
+ * each list a bounded index range (two small ranges merged where a list spans two statuses or types).
+ */
+export async function dashboardData(db: Db, userId: string, listSize = 5) {
+  const [totals, recent, profits, losses, pending, rejected, stocks] = await Promise.all([
+    ledgerTotals(db, userId),
+    latestWithStatus(db, userId, "approved", listSize + 1),
+    latestOfType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+    latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    latestWithStatus(db, userId, "pending", 10),
+    latestWithStatus(db, userId, "rejected", 10),
+    db
+      .select({
+        stock: transactions.stock,
+        cents: sql<number>`sum(${transactions.amountCents})`,
+        count: sql<number>`count(*)`,
+      })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.userId, userId),
+          eq(transactions.status, "approved"),
+          eq(transactions.transactionType, "stock_deposit"),
+        ),
+      )
+      .groupBy(transactions.stock)
+      .orderBy(transactions.stock),
+  ]);
+  return {
+    summary: summarize(totals),
+    recentActivity: recent.slice(0, listSize),
+    hasMoreActivity: recent.length > listSize,
+    openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
+    pendingAndDeclined: [...pending, ...rejected].sort(byNewest).slice(0, 10),
+    stocks: stocks.map((s) => ({ stock: s.stock ?? "", cents: Number(s.cents), count: Number(s.count) })),
+  };
+}
