@@ -1,33 +1,281 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { type ReactNode, useEffect, useState } from "react";
+import { TradingViewWidget } from "~/components/trading-view-chart";
+import { formatCents } from "~/lib/format";
+import { displayType, isCredit } from "~/lib/ledger";
 import { getAccount } from "~/server/auth.server";
+import { dashboardData, profileStatus } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
+import type { loader as activityLoader } from "./dashboard.activity";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
-  const account = await getAccount(context.db, user.id);
+  const [account, status, dashboard] = await Promise.all([
+    getAccount(context.db, user.id),
+    profileStatus(context.db, user.id),
+    dashboardData(context.db, user.id),
+  ]);
   return {
-    firstName: account?.firstName ?? "",
-    // SPEC §2: "Welcome" on the first sign-in (last login equals creation), "Welcome back" after.
-    firstVisit: account?.lastLoginAt === account?.createdAt,
+    account: {
+      id: user.id,
+      email: user.email,
+      phoneNumber: account?.phoneNumber ?? "",
+      firstName: account?.firstName ?? "",
+      status: status ?? "unknown",
+      // SPEC §2: "Welcome" on the first sign-in (last login equals creation), "Welcome back" after.
+      firstVisit: account?.lastLoginAt === account?.createdAt,
+    },
+    ...dashboard,
   };
 }
 
-export default function Dashboard() {
-  const { firstName, firstVisit } = useLoaderData<typeof loader>();
+type Row = Awaited<ReturnType<typeof loader>>["recentActivity"][number];
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const formatDate = (epochMs: number) => dateFormat.format(new Date(epochMs));
+
+function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section>
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <h2 className="text-sm font-medium text-ink-muted">{title}</h2>
+      <div className="mt-2">{children}</div>
+    </article>
+  );
+}
+
+function Panel({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{title}</h2>
+        {action}
+      </div>
+      <div className="mt-4">{children}</div>
+    </article>
+  );
+}
+
+const Empty = ({ children }: { children: ReactNode }) => <p className="text-sm text-ink-muted">{children}</p>;
+
+const STATUS_STYLES: Record<string, string> = {
+  approved: "bg-success/15 text-success",
+  pending: "bg-pending/15 text-pending",
+  rejected: "bg-danger/15 text-danger",
+};
+
+function StatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium capitalize ${STATUS_STYLES[status] ?? ""}`}>
+      {status === "rejected" ? "declined" : status}
+    </span>
+  );
+}
+
+function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus?: boolean }) {
+  return (
+    <ul className="divide-y divide-border">
+      {rows.map((row) => (
+        <li key={row.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+          <div className="min-w-0">
+            <p className="font-medium">
+              {displayType(row.transactionType)}
+              {row.tradingPair ? <span className="ml-2 text-ink-muted">{row.tradingPair}</span> : null}
+              {row.stock ? <span className="ml-2 text-ink-muted">{row.stock}</span> : null}
+            </p>
+            <p className="text-xs text-ink-muted">{formatDate(row.createdAt)}</p>
+          </div>
+          <div className="flex shrink-0 items-center gap-2">
+            {showStatus ? <StatusBadge status={row.status} /> : null}
+            <span
+              className={`font-semibold tabular-nums ${isCredit(row.transactionType) ? "text-success" : "text-danger"}`}
+            >
+              {isCredit(row.transactionType) ? "+" : "−"}
+              {formatCents(row.amountCents)}
+            </span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Recent Activity: the latest 5; "Show All" pages through the rest on demand, 20 at a time. */
+function RecentActivity({ rows, hasMore }: { rows: Row[]; hasMore: boolean }) {
+  const [expanded, setExpanded] = useState(false);
+  const pages = useFetcher<typeof activityLoader>();
+  const [all, setAll] = useState<Row[]>([]);
+
+  useEffect(() => {
+    const page = pages.data;
+    if (!page) return;
+    setAll((current) => {
+      const seen = new Set(current.map((row) => row.id));
+      return [...current, ...page.rows.filter((row) => !seen.has(row.id))];
+    });
+  }, [pages.data]);
+
+  const nextCursor = pages.data?.nextCursor ?? null;
+  const loading = pages.state !== "idle";
+  const toggle = hasMore ? (
+    <button
+      type="button"
+      className="text-sm font-medium text-brand hover:underline"
+      aria-expanded={expanded}
+      onClick={() => {
+        if (!expanded && all.length === 0) pages.load("/dashboard/activity");
+        setExpanded(!expanded);
+      }}
+    >
+      {expanded ? "Show Less" : "Show All"}
+    </button>
+  ) : null;
+
+  return (
+    <Panel title="Recent Activity" action={toggle}>
+      {rows.length === 0 ? <Empty>No recent completed activity</Empty> : null}
+      {rows.length > 0 ? <TransactionList rows={expanded && all.length > 0 ? all : rows} /> : null}
+      {expanded && nextCursor ? (
+        <button
+          type="button"
+          className="mt-3 text-sm font-medium text-brand hover:underline"
+          onClick={() => pages.load(`/dashboard/activity?before=${nextCursor}`)}
+          disabled={loading}
+        >
+          {loading ? "Loading..." : "Load more"}
+        </button>
+      ) : null}
+    </Panel>
+  );
+}
+
+export default function Dashboard() {
+  const { account, summary, recentActivity, hasMoreActivity, openPositions, pendingAndDeclined, stocks } =
+    useLoaderData<typeof loader>();
+  const active = account.status === "active";
+  return (
+    <section className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <Link to="/deposit" className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand">
           Fund Account
         </Link>
       </div>
-      <p className="mt-4 text-xl">
-        {firstVisit ? "Welcome" : "Welcome back"}, {firstName}
-      </p>
+
+      <article className="rounded-xl border border-border bg-surface p-5">
+        <p className="text-xl font-semibold">
+          {account.firstVisit ? "Welcome" : "Welcome back"}, {account.firstName}
+        </p>
+        <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="text-ink-muted">Account status</dt>
+            <dd className={`font-semibold capitalize ${active ? "text-success" : "text-danger"}`}>{account.status}</dd>
+          </div>
+          <div>
+            <dt className="text-ink-muted">Account ID</dt>
+            <dd className="break-all font-medium">{account.id}</dd>
+          </div>
+          <div>
+            <dt className="text-ink-muted">Email</dt>
+            <dd className="break-all font-medium">{account.email}</dd>
+          </div>
+          <div>
+            <dt className="text-ink-muted">Phone</dt>
+            <dd className="font-medium">{account.phoneNumber || "N/A"}</dd>
+          </div>
+        </dl>
+      </article>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Card title="Balance">
+          <p className="text-2xl font-semibold tabular-nums" data-testid="balance-available">
+            {formatCents(summary.available)}
+          </p>
+          <p className="text-xs text-ink-muted">Available</p>
+          <p className="mt-2 font-medium tabular-nums" data-testid="balance-gross">
+            {formatCents(summary.gross)}
+          </p>
+          <p className="text-xs text-ink-muted">Gross</p>
+        </Card>
+        <Card title="Total Trades">
+          <p className="text-2xl font-semibold tabular-nums">{summary.totalTrades}</p>
+        </Card>
+        <Card title="Total Profit">
+          <p className={`text-2xl font-semibold tabular-nums ${summary.totalProfit < 0 ? "text-danger" : ""}`}>
+            {formatCents(summary.totalProfit)}
+          </p>
+        </Card>
+        <Card title="Win Rate">
+          <p className="text-2xl font-semibold tabular-nums">{summary.winRate.toFixed(1)}%</p>
+        </Card>
+      </div>
+
+      <TradingViewWidget
+        title="EUR/USD market chart"
+        script="embed-widget-advanced-chart.js"
+        height={500}
+        config={{
+          symbol: "FX:EURUSD",
+          interval: "D",
+          theme: "dark",
+          style: "1",
+          locale: "en",
+          autosize: true,
+          allow_symbol_change: true,
+        }}
+      />
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <RecentActivity rows={recentActivity} hasMore={hasMoreActivity} />
+        <Panel title="Open Positions">
+          {openPositions.length === 0 ? (
+            <Empty>No recent open positions</Empty>
+          ) : (
+            <TransactionList rows={openPositions} />
+          )}
+        </Panel>
+        <Panel title="Total Withdrawals & Deposits">
+          {summary.deposits === 0 && summary.withdrawals === 0 ? (
+            <Empty>No completed deposits or withdrawals</Empty>
+          ) : (
+            <dl className="grid grid-cols-2 gap-4">
+              <div>
+                <dt className="text-sm text-ink-muted">Total Deposits</dt>
+                <dd className="text-xl font-semibold tabular-nums text-success">{formatCents(summary.deposits)}</dd>
+              </div>
+              <div>
+                <dt className="text-sm text-ink-muted">Total Withdrawals</dt>
+                <dd className="text-xl font-semibold tabular-nums text-danger">{formatCents(summary.withdrawals)}</dd>
+              </div>
+            </dl>
+          )}
+        </Panel>
+        <Panel title="Stocks">
+          {stocks.length === 0 ? (
+            <Empty>No recent stock deposits</Empty>
+          ) : (
+            <ul className="divide-y divide-border">
+              {stocks.map((s) => (
+                <li key={s.stock} className="flex items-center justify-between py-2 text-sm">
+                  <span className="font-medium">{s.stock}</span>
+                  <span className="tabular-nums">
+                    {formatCents(s.cents)} <span className="text-ink-muted">({s.count})</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+        <Panel title="Pending & Declined Transactions">
+          {pendingAndDeclined.length === 0 ? (
+            <Empty>No pending or declined transactions</Empty>
+          ) : (
+            <TransactionList rows={pendingAndDeclined} showStatus />
+          )}
+        </Panel>
+      </div>
     </section>
   );
 }

@@ -9,8 +9,9 @@ import {
   type TransactionType,
 } from "~/lib/ledger";
 import type { Db } from "./db.server";
-import { schema } from "./db.server";
+import { schema, statement } from "./db.server";
 import type { AppEnv } from "./env.server";
+import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
  * The ledger's server side: the SQL twins of the formulas in `~/lib/ledger`, and the creation of client
@@ -109,13 +110,16 @@ function noticeForRequest(
   idempotencyKey: string,
   notice: { to: string; template: string; payload: Record<string, unknown> },
 ) {
-  return db.all<{ id: number }>(sql`
+  return statement(
+    db,
+    sql`
     INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
     SELECT ${notice.to.toLowerCase()}, ${notice.template}, ${JSON.stringify(notice.payload)},
            ${`${notice.template}:tx:`} || id
     FROM transactions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}
     ON CONFLICT (dedupe_key) DO NOTHING
-    RETURNING id`);
+    RETURNING id`,
+  );
 }
 
 /**
@@ -158,15 +162,18 @@ export async function requestDeposit(
   if (earlier) return { ok: true, transactionId: earlier.id, replayed: true, emailIds: [] };
 
   const type: TransactionType = request.stock ? "stock_deposit" : "deposit";
-  const [inserted, notices] = await db.batch([
-    db.all<{ id: number }>(sql`
+  const [inserted, notices] = await db.$client.batch<{ id: number }>([
+    statement(
+      db,
+      sql`
       INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, stock,
                                 idempotency_key, created_by, created_at)
       SELECT ${client.id}, ${type}, ${request.amountCents}, 'pending', ${request.walletAddress}, ${request.stock ?? null},
              ${request.idempotencyKey}, ${client.id}, ${now}
       WHERE ${activeProfile(client.id)}
       ON CONFLICT (user_id, idempotency_key) DO NOTHING
-      RETURNING id`),
+      RETURNING id`,
+    ),
     noticeForRequest(db, client.id, request.idempotencyKey, {
       to: env.ADMIN_MAILBOX,
       template: "deposit_request",
@@ -184,8 +191,8 @@ export async function requestDeposit(
     db,
     client.id,
     request.idempotencyKey,
-    inserted,
-    notices.map((n) => n.id),
+    inserted?.results ?? [],
+    (notices?.results ?? []).map((n) => n.id),
     "Error creating deposit: please try again",
   );
 }
@@ -220,8 +227,10 @@ export async function requestWithdrawal(
     walletType: request.cryptoCurrency,
     walletAddress: request.address,
   };
-  const [inserted, , adminNotice, receipt] = await db.batch([
-    db.all<{ id: number }>(sql`
+  const [inserted, , adminNotice, receipt] = await db.$client.batch<{ id: number }>([
+    statement(
+      db,
+      sql`
       INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address,
                                 withdrawal_wallet_address, idempotency_key, created_by, created_at)
       SELECT ${client.id}, 'withdraw', ${request.amountCents}, 'pending',
@@ -229,13 +238,17 @@ export async function requestWithdrawal(
              ${request.address}, ${request.idempotencyKey}, ${client.id}, ${now}
       WHERE ${activeProfile(client.id)} AND ${withdrawableSql(client.id)} >= ${request.amountCents}
       ON CONFLICT (user_id, idempotency_key) DO NOTHING
-      RETURNING id`),
-    db.run(sql`
+      RETURNING id`,
+    ),
+    statement(
+      db,
+      sql`
       INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
       SELECT user_id, id, ${request.address}, ${request.cryptoCurrency}, amount_cents, ${now}
       FROM transactions t
       WHERE user_id = ${client.id} AND idempotency_key = ${request.idempotencyKey}
-        AND NOT EXISTS (SELECT 1 FROM withdrawal_wallets w WHERE w.transaction_id = t.id)`),
+        AND NOT EXISTS (SELECT 1 FROM withdrawal_wallets w WHERE w.transaction_id = t.id)`,
+    ),
     noticeForRequest(db, client.id, request.idempotencyKey, {
       to: env.ADMIN_MAILBOX,
       template: "withdrawal_request",
@@ -251,8 +264,8 @@ export async function requestWithdrawal(
     db,
     client.id,
     request.idempotencyKey,
-    inserted,
-    [...adminNotice, ...receipt].map((n) => n.id),
+    inserted?.results ?? [],
+    [...(adminNotice?.results ?? []), ...(receipt?.results ?? [])].map((n) => n.id),
     EXCEEDS_BALANCE_MESSAGE,
   );
 }
@@ -355,4 +368,20 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     pendingAndDeclined: [...pending, ...rejected].sort(byNewest).slice(0, 10),
     stocks: stocks.map((s) => ({ stock: s.stock ?? "", cents: Number(s.cents), count: Number(s.count) })),
   };
+}
+
+/**
+ * Who may submit a money request: a signed-in client whose profile is active. Answers SPEC's
+ * 'User not authenticated' or the suspension message otherwise (the action shows it; nothing is written).
+ */
+export async function moneyRequester(
+  request: Request,
+  context: { db: Db; env: AppEnv; ctx?: ExecutionContext },
+): Promise<{ ok: true; client: SessionUser } | { ok: false; error: string; status: number }> {
+  const user = await getSessionUser(request, context);
+  if (user?.role !== "user") return { ok: false, error: "User not authenticated", status: 401 };
+  if ((await profileStatus(context.db, user.id)) !== "active") {
+    return { ok: false, error: SUSPENDED_MESSAGE, status: 403 };
+  }
+  return { ok: true, client: user };
 }

@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import type { LedgerRow } from "~/lib/ledger";
 import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
@@ -97,4 +98,44 @@ export async function countRows(table: string, where = "1 = 1", ...params: unkno
     .bind(...params)
     .first<{ n: number }>();
   return row?.n ?? 0;
+}
+
+export const TEST_WALLETS = [
+  { walletType: "BTC", walletAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" },
+  { walletType: "ETH", walletAddress: "0x000000000000000000000000000000000000dEaD" },
+];
+
+/** The firm's deposit wallets, once per test file. */
+export async function ensureDepositWallets() {
+  await db.insert(schema.depositWallets).values(TEST_WALLETS).onConflictDoNothing();
+  return db.select().from(schema.depositWallets).orderBy(schema.depositWallets.id);
+}
+
+/** Row counts that a refused request must leave unchanged. */
+export async function moneyCounts(userId: string) {
+  return {
+    transactions: await countRows("transactions", "user_id = ?", userId),
+    withdrawalWallets: await countRows("withdrawal_wallets", "user_id = ?", userId),
+    outbox: await countRows("email_outbox"),
+  };
+}
+
+/** Bulk insert for generated ledgers. Values are numbers and enum names, written as literals (D1 binds at most 100). */
+export async function insertLedger(userId: string, rows: LedgerRow[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const values = rows
+      .slice(i, i + 500)
+      .map((r, j) => {
+        const stock = r.transactionType === "stock_deposit" ? "'AAPL'" : "NULL";
+        return `('${userId}', '${r.transactionType}', ${r.amountCents}, '${r.status}', ${stock}, ${1_700_000_000_000 + i + j})`;
+      })
+      .join(", ");
+    statements.push(
+      env.DB.prepare(
+        `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, stock, created_at) VALUES ${values}`,
+      ),
+    );
+  }
+  if (statements.length > 0) await env.DB.batch(statements);
 }

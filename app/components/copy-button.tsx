@@ -1,0 +1,41 @@
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { COPY_CONFIRMATION_MS } from "~/lib/timers";
+
+export const COPIED_MESSAGE = "Wallet address copied to clipboard";
+
+/** Copies a value; says so in a toast and inline, for 2 seconds (SPEC §2). */
+export function CopyButton({ value, disabled }: { value: string; disabled?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      toast.success(COPIED_MESSAGE);
+    } catch {
+      toast.error("Copying is not available here: select the address and copy it by hand.");
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={copy}
+        disabled={disabled || !value}
+        className="shrink-0 rounded-md border border-border px-3 py-2 text-sm font-medium hover:bg-surface-raised disabled:opacity-50"
+      >
+        {copied ? "Copied!" : "Copy"}
+      </button>
+      <span role="status" className="sr-only">
+        {copied ? COPIED_MESSAGE : ""}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type Cursor, latestWithStatus } from "~/server/ledger.server";
+import { requireClient } from "~/server/session.server";
+
+/** "Show All" on the dashboard: the client's approved activity, 20 rows a page, newest first. */
+const PAGE_SIZE = 20;
+
+function parseCursor(value: string | null): Cursor | undefined {
+  const match = /^(\d+)\.(\d+)$/.exec(value ?? "");
+  return match ? { createdAt: Number(match[1]), id: Number(match[2]) } : undefined;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClient(request, context, { signedOutTo: "/" });
+  const before = parseCursor(new URL(request.url).searchParams.get("before"));
+  const rows = await latestWithStatus(context.db, user.id, "approved", PAGE_SIZE + 1, before);
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > PAGE_SIZE && last ? `${last.createdAt}.${last.id}` : null };
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Field, SelectField } from "~/components/form";
+import { COUNTRIES } from "~/lib/countries";
+import { requireUser } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Trading Room" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
+  return null;
+}
+
+/** SPEC §2: the form is shown, but joining is not open yet: its button stays disabled and nothing is sent. */
+export default function TradingRoom() {
+  return (
+    <section className="mx-auto max-w-xl">
+      <h1 className="text-3xl font-bold">Trading Room</h1>
+      <form
+        className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6"
+        onSubmit={(event) => event.preventDefault()}
+        aria-describedby="trading-room-note"
+      >
+        <h2 className="text-lg font-semibold">Join Trading Room</h2>
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <SelectField label="Country" name="country" defaultValue="" required>
+          <option value="" disabled>
+            Select your country
+          </option>
+          {COUNTRIES.map((country) => (
+            <option key={country.name} value={country.name}>
+              {country.name} ({country.dialCode})
+            </option>
+          ))}
+        </SelectField>
+        <button
+          type="submit"
+          disabled
+          className="w-full cursor-not-allowed rounded-md bg-brand-strong px-4 py-2 font-semibold text-white opacity-60"
+        >
+          Join Trading Room
+        </button>
+        <p id="trading-room-note" className="text-xs text-ink-muted">
+          The trading room is not open for new members yet.
+        </p>
+      </form>
+    </section>
+  );
+}

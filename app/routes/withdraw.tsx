@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Banner, Field, SelectField, SubmitButton } from "~/components/form";
+import { formatCents } from "~/lib/format";
+import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
+import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
+import { moneyRequester, requestWithdrawal, withdrawableCents } from "~/server/ledger.server";
+import { deliverInBackground } from "~/server/mail/outbox.server";
+import { requireClient } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Withdraw Funds" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClient(request, context);
+  return {
+    // What can still be withdrawn: pending withdrawals are already reserved (DESIGN §3).
+    availableCents: await withdrawableCents(context.db, user.id),
+    idempotencyKey: crypto.randomUUID(),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const requester = await moneyRequester(request, context);
+  if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
+  const user = requester.client;
+
+  const form = await request.formData();
+  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, user.id));
+  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
+  const idempotencyKey = idempotencyKeyOf(form);
+  if (!idempotencyKey) return data({ error: "This form has expired. Please reload the page." }, { status: 400 });
+
+  // The balance check above is for the message; the insert itself re-checks, atomically.
+  const result = await requestWithdrawal(context.db, context.env, user, { ...parsed.data, idempotencyKey });
+  if (!result.ok) return data({ error: result.error }, { status: 409 });
+  deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  return redirectWithToast(context.env, "/dashboard", {
+    type: "success",
+    description: MONEY_MESSAGES.withdrawalSubmitted,
+  });
+}
+
+export default function Withdraw() {
+  const { availableCents, idempotencyKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="mx-auto max-w-xl">
+      <h1 className="text-3xl font-bold">Withdraw Funds</h1>
+      <div className="mt-6 rounded-xl border border-border bg-surface p-6">
+        <p className="text-sm text-ink-muted">Available balance</p>
+        <p className="mt-1 text-3xl font-semibold" data-testid="available-balance">
+          {formatCents(availableCents)}
+        </p>
+        <p className="mt-2 text-xs text-ink-muted">Withdrawals awaiting review are already deducted.</p>
+      </div>
+      <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
+        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
+        <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
+          <option value="">Select a cryptocurrency</option>
+          {WITHDRAWAL_CURRENCIES.map((currency) => (
+            <option key={currency} value={currency}>
+              {currency}
+            </option>
+          ))}
+        </SelectField>
+        <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+        <SubmitButton pendingText="Processing..." className="w-full">
+          Submit Withdrawal
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,396 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { formatCents } from "~/lib/format";
+import { summarize, totalsFromRows } from "~/lib/ledger";
+import { MONEY_MESSAGES } from "~/lib/schemas/money";
+import { SUSPENDED_MESSAGE, withdrawableCents } from "~/server/ledger.server";
+import {
+  appEnv,
+  createUser,
+  db,
+  ensureDepositWallets,
+  getPage,
+  insertLedger,
+  insertTransaction,
+  moneyCounts,
+  postForm,
+  sessionCookieFor,
+  TEST_WALLETS,
+} from "../support/fixtures";
+
+beforeAll(async () => {
+  await ensureDepositWallets();
+});
+
+async function signedInClient(options: { firstName?: string } = {}) {
+  const client = await createUser(options);
+  return { ...client, cookie: await sessionCookieFor(client.id) };
+}
+
+const newKey = () => crypto.randomUUID();
+
+async function suspend(userId: string) {
+  await env.DB.prepare("UPDATE profiles SET status = 'suspended' WHERE user_id = ?").bind(userId).run();
+}
+
+describe("deposit", () => {
+  const deposit = (fields: Record<string, string>, cookie?: string) =>
+    postForm("/deposit", { amount: "250.00", walletType: "BTC", idempotencyKey: newKey(), ...fields }, { cookie });
+
+  it("sends a signed-out visitor to /login and refuses their POST with SPEC's message", async () => {
+    expect((await getPage("/deposit?amount=10")).headers.get("Location")).toBe(
+      "/login?redirectTo=%2Fdeposit%3Famount%3D10",
+    );
+    const before = await countAll();
+    // The page's own submission (a data request) answers the action's message; nothing is stored.
+    const response = await postForm("/deposit.data", { amount: "250.00", walletType: "BTC", idempotencyKey: newKey() });
+    expect(await response.text()).toContain(MONEY_MESSAGES.notAuthenticated);
+    // A plain form post from a stale page ends on the sign-in page.
+    const documentPost = await deposit({});
+    expect(documentPost.headers.get("Location")).toMatch(/^\/login/);
+    expect(await countAll()).toEqual(before);
+  });
+
+  it.each([[""], ["0"], ["-5"], ["abc"], ["1.234"]])(
+    "refuses the amount %j with 'Please enter a valid amount'",
+    async (amount) => {
+      const client = await signedInClient();
+      const before = await moneyCounts(client.id);
+      const response = await deposit({ amount, walletType: "" }, client.cookie);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(MONEY_MESSAGES.invalidAmount);
+      expect(await moneyCounts(client.id)).toEqual(before);
+    },
+  );
+
+  it.each([[""], ["DOGE"]])("refuses the wallet %j with SPEC's message", async (walletType) => {
+    const client = await signedInClient();
+    const before = await moneyCounts(client.id);
+    const response = await deposit({ walletType }, client.cookie);
+    expect(await response.text()).toContain(MONEY_MESSAGES.selectDepositWallet);
+    expect(await moneyCounts(client.id)).toEqual(before);
+  });
+
+  it("refuses a suspended client", async () => {
+    const client = await signedInClient();
+    await suspend(client.id);
+    const before = await moneyCounts(client.id);
+    const response = await deposit({}, client.cookie);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain(SUSPENDED_MESSAGE);
+    expect(await moneyCounts(client.id)).toEqual(before);
+  });
+
+  it("stores a pending deposit with its admin notice, and goes to the dashboard with a toast", async () => {
+    const client = await signedInClient({ firstName: "Dana" });
+    const response = await deposit({ amount: "1234.5", walletType: "ETH" }, client.cookie);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("toast="))).toBe(true);
+    const rows = await env.DB.prepare("SELECT * FROM transactions WHERE user_id = ?").bind(client.id).all();
+    expect(rows.results).toEqual([
+      expect.objectContaining({
+        transaction_type: "deposit",
+        amount_cents: 123_450,
+        status: "pending",
+        wallet_address: TEST_WALLETS[1]?.walletAddress,
+        created_by: client.id,
+      }),
+    ]);
+    const notice = await env.DB.prepare("SELECT to_address, template, payload FROM email_outbox WHERE dedupe_key = ?")
+      .bind(`deposit_request:tx:${rows.results[0]?.id}`)
+      .first<{ to_address: string; template: string; payload: string }>();
+    expect(notice?.to_address).toBe(appEnv.ADMIN_MAILBOX);
+    expect(JSON.parse(notice?.payload ?? "{}")).toMatchObject({ name: "Dana", amount: 1234.5, walletType: "ETH" });
+  });
+
+  it("creates one deposit from 20 parallel submissions of one form", async () => {
+    const client = await signedInClient();
+    const idempotencyKey = newKey();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => deposit({ idempotencyKey, amount: "99.99" }, client.cookie)),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(302));
+    expect(await moneyCounts(client.id)).toMatchObject({ transactions: 1 });
+    expect(
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM email_outbox WHERE dedupe_key LIKE 'deposit_request:tx:%' AND payload LIKE '%99.99%'",
+      ).first(),
+    ).toEqual({ n: 1 });
+  });
+
+  it("prefills the amount from the query and renders a fresh idempotency key each time", async () => {
+    const client = await signedInClient();
+    const first = await (await getPage("/deposit?amount=2500", client.cookie)).text();
+    const second = await (await getPage("/deposit", client.cookie)).text();
+    expect(first).toContain('value="2500.00"');
+    const key = (html: string) => /name="idempotencyKey" value="([^"]+)"/.exec(html)?.[1];
+    expect(key(first)).toBeTruthy();
+    expect(key(first)).not.toBe(key(second));
+    expect(first).toContain(TEST_WALLETS[0]?.walletType);
+  });
+
+  it("ignores a user id smuggled into the form: the session decides whose deposit it is", async () => {
+    const client = await signedInClient();
+    const other = await createUser();
+    expect((await deposit({ userId: other.id, user_id: other.id }, client.cookie)).status).toBe(302);
+    expect(await moneyCounts(other.id)).toMatchObject({ transactions: 0 });
+    expect(await moneyCounts(client.id)).toMatchObject({ transactions: 1 });
+  });
+});
+
+async function countAll() {
+  const row = await env.DB.prepare(
+    "SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM email_outbox) AS o, (SELECT count(*) FROM withdrawal_wallets) AS w",
+  ).first();
+  return row;
+}
+
+describe("withdraw", () => {
+  const withdraw = (fields: Record<string, string>, cookie?: string) =>
+    postForm(
+      "/withdraw",
+      {
+        amount: "80.00",
+        cryptoCurrency: "ETH",
+        walletAddress: "0x1111111111111111111111111111111111111111",
+        idempotencyKey: newKey(),
+        ...fields,
+      },
+      { cookie },
+    );
+
+  /** A client whose withdrawable balance is exactly $100. */
+  async function fundedClient() {
+    const client = await signedInClient({ firstName: "Wes" });
+    await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 15_000 });
+    await insertTransaction(client.id, {
+      transactionType: "profit",
+      status: "approved",
+      amountCents: 2_000,
+      tradingPair: "EUR/USD",
+    });
+    await insertTransaction(client.id, {
+      transactionType: "loss",
+      status: "approved",
+      amountCents: 7_000,
+      tradingPair: "BTC/USD",
+    });
+    // Counted in the ledger balance but not withdrawable (SPEC §4), and a rejected deposit counts for nothing.
+    await insertTransaction(client.id, { transactionType: "fee_deposit", status: "approved", amountCents: 50_000 });
+    await insertTransaction(client.id, { transactionType: "deposit", status: "rejected", amountCents: 90_000 });
+    expect(await withdrawableCents(db, client.id)).toBe(10_000);
+    return client;
+  }
+
+  it("shows the withdrawable balance with 2 decimals", async () => {
+    const client = await fundedClient();
+    const html = await (await getPage("/withdraw", client.cookie)).text();
+    expect(html).toContain("Withdraw Funds");
+    expect(html).toContain("$100.00");
+  });
+
+  const refusals: Array<[string, Record<string, string>, string]> = [
+    ["no amount", { amount: "", cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.invalidAmount],
+    ["a zero amount", { amount: "0", cryptoCurrency: "" }, MONEY_MESSAGES.invalidAmount],
+    [
+      "more than the balance",
+      { amount: "100.01", cryptoCurrency: "", walletAddress: "" },
+      MONEY_MESSAGES.exceedsBalance,
+    ],
+    ["no currency", { cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.selectCryptoAndAddress],
+    ["an unknown currency", { cryptoCurrency: "DOGE" }, MONEY_MESSAGES.selectCryptoAndAddress],
+    ["no address", { walletAddress: "  " }, MONEY_MESSAGES.selectCryptoAndAddress],
+    ["an address of another network", { cryptoCurrency: "BTC" }, "Please enter a valid BTC wallet address"],
+  ];
+
+  it.each(refusals)("refuses %s with SPEC's message, storing nothing", async (_name, fields, message) => {
+    const client = await fundedClient();
+    const before = await moneyCounts(client.id);
+    const response = await withdraw(fields, client.cookie);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(message);
+    expect(await moneyCounts(client.id)).toEqual(before);
+  });
+
+  it("refuses a suspended client", async () => {
+    const client = await fundedClient();
+    await suspend(client.id);
+    const before = await moneyCounts(client.id);
+    const response = await withdraw({}, client.cookie);
+    expect(await response.text()).toContain(SUSPENDED_MESSAGE);
+    expect(await moneyCounts(client.id)).toEqual(before);
+  });
+
+  it("stores the pending withdrawal, its wallet record, the admin notice and the client's receipt together", async () => {
+    const client = await fundedClient();
+    const response = await withdraw({ amount: "60" }, client.cookie);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    const tx = await env.DB.prepare("SELECT * FROM transactions WHERE user_id = ? AND transaction_type = 'withdraw'")
+      .bind(client.id)
+      .first<Record<string, unknown>>();
+    expect(tx).toMatchObject({
+      status: "pending",
+      amount_cents: 6_000,
+      wallet_address: TEST_WALLETS[0]?.walletAddress, // SPEC §7: the first deposit wallet's address
+      withdrawal_wallet_address: "0x1111111111111111111111111111111111111111",
+    });
+    expect(
+      await env.DB.prepare(
+        "SELECT wallet_address, crypto_currency, amount_cents, transaction_id FROM withdrawal_wallets WHERE user_id = ?",
+      )
+        .bind(client.id)
+        .all()
+        .then((r) => r.results),
+    ).toEqual([
+      {
+        wallet_address: "0x1111111111111111111111111111111111111111",
+        crypto_currency: "ETH",
+        amount_cents: 6_000,
+        transaction_id: tx?.id,
+      },
+    ]);
+    const notices = await env.DB.prepare(
+      "SELECT to_address, template FROM email_outbox WHERE dedupe_key LIKE ? ORDER BY id",
+    )
+      .bind(`%:tx:${tx?.id}`)
+      .all();
+    expect(notices.results).toEqual([
+      { to_address: appEnv.ADMIN_MAILBOX, template: "withdrawal_request" },
+      { to_address: client.email, template: "withdrawal_receipt" },
+    ]);
+    // The request is reserved: only $40 is left to withdraw.
+    expect(await withdrawableCents(db, client.id)).toBe(4_000);
+  });
+
+  it("accepts exactly one of 50 parallel $80 requests against $100", async () => {
+    const client = await fundedClient();
+    const responses = await Promise.all(Array.from({ length: 50 }, () => withdraw({ amount: "80" }, client.cookie)));
+    const accepted = responses.filter((r) => r.status === 302);
+    const refused = responses.filter((r) => r.status !== 302);
+    expect(accepted).toHaveLength(1);
+    expect(refused).toHaveLength(49);
+    for (const response of refused) expect(await response.text()).toContain(MONEY_MESSAGES.exceedsBalance);
+    expect(await countRowsOf(client.id, "withdraw", "pending")).toBe(1);
+    expect(await withdrawableCents(db, client.id)).toBe(2_000);
+    expect(await moneyCounts(client.id)).toMatchObject({ withdrawalWallets: 1 });
+  });
+
+  it("creates one withdrawal when the same form is submitted twice", async () => {
+    const client = await fundedClient();
+    const idempotencyKey = newKey();
+    const [first, second] = await Promise.all([
+      withdraw({ idempotencyKey, amount: "30" }, client.cookie),
+      withdraw({ idempotencyKey, amount: "30" }, client.cookie),
+    ]);
+    expect([first?.status, second?.status]).toEqual([302, 302]);
+    expect(await countRowsOf(client.id, "withdraw", "pending")).toBe(1);
+    expect(await withdrawableCents(db, client.id)).toBe(7_000);
+  });
+});
+
+async function countRowsOf(userId: string, type: string, status: string) {
+  const row = await env.DB.prepare(
+    "SELECT count(*) AS n FROM transactions WHERE user_id = ? AND transaction_type = ? AND status = ?",
+  )
+    .bind(userId, type, status)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe("dashboard", () => {
+  it("shows SPEC's empty texts and 'Welcome' to a new client", async () => {
+    const client = await createUser({ firstName: "Nova" });
+    await env.DB.prepare("UPDATE users SET last_login_at = created_at WHERE id = ?").bind(client.id).run();
+    const html = await (await getPage("/dashboard", await sessionCookieFor(client.id))).text();
+    for (const text of [
+      "Welcome<!-- -->, <!-- -->Nova",
+      "No recent completed activity",
+      "No recent open positions",
+      "No completed deposits or withdrawals",
+      "No recent stock deposits",
+      "No pending or declined transactions",
+      "Fund Account",
+      "0.0<!-- -->%",
+    ]) {
+      expect(html).toContain(text);
+    }
+  });
+
+  it("shows the figures of the formulas for a 20,000-row ledger, and only this client's rows", async () => {
+    const client = await signedInClient();
+    const other = await createUser();
+    await insertTransaction(other.id, { transactionType: "deposit", status: "approved", amountCents: 987_654_321 });
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      transactionType:
+        (["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const)[i % 6] ?? "deposit",
+      status: (["approved", "pending", "rejected"] as const)[(i * 7) % 3] ?? "approved",
+      amountCents: 100 + ((i * 7919) % 50_000),
+    }));
+    await insertLedger(client.id, rows);
+    const expected = summarize(totalsFromRows(rows));
+    const html = await (await getPage("/dashboard", client.cookie)).text();
+    expect(html).toContain(`data-testid="balance-available">${formatCents(expected.available)}<`);
+    expect(html).toContain(`data-testid="balance-gross">${formatCents(expected.gross)}<`);
+    expect(html).toContain(formatCents(expected.totalProfit));
+    expect(html).toContain(`${expected.winRate.toFixed(1)}<!-- -->%`);
+    expect(html).toContain(formatCents(expected.deposits));
+    expect(html).not.toContain(formatCents(987_654_321));
+    expect(html).toContain("Show All");
+  });
+
+  it("pages through approved activity for Show All, newest first, without another client's rows", async () => {
+    const client = await signedInClient();
+    const other = await createUser();
+    await insertTransaction(other.id, { status: "approved", amountCents: 777 });
+    for (let i = 0; i < 25; i++) {
+      await insertTransaction(client.id, {
+        status: "approved",
+        amountCents: 1_000 + i,
+        createdAt: 1_700_000_000_000 + i,
+      });
+    }
+    await insertTransaction(client.id, { status: "pending", amountCents: 5 });
+    const first = (await (await getPage("/dashboard/activity", client.cookie)).json()) as {
+      rows: Array<{ amountCents: number }>;
+      nextCursor: string;
+    };
+    expect(first.rows.map((r) => r.amountCents)).toEqual(Array.from({ length: 20 }, (_, i) => 1_024 - i));
+    const second = (await (await getPage(`/dashboard/activity?before=${first.nextCursor}`, client.cookie)).json()) as {
+      rows: Array<{ amountCents: number }>;
+      nextCursor: string | null;
+    };
+    expect(second.rows.map((r) => r.amountCents)).toEqual([1_004, 1_003, 1_002, 1_001, 1_000]);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it("sends a signed-out visitor home", async () => {
+    expect((await getPage("/dashboard")).headers.get("Location")).toBe("/");
+    expect((await getPage("/dashboard/activity")).headers.get("Location")).toBe("/");
+  });
+});
+
+describe("trading plans and trading room", () => {
+  it("list three plans whose Get Started prefills the deposit amount", async () => {
+    const html = await (await getPage("/trading-plan")).text();
+    expect(html).toContain("Select Your Trading Plan");
+    for (const [plan, minimum] of [
+      ["Standard Plan", 2500],
+      ["Master Plan", 11000],
+      ["Premium Plan", 51000],
+    ] as const) {
+      expect(html).toContain(plan);
+      expect(html).toContain(`href="/deposit?amount=${minimum}"`);
+    }
+    expect(html).toContain("Unlimited");
+  });
+
+  it("keep the trading room for signed-in users, with its button disabled", async () => {
+    expect((await getPage("/trading-room")).headers.get("Location")).toBe("/login?redirectTo=%2Ftrading-room");
+    const client = await signedInClient();
+    const html = await (await getPage("/trading-room", client.cookie)).text();
+    expect(html).toContain("Join Trading Room");
+    expect(html).toMatch(/<button type="submit" disabled=""/);
+  });
+});
