@@ -1,0 +1,81 @@
+import { expect, type Page, test } from "@playwright/test";
+
+async function signInAsDemoClient(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("client@example.com");
+  await page.getByLabel("Password").fill("demo-client-2026");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test("the demo client deposits with the QR code and copy button and sees the pending deposit", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signInAsDemoClient(page);
+  await page.getByRole("link", { name: "Fund Account" }).click();
+  await expect(page.getByRole("heading", { name: "Make a Deposit" })).toBeVisible();
+
+  const submit = page.getByRole("button", { name: "Submit Deposit" });
+  await expect(submit).toBeDisabled();
+  await page.getByLabel("Amount (USD)").fill("321.09");
+  await page.getByLabel("Payment Wallet").selectOption("BTC");
+  const address = page.getByLabel("Wallet Address");
+  await expect(address).toHaveValue("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+  await expect(submit).toBeEnabled();
+
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByRole("button", { name: "Copied!" })).toBeVisible();
+  await expect(page.getByText("Wallet address copied to clipboard").first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+  await expect(page.getByRole("button", { name: "Copy" })).toBeVisible({ timeout: 4_000 });
+
+  await page.getByRole("button", { name: "Show QR Code" }).click();
+  const dialog = page.getByRole("dialog", { name: "BTC deposit address" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("img", { name: "QR code of the BTC address" })).toHaveAttribute("width", "200");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+
+  await submit.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Deposit request submitted successfully")).toBeVisible();
+  const pendingPanel = page
+    .getByRole("article")
+    .filter({ has: page.getByRole("heading", { name: "Pending & Declined Transactions" }) });
+  await expect(pendingPanel.getByText("+$321.09")).toBeVisible();
+});
+
+test("a withdrawal above the available balance is refused, a valid one goes through", async ({ page }) => {
+  await signInAsDemoClient(page);
+  await page.goto("/withdraw");
+  const availableText = (await page.getByTestId("available-balance").textContent()) ?? "";
+  const available = Number(availableText.replace(/[$,]/g, ""));
+  expect(available).toBeGreaterThan(20);
+
+  await page.getByLabel("Amount (USD)").fill((available + 0.01).toFixed(2));
+  await page.getByLabel("Cryptocurrency").selectOption("ETH");
+  await page.getByLabel("Wallet Address").fill("0x1111111111111111111111111111111111111111");
+  await page.getByRole("button", { name: "Submit Withdrawal" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Withdrawal amount exceeds account balance");
+  await expect(page.getByTestId("available-balance")).toHaveText(availableText);
+
+  await page.getByLabel("Amount (USD)").fill("12.34");
+  await page.getByRole("button", { name: "Submit Withdrawal" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Withdrawal request submitted successfully")).toBeVisible();
+  await page.goto("/withdraw");
+  await expect(page.getByTestId("available-balance")).toHaveText(
+    `$${(available - 12.34).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+  );
+});
+
+test("a trading plan's Get Started prefills the deposit amount", async ({ page }) => {
+  await signInAsDemoClient(page);
+  await page.goto("/trading-plan");
+  await expect(page.getByRole("heading", { name: "Select Your Trading Plan" })).toBeVisible();
+  await page.getByRole("link", { name: "Get Started with the Master Plan" }).click();
+  await expect(page).toHaveURL(/\/deposit\?amount=11000$/);
+  await expect(page.getByLabel("Amount (USD)")).toHaveValue("11000.00");
+});
