@@ -1,14 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { type Cursor, latestWithStatus } from "~/server/ledger.server";
+import { latestWithStatus, parseCursor } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 
 /** "Show All" on the dashboard: the client's approved activity, 20 rows a page, newest first. */
 const PAGE_SIZE = 20;
-
-function parseCursor(value: string | null): Cursor | undefined {
-  const match = /^(\d+)\.(\d+)$/.exec(value ?? "");
-  return match ? { createdAt: Number(match[1]), id: Number(match[2]) } : undefined;
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });

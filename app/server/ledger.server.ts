@@ -322,7 +322,7 @@ export async function latestWithStatus(
     .limit(limit);
 }
 
-async function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
+export async function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
   return db
     .select(listColumns)
     .from(transactions)
@@ -366,8 +366,51 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     hasMoreActivity: recent.length > listSize,
     openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
     pendingAndDeclined: [...pending, ...rejected].sort(byNewest).slice(0, 10),
-    stocks: stocks.map((s) => ({ stock: s.stock ?? "", cents: Number(s.cents), count: Number(s.count) })),
+    stocks,
   };
+}
+
+/** Approved stock deposits grouped by stock (the dashboard's and the admin's Stocks lists). */
+export async function approvedStocks(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      stock: transactions.stock,
+      cents: sql<number>`sum(${transactions.amountCents})`,
+      count: sql<number>`count(*)`,
+    })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        eq(transactions.status, "approved"),
+        eq(transactions.transactionType, "stock_deposit"),
+      ),
+    )
+    .groupBy(transactions.stock)
+    .orderBy(transactions.stock);
+  return rows.map((s) => ({ stock: s.stock ?? "", cents: Number(s.cents), count: Number(s.count) }));
+}
+
+/** All of a client's transactions, newest first, a page at a time (the admin's Transactions table). */
+export async function transactionsPage(db: Db, userId: string, pageSize: number, cursor?: Cursor) {
+  const rows = await db
+    .select({
+      ...listColumns,
+      walletAddress: transactions.walletAddress,
+      withdrawalWalletAddress: transactions.withdrawalWalletAddress,
+    })
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), olderThan(cursor)))
+    .orderBy(...newestFirst)
+    .limit(pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return { rows: page, next: rows.length > pageSize && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+export function parseCursor(value: string | null): Cursor | undefined {
+  const match = /^(\d+)\.(\d+)$/.exec(value ?? "");
+  return match ? { createdAt: Number(match[1]), id: Number(match[2]) } : undefined;
 }
 
 /**

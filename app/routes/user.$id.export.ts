@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { statementCsv } from "~/server/admin.server";
+import { requireAdmin } from "~/server/session.server";
+
+/** The client's statement as CSV: every transaction, oldest first, with the running ledger balance. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const userId = params.id ?? "";
+  const exists = await context.db.query.users.findFirst({
+    columns: { id: true },
+    where: (u, { eq }) => eq(u.id, userId),
+  });
+  if (!exists) throw new Response("User not found", { status: 404 });
+  return new Response(statementCsv(context.db, userId), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="statement-${userId}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

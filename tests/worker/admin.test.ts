@@ -1,0 +1,526 @@
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ledgerBalance, totalsFromRows } from "~/lib/ledger";
+import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { ADMIN_MESSAGES, decideTransaction, postLedgerEntry } from "~/server/admin.server";
+import {
+  appEnv,
+  cookieFrom,
+  countRows,
+  createUser,
+  db,
+  ensureDepositWallets,
+  getPage,
+  insertTransaction,
+  postForm,
+  sessionCookieFor,
+  TEST_PASSWORD,
+} from "../support/fixtures";
+
+let admin: { id: string; email: string; cookie: string };
+
+beforeAll(async () => {
+  await ensureDepositWallets();
+  const created = await createUser({ role: "admin" });
+  admin = { ...created, cookie: await sessionCookieFor(created.id) };
+});
+
+const newKey = () => crypto.randomUUID();
+const actor = () => ({ id: admin.id, email: admin.email });
+
+async function auditCount(action?: string) {
+  return action ? countRows("audit_log", "action = ?", action) : countRows("audit_log");
+}
+
+async function profileBalance(userId: string) {
+  const row = await env.DB.prepare("SELECT balance_cents FROM profiles WHERE user_id = ?").bind(userId).first<{
+    balance_cents: number;
+  }>();
+  return row?.balance_cents;
+}
+
+async function ledgerOf(userId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT transaction_type AS transactionType, status, amount_cents AS amountCents FROM transactions WHERE user_id = ?",
+  )
+    .bind(userId)
+    .all<{ transactionType: never; status: never; amountCents: number }>();
+  return ledgerBalance(totalsFromRows(results));
+}
+
+describe("access", () => {
+  const adminRoutes = ["/admin", "/admin/audit", "/user/some-id", "/user/some-id/export"];
+
+  it.each(adminRoutes)("%s sends a visitor to sign in and a client to the dashboard", async (path) => {
+    expect((await getPage(path)).headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+    const client = await createUser();
+    expect((await getPage(path, await sessionCookieFor(client.id))).headers.get("Location")).toBe("/dashboard");
+  });
+
+  it("refuses every admin action to a client, writing nothing", async () => {
+    const client = await createUser();
+    const victim = await createUser();
+    const pending = await insertTransaction(victim.id, { amountCents: 5_000 });
+    const cookie = await sessionCookieFor(client.id);
+    const before = { audit: await auditCount(), tx: await countRows("transactions") };
+    const attempts: Array<[string, Record<string, string>]> = [
+      [`/user/${victim.id}`, { intent: "approve", transactionId: String(pending) }],
+      [`/user/${victim.id}`, { intent: "entry", type: "deposit", amount: "100", idempotencyKey: newKey() }],
+      [`/user/${victim.id}`, { intent: "suspend" }],
+      ["/admin", { intent: "delete", userId: victim.id }],
+      ["/admin", { intent: "wallets", "wallet-1": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }],
+    ];
+    for (const [path, fields] of attempts) {
+      const response = await postForm(path, fields, { cookie });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/dashboard");
+    }
+    expect({ audit: await auditCount(), tx: await countRows("transactions") }).toEqual(before);
+    expect(await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(pending).first()).toEqual({
+      status: "pending",
+    });
+  });
+
+  it("shows 'User not found' with a 404 for an unknown client", async () => {
+    const response = await getPage("/user/00000000-0000-4000-8000-00000000dead", admin.cookie);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("User not found");
+    expect((await getPage("/user", admin.cookie)).headers.get("Location")).toBe("/dashboard");
+  });
+});
+
+describe("decisions", () => {
+  it("approve a pending deposit once: the balance moves, one audit row", async () => {
+    const client = await createUser();
+    const id = await insertTransaction(client.id, { amountCents: 12_345 });
+    const response = await postForm(
+      `/user/${client.id}`,
+      { intent: "approve", transactionId: String(id) },
+      { cookie: admin.cookie },
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Transaction approved");
+    expect(await profileBalance(client.id)).toBe(12_345);
+    expect(await countRows("audit_log", "target = ?", `transaction:${id}`)).toBe(1);
+
+    const again = await postForm(
+      `/user/${client.id}`,
+      { intent: "reject", transactionId: String(id) },
+      { cookie: admin.cookie },
+    );
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain(ADMIN_MESSAGES.alreadyDecided);
+    expect(await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first()).toEqual({
+      status: "approved",
+    });
+    expect(await countRows("audit_log", "target = ?", `transaction:${id}`)).toBe(1);
+  });
+
+  it("records a rejection with before and after, and the row stays out of the balance", async () => {
+    const client = await createUser();
+    const id = await insertTransaction(client.id, { amountCents: 500 });
+    await postForm(`/user/${client.id}`, { intent: "reject", transactionId: String(id) }, { cookie: admin.cookie });
+    const row = await env.DB.prepare("SELECT actor_id, detail FROM audit_log WHERE target = ?")
+      .bind(`transaction:${id}`)
+      .first<{ actor_id: string; detail: string }>();
+    expect(row?.actor_id).toBe(admin.id);
+    expect(JSON.parse(row?.detail ?? "{}")).toMatchObject({ before: "pending", after: "rejected", amountCents: 500 });
+    expect(await profileBalance(client.id)).toBe(0);
+  });
+
+  it("let exactly one of 10 parallel approvals of a withdrawal through, with one audit row", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
+    const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 4_000 });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => decideTransaction(db, actor(), id, "approved", { userId: client.id })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.error)).toEqual(
+      Array(9).fill(ADMIN_MESSAGES.alreadyDecided),
+    );
+    expect(await countRows("audit_log", "target = ?", `transaction:${id}`)).toBe(1);
+    expect(await profileBalance(client.id)).toBe(6_000);
+  });
+
+  it("let one of an approval and a rejection racing win", async () => {
+    const client = await createUser();
+    const id = await insertTransaction(client.id, { amountCents: 700 });
+    const [approve, reject] = await Promise.all([
+      decideTransaction(db, actor(), id, "approved"),
+      decideTransaction(db, actor(), id, "rejected"),
+    ]);
+    expect([approve.ok, reject.ok].filter(Boolean)).toHaveLength(1);
+    const { status } = (await env.DB.prepare("SELECT status FROM transactions WHERE id = ?")
+      .bind(id)
+      .first<{ status: string }>()) ?? {
+      status: "",
+    };
+    expect(status).toBe(approve.ok ? "approved" : "rejected");
+    expect(await countRows("audit_log", "target = ?", `transaction:${id}`)).toBe(1);
+  });
+
+  it("refuse to approve a withdrawal the client can no longer cover", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
+    const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 8_000 });
+    // Since the request, a loss was posted.
+    await postLedgerEntry(db, actor(), client.id, {
+      type: "loss",
+      amountCents: 5_000,
+      tradingPair: "EUR/USD",
+      idempotencyKey: newKey(),
+    });
+    const response = await postForm(
+      `/user/${client.id}`,
+      { intent: "approve", transactionId: String(id) },
+      { cookie: admin.cookie },
+    );
+    expect(await response.text()).toContain(ADMIN_MESSAGES.cannotCoverWithdrawal);
+    expect(await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first()).toEqual({
+      status: "pending",
+    });
+  });
+
+  it("refuse a transaction id that belongs to another client", async () => {
+    const client = await createUser();
+    const other = await createUser();
+    const id = await insertTransaction(other.id, { amountCents: 900 });
+    const response = await postForm(
+      `/user/${client.id}`,
+      { intent: "approve", transactionId: String(id) },
+      { cookie: admin.cookie },
+    );
+    expect(await response.text()).toContain(ADMIN_MESSAGES.transactionNotFound);
+    expect(await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first()).toEqual({
+      status: "pending",
+    });
+  });
+});
+
+describe("ledger entries", () => {
+  const entry = (userId: string, fields: Record<string, string>) =>
+    postForm(`/user/${userId}`, { intent: "entry", idempotencyKey: newKey(), ...fields }, { cookie: admin.cookie });
+
+  const refusals: Array<[string, Record<string, string>, string]> = [
+    ["no amount", { type: "profit", amount: "" }, ENTRY_MESSAGES.invalidAmount],
+    ["a negative amount", { type: "deposit", amount: "-3" }, ENTRY_MESSAGES.invalidAmount],
+    ["a zero fee deposit", { type: "fee_deposit", amount: "0" }, ENTRY_MESSAGES.invalidAmount],
+    ["profit without a pair", { type: "profit", amount: "10", tradingPair: "" }, ENTRY_MESSAGES.tradingPairRequired],
+    [
+      "loss with an unknown pair",
+      { type: "loss", amount: "10", tradingPair: "FOO/BAR" },
+      ENTRY_MESSAGES.tradingPairRequired,
+    ],
+    ["stock deposit without a stock", { type: "stock_deposit", amount: "10", stock: "" }, ENTRY_MESSAGES.stockRequired],
+    ["an unknown type", { type: "bonus", amount: "10" }, ENTRY_MESSAGES.failed],
+  ];
+
+  it.each(refusals)("refuse %s with SPEC's message, writing nothing", async (_name, fields, message) => {
+    const client = await createUser();
+    const before = { tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() };
+    const response = await entry(client.id, fields);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(message);
+    expect({ tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() }).toEqual(
+      before,
+    );
+  });
+
+  it("insert an approved profit with its pair, balance after, fixed wallet, projection and audit row", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 20_000 });
+    const response = await entry(client.id, {
+      type: "profit",
+      amount: "150.25",
+      tradingPair: "EUR/USD",
+      stock: "AAPL",
+    });
+    expect(await response.text()).toContain("Profit of $150.25 recorded");
+    const row = await env.DB.prepare("SELECT * FROM transactions WHERE user_id = ? AND transaction_type = 'profit'")
+      .bind(client.id)
+      .first<Record<string, unknown>>();
+    expect(row).toMatchObject({
+      status: "approved",
+      amount_cents: 15_025,
+      balance_after_cents: 35_025,
+      trading_pair: "EUR/USD",
+      stock: null,
+      wallet_address: "admin-ledger-entry",
+      created_by: admin.id,
+    });
+    expect(await profileBalance(client.id)).toBe(35_025);
+    expect(await countRows("audit_log", "action = 'ledger.entry' AND target = ?", `transaction:${row?.id}`)).toBe(1);
+    const profile = await env.DB.prepare("SELECT total_trades, win_rate FROM profiles WHERE user_id = ?")
+      .bind(client.id)
+      .first();
+    expect(profile).toEqual({ total_trades: 1, win_rate: 100 });
+  });
+
+  it("store the stock of a stock deposit, and one entry for a form submitted twice", async () => {
+    const client = await createUser();
+    const idempotencyKey = newKey();
+    const fields = {
+      intent: "entry",
+      type: "stock_deposit",
+      amount: "300",
+      stock: "aapl",
+      tradingPair: "EUR/USD",
+      idempotencyKey,
+    };
+    await Promise.all([
+      postForm(`/user/${client.id}`, fields, { cookie: admin.cookie }),
+      postForm(`/user/${client.id}`, fields, { cookie: admin.cookie }),
+    ]);
+    const { results } = await env.DB.prepare("SELECT stock, trading_pair FROM transactions WHERE user_id = ?")
+      .bind(client.id)
+      .all();
+    expect(results).toEqual([{ stock: "AAPL", trading_pair: null }]);
+    expect(await countRows("audit_log", "action = 'ledger.entry' AND detail LIKE ?", `%${client.id}%`)).toBe(1);
+  });
+
+  it("keep the profile balance equal to the ledger after any sequence of operations", async () => {
+    const operation = fc.oneof(
+      fc.record({
+        kind: fc.constant("entry" as const),
+        type: fc.constantFrom("deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss" as const),
+        cents: fc.integer({ min: 1, max: 500_000 }),
+      }),
+      fc.record({
+        kind: fc.constant("request" as const),
+        type: fc.constantFrom("deposit", "withdraw" as const),
+        cents: fc.integer({ min: 1, max: 500_000 }),
+      }),
+      fc.record({ kind: fc.constant("decide" as const), pick: fc.nat(), approve: fc.boolean() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (operations) => {
+        const client = await createUser();
+        const pendingIds: number[] = [];
+        for (const op of operations) {
+          if (op.kind === "entry") {
+            await postLedgerEntry(db, actor(), client.id, {
+              type: op.type,
+              amountCents: op.cents,
+              tradingPair: op.type === "profit" || op.type === "loss" ? "BTC/USD" : undefined,
+              stock: op.type === "stock_deposit" ? "TSLA" : undefined,
+              idempotencyKey: newKey(),
+            });
+          } else if (op.kind === "request") {
+            pendingIds.push(await insertTransaction(client.id, { transactionType: op.type, amountCents: op.cents }));
+          } else if (pendingIds.length > 0) {
+            const id = pendingIds.splice(op.pick % pendingIds.length, 1)[0] ?? 0;
+            await decideTransaction(db, actor(), id, op.approve ? "approved" : "rejected");
+          }
+        }
+        expect(await profileBalance(client.id)).toBe(await ledgerOf(client.id));
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe("suspension", () => {
+  it("suspends (ending the client's sessions) and activates, each audited", async () => {
+    const client = await createUser();
+    const clientCookie = await sessionCookieFor(client.id);
+    const suspend = await postForm(`/user/${client.id}`, { intent: "suspend" }, { cookie: admin.cookie });
+    expect(await suspend.text()).toContain("Activate User");
+    expect(await env.DB.prepare("SELECT status FROM profiles WHERE user_id = ?").bind(client.id).first()).toEqual({
+      status: "suspended",
+    });
+    expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
+    expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");
+
+    // Suspended clients can still sign in and look (DESIGN §3).
+    const signIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD });
+    const dashboard = await (await getPage("/dashboard", cookieFrom(signIn))).text();
+    expect(dashboard).toContain("suspended");
+
+    const activate = await postForm(`/user/${client.id}`, { intent: "activate" }, { cookie: admin.cookie });
+    expect(await activate.text()).toContain("Suspend User");
+    expect(
+      await countRows(
+        "audit_log",
+        "target = ? AND action IN ('client.suspend', 'client.activate')",
+        `user:${client.id}`,
+      ),
+    ).toBe(2);
+  });
+
+  it("writes one audit row when the same suspension is sent twice", async () => {
+    const client = await createUser();
+    await Promise.all([
+      postForm(`/user/${client.id}`, { intent: "suspend" }, { cookie: admin.cookie }),
+      postForm(`/user/${client.id}`, { intent: "suspend" }, { cookie: admin.cookie }),
+    ]);
+    expect(await countRows("audit_log", "target = ? AND action = 'client.suspend'", `user:${client.id}`)).toBe(1);
+  });
+});
+
+describe("deleting a client's data", () => {
+  it("archives, then removes, ends sessions, audits, and a later sign-in starts a fresh profile", async () => {
+    const client = await createUser();
+    const clientCookie = await sessionCookieFor(client.id);
+    const ids = [
+      await insertTransaction(client.id, { status: "approved", amountCents: 4_000 }),
+      await insertTransaction(client.id, { amountCents: 1_000 }),
+    ];
+    const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
+    expect(await response.text()).toContain(ADMIN_MESSAGES.deleted);
+    expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
+    expect(await countRows("profiles", "user_id = ?", client.id)).toBe(0);
+    expect(await countRows("transactions_archive", `id IN (${ids.join(",")})`)).toBe(2);
+    expect(await countRows("profiles_archive", "user_id = ?", client.id)).toBe(1);
+    expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
+    expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");
+    const auditRow = await env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'client.delete' AND target = ?")
+      .bind(`user:${client.id}`)
+      .first<{ detail: string }>();
+    expect(JSON.parse(auditRow?.detail ?? "{}")).toMatchObject({ transactions: 2, email: client.email });
+
+    const signIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD });
+    expect(signIn.status).toBe(302);
+    expect(
+      await env.DB.prepare("SELECT balance_cents, status FROM profiles WHERE user_id = ?").bind(client.id).first(),
+    ).toEqual({
+      balance_cents: 0,
+      status: "active",
+    });
+  });
+
+  it("refuses to delete an admin", async () => {
+    const other = await createUser({ role: "admin" });
+    const response = await postForm("/admin", { intent: "delete", userId: other.id }, { cookie: admin.cookie });
+    expect(response.status).toBe(400);
+    expect(await countRows("profiles", "user_id = ?", other.id)).toBe(1);
+  });
+});
+
+describe("deposit wallets", () => {
+  const walletsForm = async (changes: Record<string, string>) => {
+    const wallets = await env.DB.prepare(
+      "SELECT id, wallet_type, wallet_address FROM deposit_wallets ORDER BY id",
+    ).all<{
+      id: number;
+      wallet_type: string;
+      wallet_address: string;
+    }>();
+    const fields: Record<string, string> = { intent: "wallets" };
+    for (const w of wallets.results) fields[`wallet-${w.id}`] = changes[w.wallet_type] ?? w.wallet_address;
+    return postForm("/admin", fields, { cookie: admin.cookie });
+  };
+
+  it("says 'No changes to save' when nothing changed", async () => {
+    const before = await auditCount("wallet.update");
+    expect(await (await walletsForm({})).text()).toContain(ADMIN_MESSAGES.noWalletChanges);
+    expect(await auditCount("wallet.update")).toBe(before);
+  });
+
+  it("refuses a malformed address and saves nothing", async () => {
+    const before = await env.DB.prepare("SELECT wallet_address FROM deposit_wallets ORDER BY id").all();
+    const response = await walletsForm({
+      BTC: "bc1-not-a-real-address",
+      ETH: "0x2222222222222222222222222222222222222222",
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Please enter a valid BTC wallet address");
+    expect((await env.DB.prepare("SELECT wallet_address FROM deposit_wallets ORDER BY id").all()).results).toEqual(
+      before.results,
+    );
+  });
+
+  it("saves two changes, audits each and tells every admin", async () => {
+    const outboxBefore = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
+    const admins = await countRows("users", "role = 'admin'");
+    const response = await walletsForm({
+      BTC: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+      ETH: "0x3333333333333333333333333333333333333333",
+    });
+    expect(await response.text()).toContain("Updated 2 wallet(s) successfully");
+    expect((await env.DB.prepare("SELECT wallet_address FROM deposit_wallets ORDER BY id").all()).results).toEqual([
+      { wallet_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" },
+      { wallet_address: "0x3333333333333333333333333333333333333333" },
+    ]);
+    expect(
+      await countRows(
+        "audit_log",
+        "action = 'wallet.update' AND detail LIKE ?",
+        "%bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq%",
+      ),
+    ).toBe(1);
+    expect(await countRows("email_outbox", "template = 'deposit_wallet_changed'")).toBe(outboxBefore + 2 * admins);
+    expect(appEnv.ADMIN_MAILBOX).toBeTruthy();
+  });
+});
+
+describe("admin desk and statement", () => {
+  it("counts clients and pending requests by SQL and lists pending requests by client", async () => {
+    const client = await createUser({ firstName: "Pending" });
+    await insertTransaction(client.id, { amountCents: 1_111 });
+    await insertTransaction(client.id, { amountCents: 2_222, transactionType: "withdraw" });
+    const html = await (await getPage("/admin", admin.cookie)).text();
+    const clients = await countRows("users", "role = 'user'");
+    const pending = await countRows("transactions", "status = 'pending'");
+    expect(html).toContain(`data-testid="total-users">${clients}<`);
+    expect(html).toContain(`data-testid="active-alerts">${pending}<`);
+    expect(html).toContain(`href="/user/${client.id}"`);
+    expect(html).toContain("2<!-- --> pending");
+  });
+
+  it("finds clients by name or e-mail", async () => {
+    const client = await createUser({ firstName: "Zebulon" });
+    const byName = await (await getPage("/admin?q=zebul", admin.cookie)).text();
+    expect(byName).toContain(`href="/user/${client.id}"`);
+    const byEmail = await (
+      await getPage(`/admin?q=${encodeURIComponent(client.email.slice(0, 12))}`, admin.cookie)
+    ).text();
+    expect(byEmail).toContain(`href="/user/${client.id}"`);
+    const none = await (await getPage("/admin?q=nobody-matches-this", admin.cookie)).text();
+    expect(none).toContain("No clients found.");
+  });
+
+  it("exports the statement with a running balance that only approved rows move", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 10_000, createdAt: 1_000 });
+    await insertTransaction(client.id, { status: "rejected", amountCents: 99_999, createdAt: 2_000 });
+    await insertTransaction(client.id, {
+      status: "approved",
+      transactionType: "withdraw",
+      amountCents: 2_500,
+      createdAt: 3_000,
+    });
+    await insertTransaction(client.id, { status: "pending", amountCents: 700, createdAt: 4_000 });
+    const response = await getPage(`/user/${client.id}/export`, admin.cookie);
+    expect(response.headers.get("Content-Type")).toContain("text/csv");
+    const lines = (await response.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("id,date,type,status,amount,trading_pair,stock,wallet_address,withdrawal_address,balance");
+    expect(
+      lines.slice(1).map((line) =>
+        line
+          .split(",")
+          .slice(2, 5)
+          .concat(line.split(",").at(-1) ?? ""),
+      ),
+    ).toEqual([
+      ["deposit", "approved", "100.00", "100.00"],
+      ["deposit", "rejected", "999.99", "100.00"],
+      ["withdraw", "approved", "25.00", "75.00"],
+      ["deposit", "pending", "7.00", "75.00"],
+    ]);
+  });
+
+  it("shows every mutation in the audit log, filterable by action and client", async () => {
+    const client = await createUser();
+    const id = await insertTransaction(client.id, { amountCents: 4_321 });
+    await postForm(`/user/${client.id}`, { intent: "approve", transactionId: String(id) }, { cookie: admin.cookie });
+    const html = await (
+      await getPage(`/admin/audit?action=transaction.approve&client=${client.id}`, admin.cookie)
+    ).text();
+    expect(html).toContain(`transaction:${id}`);
+    expect(html).toContain(admin.email);
+    const other = await (await getPage(`/admin/audit?action=client.suspend&client=${client.id}`, admin.cookie)).text();
+    expect(other).toContain("No entries.");
+  });
+});
