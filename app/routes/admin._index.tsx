@@ -6,9 +6,9 @@ import { toast } from "sonner";
 import { Banner } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { formatCents, formatLongDate } from "~/lib/format";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS, WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
 import {
-  ADMIN_MESSAGES,
   deleteClientData,
   deskCounts,
   listClients,

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { SelectField } from "~/components/form";
-import { AUDIT_ACTIONS, listAdmins, listAudit } from "~/server/admin.server";
+import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
+import { listAdmins, listAudit } from "~/server/admin.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Audit Log" }];

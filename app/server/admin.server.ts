@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import { centsToAmount, isCredit, ledgerBalance, type TransactionType, totalProfit } from "~/lib/ledger";
+import { ADMIN_MESSAGES, AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Db } from "./db.server";
 import { schema, statement } from "./db.server";
@@ -11,17 +12,7 @@ import { approvedStocks, type Cursor, latestOfType, ledgerTotals, transactionsPa
  */
 const { users, profiles, transactions, depositWallets, auditLog } = schema;
 
-export const ADMIN_MESSAGES = {
-  alreadyDecided: "This transaction has already been decided.",
-  cannotCoverWithdrawal: "The client's balance no longer covers this withdrawal.",
-  transactionNotFound: "Transaction not found",
-  processingFailed: "Failed to process transaction",
-  noWalletChanges: "No changes to save",
-  walletsFailed: "Failed to update wallets",
-  deleteConfirm: "Are you sure you want to delete this user's profile and transactions? This action cannot be undone.",
-  deleted: "User data deleted successfully.",
-  deleteFailed: "An unexpected error occurred while deleting user data.",
-} as const;
+export { ADMIN_MESSAGES, AUDIT_ACTIONS };
 
 /** The fixed wallet address written on admin-created entries (SPEC §7). */
 export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
@@ -588,18 +579,6 @@ function csvField(value: string | number): string {
 }
 
 /* ---------------------------------------------------------------- audit log */
-
-export const AUDIT_ACTIONS = [
-  "transaction.approve",
-  "transaction.reject",
-  "ledger.entry",
-  "client.suspend",
-  "client.activate",
-  "client.delete",
-  "wallet.update",
-  "admin.create",
-  "admin.promote",
-] as const;
 
 export async function listAudit(
   db: Db,

@@ -1,27 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
-
-const unique = () => crypto.randomUUID().slice(0, 8);
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-}
-
-async function register(page: Page, email: string, password: string, firstName: string) {
-  await page.goto("/register");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("First Name").fill(firstName);
-  await page.getByLabel("Last Name").fill("Tester");
-  await page.getByLabel("Username").fill(`user${unique()}`);
-  await page.getByLabel("Phone Number").fill("+1 555 0123");
-  await page.getByLabel("Country").selectOption("Canada");
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Confirm Password").fill(password);
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
-}
+import { DEMO_ADMIN, expect, register, signIn, test, unique } from "./support";
 
 test("a new client registers, lands on the dashboard, signs out and signs in again", async ({ page }) => {
   const email = `e2e-${unique()}@example.com`;
@@ -106,7 +83,7 @@ test("account settings: a profile update shows the success banner and persists",
 });
 
 test("the demo admin signs in to the back office links", async ({ page }) => {
-  await signIn(page, "admin@example.com", "demo-admin-2026");
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Admin Panel" })).toBeVisible();

@@ -1,10 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { DEMO_CLIENT, expect, signIn, test } from "./support";
 
 async function signInAsDemoClient(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("client@example.com");
-  await page.getByLabel("Password").fill("demo-client-2026");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support";
 
 test.describe("home page", () => {
   test("loads, hydrates and has no console errors", async ({ page }) => {

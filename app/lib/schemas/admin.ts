@@ -41,6 +41,32 @@ export function parseLedgerEntryForm(form: FormData): { ok: true; data: ParsedEn
   return { ok: true, data: { type, amountCents } };
 }
 
+/** The back office's own messages (SPEC §8 where it has them). */
+export const ADMIN_MESSAGES = {
+  alreadyDecided: "This transaction has already been decided.",
+  cannotCoverWithdrawal: "The client's balance no longer covers this withdrawal.",
+  transactionNotFound: "Transaction not found",
+  processingFailed: "Failed to process transaction",
+  noWalletChanges: "No changes to save",
+  walletsFailed: "Failed to update wallets",
+  deleteConfirm: "Are you sure you want to delete this user's profile and transactions? This action cannot be undone.",
+  deleted: "User data deleted successfully.",
+  deleteFailed: "An unexpected error occurred while deleting user data.",
+} as const;
+
+/** Every kind of row the audit log holds. */
+export const AUDIT_ACTIONS = [
+  "transaction.approve",
+  "transaction.reject",
+  "ledger.entry",
+  "client.suspend",
+  "client.activate",
+  "client.delete",
+  "wallet.update",
+  "admin.create",
+  "admin.promote",
+] as const;
+
 /** How a type is labelled on the admin's buttons and tables. */
 export const TYPE_LABELS: Record<TransactionType, string> = {
   deposit: "Deposit",

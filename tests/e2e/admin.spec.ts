@@ -1,0 +1,97 @@
+import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+
+test("an admin approves a client's deposit, posts a profit, suspends and reactivates", async ({ browser }) => {
+  const clientContext = await browser.newContext();
+  const clientErrors = watchForErrors(clientContext);
+  const client = await clientContext.newPage();
+  const clientName = `Quinn${Date.now() % 100000}`;
+  await registerClient(client, clientName);
+  await client.goto("/deposit");
+  await client.getByLabel("Amount (USD)").fill("250");
+  await client.getByLabel("Payment Wallet").selectOption("ETH");
+  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
+  await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
+
+  const adminContext = await browser.newContext();
+  const adminErrors = watchForErrors(adminContext);
+  const admin = await adminContext.newPage();
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(admin).toHaveURL(/\/admin$/);
+  await admin
+    .getByRole("group")
+    .getByRole("link", { name: `${clientName} Tester` })
+    .click();
+  await expect(admin.getByRole("heading", { name: `${clientName} Tester` })).toBeVisible();
+
+  await admin.getByRole("button", { name: "Approve Deposit of $250.00" }).click();
+  await expect(
+    admin
+      .getByRole("status")
+      .filter({ hasText: "Transaction approved" })
+      .or(admin.getByText("Transaction approved").first()),
+  ).toBeVisible();
+  await expect(admin.locator("tr[data-status=approved]").filter({ hasText: "$250.00" })).toBeVisible();
+
+  await client.reload();
+  await expect(client.getByTestId("balance-available")).toHaveText("$250.00");
+
+  await admin.getByRole("button", { name: "Profit", exact: true }).click();
+  await admin.getByLabel("Profit amount").fill("40");
+  await admin.getByLabel("Trading pair").selectOption("EUR/USD");
+  await admin.getByRole("button", { name: "Confirm" }).click();
+  await expect(admin.getByText("Profit of $40.00 recorded").first()).toBeVisible();
+  await expect(admin.locator("tr").filter({ hasText: "EUR/USD" }).filter({ hasText: "$40.00" })).toBeVisible();
+
+  await admin.getByRole("button", { name: "Suspend User" }).click();
+  await expect(admin.getByRole("button", { name: "Activate User" })).toBeVisible();
+  // The suspension ended the client's session.
+  await client.reload();
+  await expect(client).toHaveURL(/\/$/);
+  await admin.getByRole("button", { name: "Activate User" }).click();
+  await expect(admin.getByRole("button", { name: "Suspend User" })).toBeVisible();
+
+  await clientContext.close();
+  await adminContext.close();
+  expect([...clientErrors, ...adminErrors]).toEqual([]);
+});
+
+test("an admin edits a deposit wallet and deletes a throwaway client", async ({ browser }) => {
+  const throwawayContext = await browser.newContext();
+  const throwaway = await throwawayContext.newPage();
+  const firstName = `Temp${Date.now() % 100000}`;
+  const email = await registerClient(throwaway, firstName);
+  await throwawayContext.close();
+
+  const context = await browser.newContext();
+  const errors = watchForErrors(context);
+  const admin = await context.newPage();
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(admin).toHaveURL(/\/admin$/);
+
+  await admin.getByRole("button", { name: "Update Deposit Wallets" }).click();
+  const dialog = admin.getByRole("dialog", { name: "Deposit Wallets" });
+  await dialog.getByLabel("USDT (ERC20)").fill("0x4444444444444444444444444444444444444444");
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  await expect(dialog.getByText("Updated 1 wallet(s) successfully")).toBeVisible();
+  await expect(dialog).toBeHidden({ timeout: 5_000 });
+
+  await admin.getByLabel("Search clients by name or email").fill(email);
+  await admin.getByRole("button", { name: "Search" }).click();
+  await expect(admin).toHaveURL(/\?q=/);
+  await expect(admin.getByRole("button", { name: /^Delete / })).toHaveCount(1);
+  let confirmation = "";
+  admin.once("dialog", (confirm) => {
+    confirmation = confirm.message();
+    void confirm.accept();
+  });
+  await admin.getByRole("button", { name: `Delete ${firstName} Tester's data` }).click();
+  await expect
+    .poll(() => confirmation)
+    .toBe("Are you sure you want to delete this user's profile and transactions? This action cannot be undone.");
+  await expect(admin.getByText("User data deleted successfully.")).toBeVisible();
+  // The profile is gone: the row stays (the login account remains) but has nothing left to delete.
+  await expect(admin.getByRole("button", { name: `Delete ${firstName} Tester's data` })).toHaveCount(0);
+  await context.close();
+  expect(errors).toEqual([]);
+});
