@@ -4,7 +4,7 @@
  * Started and stopped by Playwright (playwright.config.ts).
  */
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, openSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations, BIN, ensureDevVars, quietEnv, ROOT } from "./lib/local-d1.ts";
 import { seedIfEmpty } from "./seed.ts";
@@ -16,6 +16,12 @@ rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
 applyMigrations({ persistTo });
 await seedIfEmpty({ persistTo });
+
+// The server's request log goes to a file. Left on a pipe that nobody reads, it fills the pipe after a few
+// hundred requests, and a process writing to a full pipe stalls: the server would stop answering mid-run.
+mkdirSync(join(ROOT, "test-results"), { recursive: true });
+const log = openSync(join(ROOT, "test-results", "e2e-server.log"), "w");
+console.log("e2e server log: test-results/e2e-server.log");
 
 const server = spawn(
   join(BIN, "wrangler"),
@@ -31,7 +37,7 @@ const server = spawn(
     persistTo,
     "--show-interactive-dev-session=false",
   ],
-  { cwd: ROOT, env: quietEnv, stdio: "inherit" },
+  { cwd: ROOT, env: quietEnv, stdio: ["ignore", log, log] },
 );
 const stop = () => server.kill("SIGTERM");
 process.on("SIGINT", stop);

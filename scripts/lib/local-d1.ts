@@ -16,7 +16,13 @@ export interface D1Target {
   persistTo?: string;
 }
 
-export const quietEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+/** The project's Node 24 (a dev dependency) first on PATH, so the tools it starts never fall back to the system Node. */
+export const quietEnv = {
+  ...process.env,
+  PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+};
 
 export function run(command: string, args: string[], options: { capture?: boolean } = {}): string {
   const result = spawnSync(command, args, {
