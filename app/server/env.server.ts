@@ -15,6 +15,12 @@ const appEnvSchema = z
     ADMIN_MAILBOX: z.email(),
     /** The sender address of every notice; its domain must be verified with the mail provider. */
     MAIL_FROM: z.email(),
+    /** Company logos by domain: "{domain}" is replaced (SPEC §2 stock detail). Its host is allowed by the CSP. */
+    LOGO_URL_TEMPLATE: z
+      .string()
+      .regex(/^https:\/\/[^/]+\/.*\{domain\}/, "LOGO_URL_TEMPLATE must be an https URL containing {domain}")
+      .optional()
+      .default("https://logo.clearbit.com/{domain}"),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
   })
@@ -49,3 +55,7 @@ export function readAppEnv(bindings: WorkerBindings): AppEnv {
 }
 
 export const isProduction = (env: AppEnv) => env.ENVIRONMENT === "production";
+
+export function logoUrl(env: AppEnv, domain: string): string {
+  return env.LOGO_URL_TEMPLATE.replace("{domain}", encodeURIComponent(domain));
+}

@@ -8,9 +8,12 @@ import {
   type TransactionStatus,
   type TransactionType,
 } from "~/lib/ledger";
+import { qrPath } from "~/lib/qr";
+import { idempotencyKeyOf, parseDepositForm } from "~/lib/schemas/money";
 import type { Db } from "./db.server";
 import { schema, statement } from "./db.server";
 import type { AppEnv } from "./env.server";
+import { deliverInBackground } from "./mail/outbox.server";
 import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
@@ -427,4 +430,41 @@ export async function moneyRequester(
     return { ok: false, error: SUSPENDED_MESSAGE, status: 403 };
   }
   return { ok: true, client: user };
+}
+
+/** The firm's wallets with their QR codes, for the deposit forms. */
+export async function depositWalletViews(db: Db) {
+  const wallets = await listDepositWallets(db);
+  return wallets.map((wallet) => ({ ...wallet, qr: qrPath(wallet.walletAddress) }));
+}
+
+/**
+ * The deposit actions' shared path (/deposit and /stocks/{symbol}/deposit): who may ask, SPEC's rules in
+ * order, then one atomic request with its notice. `stock` is the stock deposit's validated symbol.
+ */
+export async function submitDeposit(
+  request: Request,
+  context: { db: Db; env: AppEnv; ctx: ExecutionContext },
+  checkStock?: (form: FormData) => { ok: true; stock: string } | { ok: false; error: string },
+): Promise<{ ok: true; transactionId: number } | { ok: false; error: string; status: number }> {
+  const requester = await moneyRequester(request, context);
+  if (!requester.ok) return requester;
+  const form = await request.formData();
+  const parsed = parseDepositForm(form, await listDepositWallets(context.db));
+  if (!parsed.ok) return { ok: false, error: parsed.error, status: 400 };
+  const stock = checkStock?.(form);
+  if (stock && !stock.ok) return { ok: false, error: stock.error, status: 400 };
+  const idempotencyKey = idempotencyKeyOf(form);
+  if (!idempotencyKey) return { ok: false, error: "This form has expired. Please reload the page.", status: 400 };
+
+  const result = await requestDeposit(context.db, context.env, requester.client, {
+    amountCents: parsed.data.amountCents,
+    walletType: parsed.data.wallet.walletType,
+    walletAddress: parsed.data.wallet.walletAddress,
+    stock: stock?.ok ? stock.stock : undefined,
+    idempotencyKey,
+  });
+  if (!result.ok) return { ok: false, error: result.error, status: 409 };
+  deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  return { ok: true, transactionId: result.transactionId };
 }

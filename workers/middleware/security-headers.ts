@@ -36,14 +36,14 @@ export const THIRD_PARTY_SOURCES = {
   font: ["https://fonts.gstatic.com", "https://embed.tawk.to"],
 } as const;
 
-export function contentSecurityPolicy(nonce: string): string {
-  const src = (list: readonly string[]) => list.join(" ");
+export function contentSecurityPolicy(nonce: string, extraImageOrigins: readonly string[] = []): string {
+  const src = (list: readonly string[]) => [...new Set(list)].join(" ");
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' ${src(THIRD_PARTY_SOURCES.script)}`,
     // React style attributes and the toast library's injected styles need inline styles; scripts stay nonce-only.
     `style-src 'self' 'unsafe-inline' ${src(THIRD_PARTY_SOURCES.style)}`,
-    `img-src 'self' data: ${src(THIRD_PARTY_SOURCES.img)}`,
+    `img-src 'self' data: ${src([...THIRD_PARTY_SOURCES.img, ...extraImageOrigins])}`,
     `frame-src ${src(THIRD_PARTY_SOURCES.frame)}`,
     `connect-src 'self' ${src(THIRD_PARTY_SOURCES.connect)}`,
     `font-src 'self' ${src(THIRD_PARTY_SOURCES.font)}`,
@@ -52,6 +52,16 @@ export function contentSecurityPolicy(nonce: string): string {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/** The configured logo host (LOGO_URL_TEMPLATE) is the one image host that comes from configuration. */
+function logoOrigin(template: unknown): string[] {
+  if (typeof template !== "string") return [];
+  try {
+    return [new URL(template.replace("{domain}", "example.com")).origin];
+  } catch {
+    return [];
+  }
 }
 
 function createNonce(): string {
@@ -66,7 +76,7 @@ export function securityHeaders(): MiddlewareHandler<AppBindings> {
     c.set("cspNonce", nonce);
     await next();
     const headers = c.res.headers;
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, logoOrigin(c.env.LOGO_URL_TEMPLATE)));
     headers.set("X-Content-Type-Options", "nosniff");
     headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
     headers.set("X-Frame-Options", "DENY");

@@ -14,6 +14,12 @@ export const MONEY_MESSAGES = {
   noWalletsYet: "No deposit wallets available yet",
 } as const;
 
+/** SPEC §5's extra rules for a stock deposit. */
+export const STOCK_MESSAGES = {
+  selectStock: "Please select a stock",
+  invalidSymbol: "Invalid stock symbol in URL",
+} as const;
+
 type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
 
 const field = (form: FormData, name: string) => {

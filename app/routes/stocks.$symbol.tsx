@@ -1,0 +1,97 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PriceChange } from "~/components/price-change";
+import { StockLogo } from "~/components/stock-logo";
+import { TradingViewWidget } from "~/components/trading-view-chart";
+import { findStock, similarStocks, stockView } from "~/lib/stocks";
+import { logoUrl } from "~/server/env.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.stock.name} (${data.stock.symbol})` : "Stock" },
+  { name: "description", content: data?.stock.description ?? "" },
+];
+
+export function loader({ params, context }: LoaderFunctionArgs) {
+  const stock = stockView(params.symbol ?? "");
+  const known = findStock(stock.symbol);
+  const body = {
+    stock,
+    logo: stock.domain ? logoUrl(context.env, stock.domain) : null,
+    similar: known
+      ? similarStocks(known, 5).map((s) => ({ symbol: s.symbol, name: s.name, price: s.price, change: s.change }))
+      : [],
+  };
+  // An unknown symbol still gets SPEC's placeholder page, but as a 404 for browsers and crawlers.
+  return known ? body : data(body, { status: 404 });
+}
+
+const usd = (value: number) =>
+  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export default function StockDetail() {
+  const { stock, logo, similar } = useLoaderData<typeof loader>();
+  return (
+    <section className="space-y-6">
+      <Link to="/stocks" className="text-sm text-brand hover:underline">
+        Back to Watchlist
+      </Link>
+      <div className="flex flex-wrap items-center gap-4">
+        <StockLogo src={logo} name={stock.name} size={56} />
+        <div className="min-w-0 flex-1">
+          <h1 className="text-3xl font-bold">
+            {stock.name} <span className="text-ink-muted">({stock.symbol})</span>
+          </h1>
+          <p className="text-sm text-ink-muted">{stock.sector}</p>
+        </div>
+        <div className="text-right">
+          <p className="text-2xl font-semibold tabular-nums">{usd(stock.price)}</p>
+          <PriceChange change={stock.change} />
+        </div>
+      </div>
+      <p className="max-w-3xl text-ink-muted">{stock.description}</p>
+      <Link
+        to={`/stocks/${stock.symbol}/deposit`}
+        className="inline-block rounded-md bg-brand-strong px-5 py-2 font-semibold text-white hover:bg-brand"
+      >
+        Buy Now
+      </Link>
+      {stock.known ? (
+        <TradingViewWidget
+          title={`${stock.symbol} price over 12 months`}
+          script="embed-widget-mini-symbol-overview.js"
+          height={220}
+          config={{
+            symbol: stock.symbol,
+            dateRange: "12M",
+            colorTheme: "dark",
+            width: "100%",
+            height: 220,
+            locale: "en",
+          }}
+        />
+      ) : null}
+      {similar.length > 0 ? (
+        <article>
+          <h2 className="text-xl font-semibold">Similar Stocks</h2>
+          <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+            {similar.map((s) => (
+              <li key={s.symbol}>
+                <Link
+                  to={`/stocks/${s.symbol}`}
+                  className="block rounded-xl border border-border bg-surface p-4 hover:bg-surface-raised"
+                >
+                  <p className="font-semibold text-brand">{s.symbol}</p>
+                  <p className="truncate text-sm">{s.name}</p>
+                  <p className="mt-2 text-sm tabular-nums">
+                    {usd(s.price)} <PriceChange change={s.change} />
+                  </p>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </article>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { toast } from "sonner";
+import { DepositForm } from "~/components/deposit-form";
+import { SelectField } from "~/components/form";
+import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
+import { findStock } from "~/lib/stocks";
+import { depositWalletViews, submitDeposit } from "~/server/ledger.server";
+import { requireClient } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireClient(request, context);
+  const stock = findStock(params.symbol ?? "");
+  return {
+    symbol: stock?.symbol ?? (params.symbol ?? "").toUpperCase(),
+    known: Boolean(stock),
+    wallets: await depositWalletViews(context.db),
+    idempotencyKey: crypto.randomUUID(),
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const result = await submitDeposit(request, context, (form) => {
+    // SPEC §5: a stock must be selected, and the URL's symbol must be a known one (any case).
+    const selected = String(form.get("stock") ?? "").trim();
+    if (!selected) return { ok: false, error: STOCK_MESSAGES.selectStock };
+    const stock = findStock(params.symbol ?? "");
+    if (!stock || stock.symbol !== selected.toUpperCase()) return { ok: false, error: STOCK_MESSAGES.invalidSymbol };
+    return { ok: true, stock: stock.symbol };
+  });
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  return redirectWithToast(context.env, "/dashboard", {
+    type: "success",
+    description: MONEY_MESSAGES.depositSubmitted,
+  });
+}
+
+export default function StockDeposit() {
+  const { symbol, known, wallets, idempotencyKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const error = actionData?.error ?? (known ? null : STOCK_MESSAGES.invalidSymbol);
+  useEffect(() => {
+    if (actionData?.error) toast.error(actionData.error);
+  }, [actionData]);
+  return (
+    <section className="mx-auto max-w-xl">
+      <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>
+      <DepositForm
+        wallets={wallets}
+        amount=""
+        idempotencyKey={idempotencyKey}
+        error={error}
+        openQrOnChoice
+        disabled={!known}
+        lockedField={
+          <>
+            {/* Locked to the URL's stock: shown disabled, sent as a hidden field. */}
+            <SelectField label="Stock" name="stockShown" value={symbol} disabled onChange={() => undefined}>
+              <option value={symbol}>{symbol}</option>
+            </SelectField>
+            <input type="hidden" name="stock" value={symbol} />
+          </>
+        }
+      />
+    </section>
+  );
+}

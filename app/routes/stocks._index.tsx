@@ -1,0 +1,88 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { PriceChange } from "~/components/price-change";
+import { filterStocks, STOCKS } from "~/lib/stocks";
+
+export const meta: MetaFunction = () => [
+  { title: "Stock market watchlist" },
+  { name: "description", content: "Well-known US stocks by sector, with a quick way to buy by deposit." },
+];
+
+/** The query from the URL, so the filter also works without JavaScript (?q=). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { query: new URL(request.url).searchParams.get("q")?.slice(0, 50) ?? "" };
+}
+
+const usd = (value: number) =>
+  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export default function StocksWatchlist() {
+  const { query: initial } = useLoaderData<typeof loader>();
+  const [query, setQuery] = useState(initial);
+  const stocks = filterStocks(query, STOCKS);
+
+  return (
+    <section>
+      <h1 className="text-3xl font-bold">Stock market watchlist</h1>
+      <Form
+        method="get"
+        role="search"
+        className="mt-6 flex max-w-xl gap-2"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <label htmlFor="stock-search" className="sr-only">
+          Search stocks
+        </label>
+        <input
+          id="stock-search"
+          name="q"
+          type="search"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          placeholder="Search stocks by symbol or name..."
+          autoComplete="off"
+          className="min-w-0 flex-1 rounded-md border border-border bg-surface px-3 py-2"
+        />
+        {/* A link, so that clearing also works without JavaScript; with it, the list updates in place. */}
+        <Link
+          to="/stocks"
+          aria-label="Clear search"
+          onClick={(event) => {
+            event.preventDefault();
+            setQuery("");
+          }}
+          className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised"
+        >
+          Clear
+        </Link>
+      </Form>
+      {stocks.length === 0 ? (
+        <p className="mt-8 text-ink-muted">No stocks available.</p>
+      ) : (
+        <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {stocks.map((stock) => (
+            <li key={stock.symbol} className="flex flex-col rounded-xl border border-border bg-surface p-5">
+              <Link to={`/stocks/${stock.symbol}`} className="group">
+                <p className="text-sm font-semibold text-brand group-hover:underline">{stock.symbol}</p>
+                <h2 className="mt-1 font-medium">{stock.name}</h2>
+              </Link>
+              <p className="mt-1 text-xs text-ink-muted">{stock.sector}</p>
+              <div className="mt-3 flex items-baseline justify-between">
+                <span className="text-lg font-semibold tabular-nums">{usd(stock.price)}</span>
+                <PriceChange change={stock.change} />
+              </div>
+              <Link
+                to={`/stocks/${stock.symbol}/deposit`}
+                className="mt-4 rounded-md bg-brand-strong px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand"
+                aria-label={`Buy ${stock.symbol} now`}
+              >
+                Buy Now
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
