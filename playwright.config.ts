@@ -16,8 +16,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: 2,
-  retries: 0,
+  // One worker in CI: the dev server's proxy drops connections more often under concurrent load (see
+  // scripts/e2e-server.ts). A test is retried once; one that passes only on retry is reported as flaky.
+  workers: process.env.CI ? 1 : 2,
+  retries: 1,
   forbidOnly: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },

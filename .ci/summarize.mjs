@@ -21,10 +21,11 @@ count("workerd", vitestReport, vitestStatus, (report) => ({
     report.numFailedTests +
     report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length,
 }));
-count("browser", e2eReport, e2eStatus, ({ stats, errors = [] }) => ({
-  ok: stats.expected,
-  bad: stats.unexpected + stats.flaky + errors.length,
-}));
+count("browser", e2eReport, e2eStatus, ({ stats, errors = [] }) => {
+  // Flaky: failed once, passed on the retry (the dev server's known connection drops, docs/decisions/0004).
+  if (stats.flaky > 0) console.log(`browser: ${stats.flaky} test(s) passed only on retry; see the report above`);
+  return { ok: stats.expected + stats.flaky, bad: stats.unexpected + errors.length };
+});
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
