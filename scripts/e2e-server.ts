@@ -14,8 +14,9 @@ import { applyMigrations, BIN, ensureDevVars, quietEnv, ROOT } from "./lib/local
 import { seedIfEmpty } from "./seed.ts";
 
 const port = process.env.E2E_PORT ?? "8788";
-const persistTo = join(ROOT, ".wrangler", "e2e-state");
-const logPath = join(ROOT, "test-results", "e2e-server.log");
+const stateName = process.env.E2E_STATE ?? "e2e";
+const persistTo = join(ROOT, ".wrangler", `${stateName}-state`);
+const logPath = join(ROOT, "test-results", `${stateName}-server.log`);
 const MAX_RESTARTS = 5;
 
 rmSync(persistTo, { recursive: true, force: true });
@@ -26,7 +27,7 @@ await seedIfEmpty({ persistTo });
 // The request log goes to a file: on a pipe nobody reads it would fill up and stall the server.
 mkdirSync(join(ROOT, "test-results"), { recursive: true });
 const log = openSync(logPath, "w");
-console.log("e2e server log: test-results/e2e-server.log");
+console.log(`server log: ${logPath}`);
 
 let server: ChildProcess | null = null;
 let stopping = false;

@@ -8,6 +8,7 @@ import { Modal } from "~/components/modal";
 import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS, WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import {
   deleteClientData,
   deskCounts,
@@ -18,6 +19,7 @@ import {
   updateDepositWallets,
 } from "~/server/admin.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
+import { disconnectUser, publish } from "~/server/realtime.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Panel" }];
@@ -54,8 +56,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply("wallets", "success", `Updated ${"updated" in result ? result.updated : 0} wallet(s) successfully`);
   }
   if (form.get("intent") === "delete") {
-    const result = await deleteClientData(context.db, admin, String(form.get("userId") ?? ""));
+    const userId = String(form.get("userId") ?? "");
+    const result = await deleteClientData(context.db, admin, userId);
     if (!result.ok) return reply("delete", "error", result.error, 400);
+    publish(context, userId, { type: "client.deleted", userId });
+    disconnectUser(context, userId);
     return reply("delete", "success", ADMIN_MESSAGES.deleted);
   }
   return reply("delete", "error", "Unknown action", 400);
@@ -145,6 +150,9 @@ export default function AdminPanel() {
   const deleteMessage = useTimedMessage(reply, "delete");
   const submit = useSubmit();
   const [params] = useSearchParams();
+  // The pending list and Active Alerts follow new requests and decisions live.
+  const refresh = useThrottledRevalidate();
+  useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });
 
   return (
     <section className="space-y-6">

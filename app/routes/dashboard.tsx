@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { getAccount } from "~/server/auth.server";
 import { dashboardData, profileStatus } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
@@ -155,6 +156,9 @@ export default function Dashboard() {
   const { account, summary, recentActivity, hasMoreActivity, openPositions, pendingAndDeclined, stocks } =
     useLoaderData<typeof loader>();
   const active = account.status === "active";
+  // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
+  const refresh = useThrottledRevalidate();
+  useFeed(`/ws/clients/${account.id}`, { onEvent: refresh, onReconnect: refresh });
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { destroySession } from "~/server/session.server";
+import { disconnectUser } from "~/server/realtime.server";
+import { destroySession, getSessionUser } from "~/server/session.server";
 
 export async function loader() {
   return redirect("/");
@@ -8,6 +9,8 @@ export async function loader() {
 
 /** Sign Out: ends the session on the server, clears the cookie, returns home. */
 export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await getSessionUser(request, context);
   const clearCookie = await destroySession(request, context);
+  if (user) disconnectUser(context, user.id);
   return redirect("/", { headers: { "Set-Cookie": clearCookie } });
 }

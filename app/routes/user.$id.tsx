@@ -15,11 +15,14 @@ import { toast } from "sonner";
 import { Banner } from "~/components/form";
 import { formatCents, formatLongDate } from "~/lib/format";
 import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
+import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { clientDetail, decideTransaction, postLedgerEntry, setClientStatus } from "~/server/admin.server";
 import { parseCursor } from "~/server/ledger.server";
+import { disconnectUser, publishTransaction } from "~/server/realtime.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -52,6 +55,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const decision = intent === "approve" ? "approved" : "rejected";
     const result = await decideTransaction(context.db, admin, transactionId, decision, { userId });
     if (!result.ok) return reply("error", result.error, 409);
+    publishTransaction(context, transactionId, "transaction.updated");
     return reply("success", intent === "approve" ? "Transaction approved" : "Transaction rejected");
   }
   if (intent === "entry") {
@@ -61,6 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!idempotencyKey) return reply("error", ENTRY_MESSAGES.failed, 400);
     const result = await postLedgerEntry(context.db, admin, userId, { ...parsed.data, idempotencyKey });
     if (!result.ok) return reply("error", result.error, 400);
+    if (result.transactionId) publishTransaction(context, result.transactionId, "transaction.created");
     return reply("success", `${TYPE_LABELS[parsed.data.type]} of ${formatCents(parsed.data.amountCents)} recorded`);
   }
   if (intent === "suspend" || intent === "activate") {
@@ -69,6 +74,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!result.ok) {
       return reply("error", `Failed to ${intent} user: ${result.error}`, 400);
     }
+    // A suspended client's open pages lose their live feed along with their sessions.
+    if (status === "suspended") disconnectUser(context, userId);
     return reply("success", intent === "suspend" ? "User suspended" : "User activated");
   }
   return reply("error", ENTRY_MESSAGES.failed, 400);
@@ -186,6 +193,21 @@ export default function ClientDetail() {
   const [params] = useSearchParams();
   const [entryType, setEntryType] = useState<TransactionType | null>(null);
   const loadingOtherClient = navigation.state === "loading" && navigation.location.pathname !== `/user/${profile.id}`;
+  const firstPage = !params.get("before");
+  const [live, setLive] = useState<FeedTransaction[]>([]);
+  const refresh = useThrottledRevalidate();
+  // SPEC: new transactions for this client appear live at the top, without duplicates; decisions update in place.
+  useFeed(`/ws/clients/${profile.id}`, {
+    since: () => Math.max(0, ...transactions.map((tx) => tx.id), ...live.map((tx) => tx.id)),
+    onEvent: (event) => {
+      if (event.type === "client.deleted") return refresh();
+      if (event.transaction.userId !== profile.id) return;
+      setLive((current) => mergeTransactions(current, [event.transaction]));
+      refresh();
+    },
+    onReconnect: refresh,
+  });
+  const rows = firstPage ? mergeTransactions(transactions, live) : transactions;
   const suspended = profile.status === "suspended";
 
   useEffect(() => {
@@ -346,7 +368,7 @@ export default function ClientDetail() {
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
-              {transactions.map((tx) => (
+              {rows.map((tx) => (
                 <tr key={tx.id} data-status={tx.status} className={tx.status === "rejected" ? "opacity-50" : undefined}>
                   <td className="py-2 pr-4">{TYPE_LABELS[tx.transactionType]}</td>
                   <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
@@ -382,7 +404,7 @@ export default function ClientDetail() {
               ))}
             </tbody>
           </table>
-          {transactions.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
+          {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
         </div>
         <div className="mt-3 flex gap-3 text-sm">
           {params.get("before") ? (

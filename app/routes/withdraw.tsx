@@ -7,6 +7,7 @@ import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/sch
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
 import { moneyRequester, requestWithdrawal, withdrawableCents } from "~/server/ledger.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
+import { publishTransaction } from "~/server/realtime.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -36,6 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await requestWithdrawal(context.db, context.env, user, { ...parsed.data, idempotencyKey });
   if (!result.ok) return data({ error: result.error }, { status: 409 });
   deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  if (!result.replayed) publishTransaction(context, result.transactionId, "transaction.created");
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.withdrawalSubmitted,

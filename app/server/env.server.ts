@@ -35,8 +35,8 @@ export type AppEnv = z.infer<typeof appEnvSchema>;
 export interface WorkerBindings {
   DB: D1Database;
   ASSETS?: Fetcher;
-  CLIENT_FEED: DurableObjectNamespace;
-  ADMIN_DESK: DurableObjectNamespace;
+  CLIENT_FEED: DurableObjectNamespace<import("../../workers/realtime/feed-object").ClientFeed>;
+  ADMIN_DESK: DurableObjectNamespace<import("../../workers/realtime/feed-object").AdminDesk>;
   [key: string]: unknown;
 }
 

@@ -10,10 +10,12 @@ import {
 } from "~/lib/ledger";
 import { qrPath } from "~/lib/qr";
 import { idempotencyKeyOf, parseDepositForm } from "~/lib/schemas/money";
+import type { AppContext } from "~/load-context";
 import type { Db } from "./db.server";
 import { schema, statement } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { deliverInBackground } from "./mail/outbox.server";
+import { publishTransaction } from "./realtime.server";
 import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
@@ -444,7 +446,7 @@ export async function depositWalletViews(db: Db) {
  */
 export async function submitDeposit(
   request: Request,
-  context: { db: Db; env: AppEnv; ctx: ExecutionContext },
+  context: AppContext,
   checkStock?: (form: FormData) => { ok: true; stock: string } | { ok: false; error: string },
 ): Promise<{ ok: true; transactionId: number } | { ok: false; error: string; status: number }> {
   const requester = await moneyRequester(request, context);
@@ -466,5 +468,6 @@ export async function submitDeposit(
   });
   if (!result.ok) return { ok: false, error: result.error, status: 409 };
   deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  if (!result.replayed) publishTransaction(context, result.transactionId, "transaction.created");
   return { ok: true, transactionId: result.transactionId };
 }

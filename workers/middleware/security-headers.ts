@@ -75,6 +75,8 @@ export function securityHeaders(): MiddlewareHandler<AppBindings> {
     const nonce = createNonce();
     c.set("cspNonce", nonce);
     await next();
+    // A websocket handshake's response is the runtime's; its headers cannot be changed.
+    if (c.res.status === 101) return;
     const headers = c.res.headers;
     headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, logoOrigin(c.env.LOGO_URL_TEMPLATE)));
     headers.set("X-Content-Type-Options", "nosniff");

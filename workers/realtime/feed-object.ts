@@ -6,6 +6,9 @@ const RESERVED_CLOSE_CODES = new Set([1005, 1006, 1015]);
 
 export const LISTENER_ROLE_HEADER = "X-Listener-Role";
 export const LISTENER_ID_HEADER = "X-Listener-Id";
+/** For a client feed: whose transactions to replay to a socket that reconnects with `?since=`. */
+export const FEED_OWNER_HEADER = "X-Feed-Owner";
+const MAX_REPLAY = 500;
 
 /**
  * A broadcast hub on the hibernation API: sockets survive the object being evicted, heartbeats are
@@ -28,7 +31,32 @@ export class FeedObject extends DurableObject<WorkerBindings> {
     const listenerId = request.headers.get(LISTENER_ID_HEADER) ?? "unknown";
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [`role:${role}`, `listener:${listenerId}`]);
+
+    // Catch-up: the socket is accepted first, so a row committed from now on arrives live; the rows committed
+    // before are read from D1. The page merges by id, so a row that comes both ways is shown once.
+    const owner = request.headers.get(FEED_OWNER_HEADER);
+    const since = Number(new URL(request.url).searchParams.get("since"));
+    if (owner && Number.isInteger(since) && since >= 0 && new URL(request.url).searchParams.has("since")) {
+      this.ctx.waitUntil(this.replay(server, owner, since));
+    }
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private async replay(socket: WebSocket, owner: string, since: number): Promise<void> {
+    const { results } = await this.env.DB.prepare(
+      `SELECT id, user_id AS userId, transaction_type AS transactionType, amount_cents AS amountCents, status,
+              created_at AS createdAt, trading_pair AS tradingPair, stock
+       FROM transactions WHERE user_id = ? AND id > ? ORDER BY id LIMIT ${MAX_REPLAY}`,
+    )
+      .bind(owner, since)
+      .all();
+    for (const transaction of results) {
+      try {
+        socket.send(JSON.stringify({ type: "transaction.created", transaction }));
+      } catch {
+        return; // closed meanwhile
+      }
+    }
   }
 
   /** Sends one event to every connected socket; returns how many received it. */

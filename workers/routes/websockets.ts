@@ -1,5 +1,52 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { createDb } from "../../app/server/db.server";
+import { readAppEnv } from "../../app/server/env.server";
+import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
+import { getSessionUser, type SessionUser } from "../../app/server/session.server";
+import { FEED_OWNER_HEADER, LISTENER_ID_HEADER, LISTENER_ROLE_HEADER } from "../realtime/feed-object";
 import type { AppBindings } from "../types";
 
-/** Mount point for websocket upgrades (/ws/...); each route checks session and role before it forwards. */
-export const websockets = new Hono<AppBindings>().all("*", (c) => c.json({ error: "Not found" }, 404));
+/**
+ * Websocket upgrades. Origin, session and role are checked here, before anything reaches a Durable Object:
+ * admins may listen to any client's feed and to the desk; a client only to their own feed.
+ */
+type Gate = { ok: true; user: SessionUser } | { ok: false; response: Response };
+
+async function gate(c: Context<AppBindings>, allowed: (user: SessionUser) => boolean): Promise<Gate> {
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    return { ok: false, response: c.json({ error: "Expected a websocket upgrade" }, 426) };
+  }
+  // Browsers always send Origin on a websocket handshake; another site's page must not ride on our cookie.
+  if (c.req.header("Origin") !== new URL(c.req.url).origin) {
+    return { ok: false, response: c.json({ error: "Cross-origin upgrade refused" }, 403) };
+  }
+  const user = await getSessionUser(c.req.raw, { db: createDb(c.env.DB), env: readAppEnv(c.env) });
+  if (!user) return { ok: false, response: c.json({ error: "Not signed in" }, 401) };
+  if (!allowed(user)) return { ok: false, response: c.json({ error: "Forbidden" }, 403) };
+  return { ok: true, user };
+}
+
+function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: SessionUser, owner?: string) {
+  const headers = new Headers({
+    Upgrade: "websocket",
+    [LISTENER_ROLE_HEADER]: user.role,
+    [LISTENER_ID_HEADER]: user.id,
+  });
+  if (owner) headers.set(FEED_OWNER_HEADER, owner);
+  return stub.fetch(new Request(c.req.url, { headers }));
+}
+
+export const websockets = new Hono<AppBindings>()
+  .get("/clients/:id", async (c) => {
+    const clientId = c.req.param("id");
+    const checked = await gate(c, (user) => user.role === "admin" || user.id === clientId);
+    if (!checked.ok) return checked.response;
+    const stub = c.env.CLIENT_FEED.get(c.env.CLIENT_FEED.idFromName(clientId));
+    return forward(c, stub, checked.user, clientId);
+  })
+  .get("/admin", async (c) => {
+    const checked = await gate(c, (user) => user.role === "admin");
+    if (!checked.ok) return checked.response;
+    return forward(c, c.env.ADMIN_DESK.get(c.env.ADMIN_DESK.idFromName(ADMIN_DESK_NAME)), checked.user);
+  })
+  .all("*", (c) => c.json({ error: "Not found" }, 404));

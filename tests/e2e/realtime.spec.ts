@@ -1,0 +1,42 @@
+import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+
+test("an admin sees a client's deposit appear live, and the client sees the approval live", async ({ browser }) => {
+  const clientContext = await browser.newContext();
+  const adminContext = await browser.newContext();
+  const errors = [...watchForErrors(clientContext), ...watchForErrors(adminContext)];
+  const client = await clientContext.newPage();
+  const admin = await adminContext.newPage();
+
+  const firstName = `Live${Date.now() % 100000}`;
+  await registerClient(client, firstName);
+  const accountId = (await client.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
+
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(admin).toHaveURL(/\/admin$/);
+  expect(accountId).toMatch(/^[0-9a-f-]{36}$/);
+  await admin.goto(`/user/${accountId}`);
+  await expect(admin.getByText("No transactions found")).toBeVisible();
+
+  await client.goto("/deposit");
+  await client.getByLabel("Amount (USD)").fill("777.77");
+  await client.getByLabel("Payment Wallet").selectOption("BTC");
+  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await expect(client).toHaveURL(/\/dashboard$/);
+
+  // No reload on the admin's page: the row arrives over the client's feed.
+  const row = admin.locator("tr").filter({ hasText: "$777.77" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("pending");
+
+  await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
+  await admin.getByRole("button", { name: "Approve Deposit of $777.77" }).click();
+  await expect(row).toContainText("approved");
+
+  // No reload on the client's dashboard either.
+  await expect(client.getByTestId("balance-available")).toHaveText("$777.77");
+  await expect(admin.locator("tr").filter({ hasText: "$777.77" })).toHaveCount(1);
+
+  await clientContext.close();
+  await adminContext.close();
+  expect(errors).toEqual([]);
+});
