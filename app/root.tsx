@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ActivityTracker } from "~/components/activity-tracker";
+import { LiveChat } from "~/components/live-chat";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -25,6 +26,7 @@ import stylesheet from "~/tailwind.css";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/site.webmanifest" },
 ];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.brand.name ?? "Client portal" }];
@@ -39,6 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       viewer: user ? { role: user.role, firstName: user.firstName } : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
+      siteUrl: new URL(request.url).origin,
+      liveChatTawkId: context.env.LIVE_CHAT_TAWK_ID ?? null,
       year: new Date().getUTCFullYear(),
     },
     { headers },
@@ -54,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b1220" />
         <Meta />
         <Links />
       </head>
@@ -76,6 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         <Toasts flash={rootData?.toast ?? null} />
         {rootData?.viewer ? <ActivityTracker /> : null}
+        <LiveChat tawkId={rootData?.liveChatTawkId} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { LanguageSelector } from "~/components/language-selector";
 import { FOOTER_LINKS } from "~/lib/navigation";
 
 export function SiteFooter({
@@ -29,7 +30,10 @@ export function SiteFooter({
             </li>
           </ul>
         </nav>
-        <p>{`© ${year} ${brandName}. All rights reserved.`}</p>
+        <div className="flex flex-col gap-3 md:items-end">
+          <LanguageSelector />
+          <p>{`© ${year} ${brandName}. All rights reserved.`}</p>
+        </div>
       </div>
     </footer>
   );

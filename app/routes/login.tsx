@@ -4,14 +4,13 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema, validateForm } from "~/lib/schemas/auth";
+import { seo } from "~/lib/seo";
 import { signIn } from "~/server/auth.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Sign In" },
-  { name: "description", content: "Sign in to your account." },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" });
 
 const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
 

@@ -5,14 +5,13 @@ import { type FormEvent, useState } from "react";
 import { AuthCard, Banner, Field, SelectField, SubmitButton } from "~/components/form";
 import { COUNTRIES } from "~/lib/countries";
 import { registrationSchema, validateForm } from "~/lib/schemas/auth";
+import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Register" },
-  { name: "description", content: "Open a trading account in a few minutes." },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);

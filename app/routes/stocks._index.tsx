@@ -2,12 +2,15 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PriceChange } from "~/components/price-change";
+import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
 
-export const meta: MetaFunction = () => [
-  { title: "Stock market watchlist" },
-  { name: "description", content: "Well-known US stocks by sector, with a quick way to buy by deposit." },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seo(matches, {
+    title: "Stock market watchlist",
+    description: "Well-known US stocks by sector, with a quick way to buy by deposit.",
+    path: "/stocks",
+  });
 
 /** The query from the URL, so the filter also works without JavaScript (?q=). */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,14 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
+import { seo } from "~/lib/seo";
 import { TRADING_PLANS } from "~/lib/trading-plans";
 
-export const meta: MetaFunction = () => [
-  { title: "Trading Plans" },
-  { name: "description", content: "Compare the Standard, Master and Premium trading plans." },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seo(matches, {
+    title: "Trading Plans",
+    description: "Compare the Standard, Master and Premium trading plans.",
+    path: "/trading-plan",
+  });
 
 const dollars = (value: number) => `$${value.toLocaleString("en-US")}`;
 

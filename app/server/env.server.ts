@@ -21,6 +21,27 @@ const appEnvSchema = z
       .regex(/^https:\/\/[^/]+\/.*\{domain\}/, "LOGO_URL_TEMPLATE must be an https URL containing {domain}")
       .optional()
       .default("https://logo.clearbit.com/{domain}"),
+    /** The four support addresses of /contact-us, comma-separated. */
+    CONTACT_EMAILS: z
+      .string()
+      .optional()
+      .default(
+        "support@northwind.example,accounts@northwind.example,compliance@northwind.example,partners@northwind.example",
+      )
+      .transform((value) =>
+        value
+          .split(",")
+          .map((address) => address.trim())
+          .filter(Boolean),
+      ),
+    /** A claim about the business shown on the landing page ("5M+"); empty shows no number at all. */
+    TRADERS_CLAIM: z.string().max(40).optional().default(""),
+    /** Live chat (tawk.to): "propertyId/widgetId"; absent means no chat script at all. */
+    LIVE_CHAT_TAWK_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9]+\/[A-Za-z0-9]+$/, "LIVE_CHAT_TAWK_ID must look like propertyId/widgetId")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
   })

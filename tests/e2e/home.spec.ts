@@ -1,12 +1,8 @@
-import { expect, test } from "./support";
+import { expect, ownConsoleErrors, test } from "./support";
 
 test.describe("home page", () => {
-  test("loads, hydrates and has no console errors", async ({ page }) => {
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
-    page.on("pageerror", (error) => problems.push(error.message));
+  test("loads, hydrates and has no console errors", async ({ page, baseURL }) => {
+    const problems = ownConsoleErrors(page, baseURL ?? "");
 
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto("/");

@@ -55,3 +55,16 @@ export async function registerClient(page: Page, firstName: string) {
   await expect(page).toHaveURL(/\/dashboard$/);
   return email;
 }
+
+/** Console errors from our own origin. Offline, third-party widgets fail to load; that is expected and quiet. */
+export function ownConsoleErrors(page: Page, origin: string): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const source = message.location().url;
+    if (source && !source.startsWith(origin)) return;
+    errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}

@@ -1,0 +1,7 @@
+import { useRouteLoaderData } from "@remix-run/react";
+
+/** The brand name from the root loader (configuration), for pages that put it into their copy. */
+export function useBrand(): string {
+  const root = useRouteLoaderData("root") as { brand?: { name: string } } | undefined;
+  return root?.brand?.name ?? "";
+}
