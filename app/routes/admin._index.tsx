@@ -70,12 +70,15 @@ const dateOnly = (epochMs: number) => formatLongDate(epochMs);
 
 function useTimedMessage(reply: Reply | undefined, intent: Reply["intent"]) {
   const [shown, setShown] = useState<Reply | null>(null);
+  const relevant = reply?.intent === intent ? reply : undefined;
+  const stamp = relevant?.at;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one timer per reply, identified by its stamp
   useEffect(() => {
-    if (!reply || reply.intent !== intent) return;
-    setShown(reply);
-    const timer = setTimeout(() => setShown(null), reply.tone === "success" ? SUCCESS_MESSAGE_MS : DELETE_ERROR_MS);
+    if (!relevant) return;
+    setShown(relevant);
+    const timer = setTimeout(() => setShown(null), relevant.tone === "success" ? SUCCESS_MESSAGE_MS : DELETE_ERROR_MS);
     return () => clearTimeout(timer);
-  }, [reply, intent]);
+  }, [stamp]);
   return shown;
 }
 
@@ -91,13 +94,16 @@ function WalletsModal({
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "wallets";
   const message = reply?.intent === "wallets" ? reply : undefined;
 
-  // SPEC: the modal closes 1.5 s after a successful save.
+  // SPEC: the modal closes 1.5 s after a successful save. Keyed on the reply's stamp, not its identity: live
+  // updates reload the page's data (and may hand back an equal but new reply object) while the timer runs.
+  const savedAt = message?.tone === "success" ? message.at : null;
+  const savedText = message?.message;
   useEffect(() => {
-    if (message?.tone !== "success") return;
-    toast.success(message.message);
+    if (savedAt === null) return;
+    if (savedText) toast.success(savedText);
     const timer = setTimeout(() => setOpen(false), WALLET_MODAL_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [message]);
+  }, [savedAt, savedText]);
 
   return (
     <>

@@ -53,7 +53,7 @@ export default function ForgotPassword() {
         </Form>
       )}
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="text-brand hover:underline">
+        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
           Back to sign in
         </Link>
       </p>

@@ -41,7 +41,7 @@ export default function Login() {
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
         <div className="flex justify-end text-sm">
-          <Link to="/forgot-password" className="text-brand hover:underline">
+          <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
             Forgot your password?
           </Link>
         </div>
@@ -51,7 +51,7 @@ export default function Login() {
       </Form>
       <p className="mt-6 text-center text-sm text-ink-muted">
         Don't have an account?{" "}
-        <Link to="/register" className="text-brand hover:underline">
+        <Link to="/register" className="text-brand underline underline-offset-2 hover:no-underline">
           Register
         </Link>
       </p>

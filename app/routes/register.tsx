@@ -68,11 +68,11 @@ export default function Register() {
           <input id="terms" name="terms" type="checkbox" required className="mt-1 h-4 w-4 accent-brand" />
           <label htmlFor="terms" className="text-ink-muted">
             I accept the{" "}
-            <Link to="/terms-of-service" className="text-brand hover:underline">
+            <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:no-underline">
               Terms of Service
             </Link>{" "}
             and the{" "}
-            <Link to="/privacy" className="text-brand hover:underline">
+            <Link to="/privacy" className="text-brand underline underline-offset-2 hover:no-underline">
               Privacy Policy
             </Link>
           </label>
@@ -83,7 +83,7 @@ export default function Register() {
       </Form>
       <p className="mt-6 text-center text-sm text-ink-muted">
         Already have an account?{" "}
-        <Link to="/login" className="text-brand hover:underline">
+        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
           Sign in
         </Link>
       </p>

@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 function AskAgain() {
   return (
     <p className="mt-4 text-sm">
-      <Link to="/forgot-password" className="text-brand hover:underline">
+      <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
         Request a new reset link
       </Link>
     </p>
@@ -70,7 +70,7 @@ export default function ResetPassword() {
     <AuthCard title="Choose a new password">
       {body}
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="text-brand hover:underline">
+        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
           Back to sign in
         </Link>
       </p>

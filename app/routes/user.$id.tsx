@@ -210,13 +210,15 @@ export default function ClientDetail() {
   const rows = firstPage ? mergeTransactions(transactions, live) : transactions;
   const suspended = profile.status === "suspended";
 
+  // Once per reply (its stamp), however often live updates re-render the page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the reply's stamp on purpose
   useEffect(() => {
     if (!reply) return;
     if (reply.tone === "success") {
       toast.success(reply.message);
       if (reply.intent === "entry") setEntryType(null);
     }
-  }, [reply]);
+  }, [reply?.at]);
 
   return (
     <section className="space-y-6" aria-busy={loadingOtherClient}>
