@@ -1,0 +1,125 @@
+/**
+ * `npm run lighthouse`: Lighthouse (mobile preset) with Debian's Chromium against a local server on a throwaway
+ * database; prints performance, accessibility, best practices and SEO per route, and the targets missed.
+ * Signed-in routes get the demo users' session cookie. Slow and machine-dependent: not part of CI.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+import { DEMO_ADMIN, DEMO_CLIENT } from "./seed.ts";
+
+const port = process.env.LIGHTHOUSE_PORT ?? "8793";
+const origin = `http://127.0.0.1:${port}`;
+const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromePath)) {
+  console.error(`Chromium not found at ${chromePath}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
+  process.exit(1);
+}
+
+const PUBLIC_ROUTES = ["/", "/login", "/register", "/stocks", "/trading-plan", "/about-us", "/terms-of-service"];
+const TARGETS = { performance: 95, accessibility: 100, "best-practices": 95, seo: 95 } as const;
+
+function startServer(): ChildProcess {
+  return spawn(join(BIN, "node"), ["scripts/e2e-server.ts"], {
+    cwd: ROOT,
+    env: { ...quietEnv, E2E_PORT: port, E2E_INSPECTOR_PORT: "9233", E2E_STATE: "lighthouse" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+}
+
+async function waitForServer() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the local server did not start");
+}
+
+async function sessionCookie(email: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" },
+    body: new URLSearchParams({ email, password, redirectTo: "" }),
+  });
+  return (
+    response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("session="))
+      ?.split(";")[0] ?? ""
+  );
+}
+
+const server = startServer();
+const stopServer = () => {
+  try {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // gone
+  }
+};
+
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+try {
+  await waitForServer();
+  const routes: Array<{ path: string; cookie?: string; public: boolean }> = PUBLIC_ROUTES.map((path) => ({
+    path,
+    public: true,
+  }));
+  routes.push({
+    path: "/dashboard",
+    cookie: await sessionCookie(DEMO_CLIENT.email, DEMO_CLIENT.password),
+    public: false,
+  });
+  routes.push({ path: "/admin", cookie: await sessionCookie(DEMO_ADMIN.email, DEMO_ADMIN.password), public: false });
+
+  chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  const rows: Record<string, Record<string, number | string>> = {};
+  const missed: string[] = [];
+  for (const route of routes) {
+    const result = await lighthouse(`${origin}${route.path}`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: Object.keys(TARGETS),
+      extraHeaders: route.cookie ? { Cookie: route.cookie } : undefined,
+    });
+    const categories = result?.lhr.categories ?? {};
+    const row: Record<string, number | string> = {};
+    for (const [id, target] of Object.entries(TARGETS)) {
+      const score = Math.round((categories[id]?.score ?? 0) * 100);
+      row[id] = score;
+      if (route.public && score < target) missed.push(`${route.path} ${id} ${score} < ${target}`);
+    }
+    rows[route.path] = row;
+  }
+  console.log(`Lighthouse ${new Date().toISOString().slice(0, 10)}, mobile preset, Debian Chromium, local server:`);
+  console.table(rows);
+  if (missed.length > 0) console.log(`Targets missed on public routes:\n  ${missed.join("\n  ")}`);
+  else console.log("Every target holds on the public routes.");
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await chrome?.kill();
+  stopServer();
+}
