@@ -1,28 +1,66 @@
-import { z } from "zod";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 
 /**
- * The realtime feeds' events, validated on both ends. They are hints: D1 stays the source of truth, and a
- * page that missed events catches up from it (by `since` id, or by reloading its data).
+ * The realtime feeds' events, checked by the same parser on both ends. They are hints: D1 stays the source
+ * of truth, and a page that missed events catches up from it (by `since` id, or by reloading its data).
+ * Hand-written rather than a zod schema: the browser loads this on every dashboard, and zod would add about
+ * 86 KiB of gzip to it (docs/decisions/0005-realtime-feeds.md).
  */
-export const feedTransactionSchema = z.object({
-  id: z.number().int().positive(),
-  userId: z.string(),
-  transactionType: z.enum(TRANSACTION_TYPES),
-  amountCents: z.number().int().positive(),
-  status: z.enum(TRANSACTION_STATUSES),
-  createdAt: z.number(),
-  tradingPair: z.string().nullable(),
-  stock: z.string().nullable(),
-});
-export type FeedTransaction = z.infer<typeof feedTransactionSchema>;
+export interface FeedTransaction {
+  id: number;
+  userId: string;
+  transactionType: TransactionType;
+  amountCents: number;
+  status: TransactionStatus;
+  createdAt: number;
+  tradingPair: string | null;
+  stock: string | null;
+}
 
-export const feedEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("transaction.created"), transaction: feedTransactionSchema }),
-  z.object({ type: z.literal("transaction.updated"), transaction: feedTransactionSchema }),
-  z.object({ type: z.literal("client.deleted"), userId: z.string() }),
-]);
-export type FeedEvent = z.infer<typeof feedEventSchema>;
+export type FeedEvent =
+  | { type: "transaction.created" | "transaction.updated"; transaction: FeedTransaction }
+  | { type: "client.deleted"; userId: string };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+const isPositiveInteger = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
+const isNullableString = (value: unknown) => value === null || typeof value === "string";
+
+export function parseFeedTransaction(value: unknown): FeedTransaction | null {
+  if (!isRecord(value)) return null;
+  const { id, userId, transactionType, amountCents, status, createdAt, tradingPair, stock } = value;
+  if (
+    !isPositiveInteger(id) ||
+    typeof userId !== "string" ||
+    !TRANSACTION_TYPES.includes(transactionType as TransactionType) ||
+    !isPositiveInteger(amountCents) ||
+    !TRANSACTION_STATUSES.includes(status as TransactionStatus) ||
+    typeof createdAt !== "number" ||
+    !isNullableString(tradingPair) ||
+    !isNullableString(stock)
+  ) {
+    return null;
+  }
+  return {
+    id,
+    userId,
+    transactionType: transactionType as TransactionType,
+    amountCents,
+    status: status as TransactionStatus,
+    createdAt,
+    tradingPair: tradingPair as string | null,
+    stock: stock as string | null,
+  };
+}
+
+/** The event, checked and stripped to its known fields, or null for anything else. */
+export function parseFeedEvent(value: unknown): FeedEvent | null {
+  if (!isRecord(value)) return null;
+  if (value.type === "client.deleted")
+    return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
+  if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;
+  const transaction = parseFeedTransaction(value.transaction);
+  return transaction ? { type: value.type, transaction } : null;
+}
 
 /** Merges events into a list newest first: new rows on top, updated rows replaced in place, never twice. */
 export function mergeTransactions<T extends { id: number }, U extends { id: number } = T>(

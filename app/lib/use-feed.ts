@@ -1,6 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { type FeedEvent, feedEventSchema } from "~/lib/realtime";
+import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 
 const HEARTBEAT_MS = 25_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -41,8 +41,8 @@ export function useFeed(
       socket.addEventListener("message", (message) => {
         if (message.data === "pong") return;
         try {
-          const event = feedEventSchema.safeParse(JSON.parse(String(message.data)));
-          if (event.success) latest.current.onEvent(event.data);
+          const event = parseFeedEvent(JSON.parse(String(message.data)));
+          if (event) latest.current.onEvent(event);
         } catch {
           // Not JSON: not ours.
         }

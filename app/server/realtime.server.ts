@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type FeedEvent, type FeedTransaction, feedEventSchema } from "~/lib/realtime";
+import { type FeedEvent, type FeedTransaction, parseFeedEvent } from "~/lib/realtime";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { WorkerBindings } from "./env.server";
@@ -51,7 +51,8 @@ function inBackground(context: RealtimeContext, label: string, work: () => Promi
 /** Sends one event to a client's feed and to the admin desk. */
 export function publish(context: RealtimeContext, userId: string, event: FeedEvent) {
   inBackground(context, event.type, async () => {
-    const checked = feedEventSchema.parse(event);
+    const checked = parseFeedEvent(event);
+    if (!checked) throw new Error(`refusing to publish a malformed ${event.type} event`);
     await Promise.all([
       clientFeed(context.bindings, userId).publish(checked),
       adminDesk(context.bindings).publish(checked),
@@ -68,7 +69,8 @@ export function publishTransaction(
   inBackground(context, type, async () => {
     const transaction = await readFeedTransaction(context.db, transactionId);
     if (!transaction) return;
-    const event = feedEventSchema.parse({ type, transaction });
+    const event = parseFeedEvent({ type, transaction });
+    if (!event) throw new Error(`transaction ${transactionId} does not make a valid ${type} event`);
     await Promise.all([
       clientFeed(context.bindings, transaction.userId).publish(event),
       adminDesk(context.bindings).publish(event),

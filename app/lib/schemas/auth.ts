@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { isKnownCountry } from "~/lib/countries";
 
 /**
@@ -30,103 +29,99 @@ export const MESSAGES = {
   passwordUpdated: "Password updated successfully",
 } as const;
 
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .catch("")
-    .transform((value) => value.trim());
-const email = z
-  .string()
-  .catch("")
-  .transform((value) => value.trim().toLowerCase());
+/**
+ * A form schema: reads raw form values into typed, trimmed data, then checks the rules in order and reports
+ * only the first failure. Plain functions rather than a validation library: these forms run in the browser
+ * too, and the rules are simple ordered checks.
+ */
+export interface FormSchema<T> {
+  parse(values: Record<string, unknown>): { ok: true; data: T } | { ok: false; error: string };
+}
 
-/** Each rule: a check and its message, in SPEC §5's order. */
-function firstFailing<T>(rules: Array<[(value: T) => boolean, string]>) {
-  return (value: T, ctx: z.RefinementCtx) => {
-    for (const [passes, message] of rules) {
-      if (!passes(value)) {
-        ctx.addIssue({ code: "custom", message });
-        return;
-      }
-    }
+type Rule<T> = [passes: (value: T) => boolean, message: string];
+
+function formSchema<T>(read: (values: Record<string, unknown>) => T, rules: Array<Rule<T>>): FormSchema<T> {
+  return {
+    parse(values) {
+      const data = read(values);
+      for (const [passes, message] of rules) if (!passes(data)) return { ok: false, error: message };
+      return { ok: true, data };
+    },
   };
 }
 
-const isEmail = (value: string) => z.email().safeParse(value).success;
+/** A trimmed text field, at most `max` characters (longer input is refused by the rules as blank). */
+const text = (value: unknown, max = 200) => (typeof value === "string" && value.length <= max ? value.trim() : "");
+/** A password: never trimmed, at most 200 characters. */
+const secret = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : "");
+const email = (value: unknown) => text(value, 320).toLowerCase();
+const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
 
-export const registrationSchema = z
-  .object({
-    email,
-    password: z.string().max(200).catch(""),
-    confirmPassword: z.string().max(200).catch(""),
-    firstName: text(100),
-    lastName: text(100),
-    phoneNumber: text(40),
-    username: text(60),
-    country: text(100),
-    referralId: text(60),
-    terms: z.unknown().transform((value) => value === "on" || value === true || value === "true"),
-  })
-  .superRefine(
-    firstFailing([
-      [(v) => isEmail(v.email), MESSAGES.invalidEmail],
-      [(v) => v.terms, MESSAGES.termsRequired],
-      [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
-      [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
-      [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired],
-      [(v) => v.phoneNumber !== "", MESSAGES.phoneRequired],
-      [(v) => v.username !== "", MESSAGES.usernameRequired],
-      [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired],
-    ]),
-  );
-export type RegistrationInput = z.output<typeof registrationSchema>;
+export const registrationSchema = formSchema(
+  (v) => ({
+    email: email(v.email),
+    password: secret(v.password),
+    confirmPassword: secret(v.confirmPassword),
+    firstName: text(v.firstName, 100),
+    lastName: text(v.lastName, 100),
+    phoneNumber: text(v.phoneNumber, 40),
+    username: text(v.username, 60),
+    country: text(v.country, 100),
+    referralId: text(v.referralId, 60),
+    terms: v.terms === "on" || v.terms === true || v.terms === "true",
+  }),
+  [
+    [(v) => isEmail(v.email), MESSAGES.invalidEmail],
+    [(v) => v.terms, MESSAGES.termsRequired],
+    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
+    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
+    [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired],
+    [(v) => v.phoneNumber !== "", MESSAGES.phoneRequired],
+    [(v) => v.username !== "", MESSAGES.usernameRequired],
+    [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired],
+  ],
+);
+export type RegistrationInput = typeof registrationSchema extends FormSchema<infer T> ? T : never;
 
-export const signInSchema = z
-  .object({ email, password: z.string().max(200).catch(""), redirectTo: z.string().max(500).catch("") })
-  .superRefine(firstFailing([[(v) => v.email !== "" && v.password !== "", MESSAGES.signInRequired]]));
+export const signInSchema = formSchema(
+  (v) => ({ email: email(v.email), password: secret(v.password), redirectTo: text(v.redirectTo, 500) }),
+  [[(v) => v.email !== "" && v.password !== "", MESSAGES.signInRequired]],
+);
 
-export const forgotPasswordSchema = z
-  .object({ email })
-  .superRefine(firstFailing([[(v) => isEmail(v.email), MESSAGES.invalidEmail]]));
+export const forgotPasswordSchema = formSchema(
+  (v) => ({ email: email(v.email) }),
+  [[(v) => isEmail(v.email), MESSAGES.invalidEmail]],
+);
 
-export const resetPasswordSchema = z
-  .object({
-    token: z.string().max(200).catch(""),
-    password: z.string().max(200).catch(""),
-    confirmPassword: z.string().max(200).catch(""),
-  })
-  .superRefine(
-    firstFailing([
-      [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
-      [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
-    ]),
-  );
+export const resetPasswordSchema = formSchema(
+  (v) => ({ token: text(v.token), password: secret(v.password), confirmPassword: secret(v.confirmPassword) }),
+  [
+    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
+    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
+  ],
+);
 
-export const profileSchema = z
-  .object({ firstName: text(100), lastName: text(100), phoneNumber: text(40) })
-  .superRefine(firstFailing([[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired]]));
+export const profileSchema = formSchema(
+  (v) => ({ firstName: text(v.firstName, 100), lastName: text(v.lastName, 100), phoneNumber: text(v.phoneNumber, 40) }),
+  [[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired]],
+);
 
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string().max(200).catch(""),
-    newPassword: z.string().max(200).catch(""),
-    confirmPassword: z.string().max(200).catch(""),
-  })
-  .superRefine(
-    firstFailing([
-      [(v) => v.newPassword === v.confirmPassword, MESSAGES.newPasswordsDoNotMatch],
-      [(v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
-    ]),
-  );
+export const changePasswordSchema = formSchema(
+  (v) => ({
+    currentPassword: secret(v.currentPassword),
+    newPassword: secret(v.newPassword),
+    confirmPassword: secret(v.confirmPassword),
+  }),
+  [
+    [(v) => v.newPassword === v.confirmPassword, MESSAGES.newPasswordsDoNotMatch],
+    [(v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
+  ],
+);
 
 /** Validates form data with one of the schemas above: the data, or the first message to show. */
-export function validateForm<S extends z.ZodType>(
-  schema: S,
+export function validateForm<T>(
+  schema: FormSchema<T>,
   form: FormData | Record<string, unknown>,
-): { ok: true; data: z.output<S> } | { ok: false; error: string } {
-  const values = form instanceof FormData ? Object.fromEntries(form) : form;
-  const result = schema.safeParse(values);
-  if (result.success) return { ok: true, data: result.data };
-  return { ok: false, error: result.error.issues[0]?.message ?? "Please check the form and try again" };
+): { ok: true; data: T } | { ok: false; error: string } {
+  return schema.parse(form instanceof FormData ? Object.fromEntries(form) : form);
 }

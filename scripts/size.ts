@@ -1,0 +1,92 @@
+/**
+ * `npm run size`: the JavaScript each route sends (entry + shared chunks + the route chain's modules, gzip),
+ * read from the Remix build manifest. Fails when a route exceeds 150 KiB or the landing page 110 KiB.
+ * Runs in CI after the build.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT } from "./lib/local-d1.ts";
+
+const BUDGET_KIB = 150;
+const LANDING_BUDGET_KIB = 110;
+
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+}
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, ManifestRoute>;
+}
+
+const buildDir = join(ROOT, "public", "build");
+const manifestFile = readdirSync(buildDir).find((name) => /^manifest-.*\.js$/.test(name));
+if (!manifestFile) {
+  console.error("No Remix build manifest in public/build: run `npm run build` first.");
+  process.exit(1);
+}
+const manifestSource = readFileSync(join(buildDir, manifestFile), "utf8");
+const manifest = JSON.parse(
+  manifestSource.slice(manifestSource.indexOf("{"), manifestSource.lastIndexOf("}") + 1),
+) as Manifest;
+
+const gzipCache = new Map<string, number>();
+function gzipBytes(url: string): number {
+  let size = gzipCache.get(url);
+  if (size === undefined) {
+    size = gzipSync(readFileSync(join(ROOT, "public", url))).length;
+    gzipCache.set(url, size);
+  }
+  return size;
+}
+
+function urlOf(route: ManifestRoute): string {
+  const parts: string[] = [];
+  let current: ManifestRoute | undefined = route;
+  while (current && current.id !== "root") {
+    if (current.path) parts.unshift(current.path);
+    current = current.parentId ? manifest.routes[current.parentId] : undefined;
+  }
+  return `/${parts.join("/")}`.replace(/\/+/g, "/");
+}
+
+/** Resource routes (robots.txt, CSV export, …) render no page and send no JavaScript. */
+function rendersPage(routeId: string): boolean {
+  for (const extension of [".tsx", ".ts", ".jsx", ".js"]) {
+    const file = join(ROOT, "app", `${routeId}${extension}`);
+    if (existsSync(file)) return /export default/.test(readFileSync(file, "utf8"));
+  }
+  return true;
+}
+
+const rows: Array<{ route: string; files: number; kib: number }> = [];
+for (const route of Object.values(manifest.routes)) {
+  if (route.id === "root" || !rendersPage(route.id)) continue;
+  const files = new Set<string>([manifest.entry.module, ...manifest.entry.imports]);
+  let current: ManifestRoute | undefined = route;
+  while (current) {
+    files.add(current.module);
+    for (const file of current.imports ?? []) files.add(file);
+    current = current.parentId ? manifest.routes[current.parentId] : undefined;
+  }
+  const bytes = [...files].reduce((sum, file) => sum + gzipBytes(file), 0);
+  rows.push({ route: urlOf(route), files: files.size, kib: Math.round((bytes / 1024) * 10) / 10 });
+}
+rows.sort((a, b) => b.kib - a.kib);
+console.table(Object.fromEntries(rows.map((row) => [row.route, { files: row.files, "JS gzip (KiB)": row.kib }])));
+
+const overBudget = rows.filter((row) => row.kib > (row.route === "/" ? LANDING_BUDGET_KIB : BUDGET_KIB));
+if (overBudget.length > 0) {
+  for (const row of overBudget) {
+    console.error(
+      `Over budget: ${row.route} sends ${row.kib} KiB (budget ${row.route === "/" ? LANDING_BUDGET_KIB : BUDGET_KIB} KiB)`,
+    );
+  }
+  process.exit(1);
+}
+console.log(`Every route is within ${BUDGET_KIB} KiB (the landing page within ${LANDING_BUDGET_KIB} KiB).`);
