@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:data`: a fresh local D1 for the benchmarks: 10,000 clients and 200,000 transactions of every
+ * type and status over two years, one heavy client (20,000 transactions), one light client (20), one admin,
+ * and sessions for the three of them created directly in the database (no password hashing in the loop).
+ * Writes .wrangler/bench-state/sessions.json with their cookies.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { hashPassword } from "../app/server/password.server.ts";
+import { applyMigrations, ROOT } from "./lib/local-d1.ts";
+
+export const BENCH_STATE = join(ROOT, ".wrangler", "bench-state");
+export const DATABASE_ID = "00000000-0000-0000-0000-000000000000";
+export const BENCH_USERS = {
+  admin: "00000000-0000-4000-8000-00000000a001",
+  heavy: "00000000-0000-4000-8000-00000000c001",
+  light: "00000000-0000-4000-8000-00000000c002",
+};
+
+const CLIENTS = 10_000;
+const TRANSACTIONS = 200_000;
+const HEAVY = 20_000;
+const LIGHT = 20;
+const DAY = 86_400_000;
+const TYPES = ["deposit", "deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "profit", "loss"] as const;
+const STOCKS = ["AAPL", "TSLA", "MSFT", "NVDA", "AMZN"];
+const PAIRS = ["EUR/USD", "BTC/USD", "ETH/USD", "XAU/USD"];
+
+/** Deterministic pseudo-random numbers, so every run builds the same dataset. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+async function sha256Hex(value: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function buildBenchData() {
+  const started = performance.now();
+  rmSync(BENCH_STATE, { recursive: true, force: true });
+  applyMigrations({ persistTo: BENCH_STATE });
+  // The same persistence root wrangler uses for --persist-to, so `wrangler` and the bench read this database.
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: "export default { fetch() { return new Response(null, { status: 204 }); } };",
+      compatibilityDate: "2026-08-15",
+      d1Databases: { DB: DATABASE_ID },
+      resourcePersistencePath: join(BENCH_STATE, "v3"),
+    }),
+  );
+  const db = await mf.getD1Database("DB");
+  const next = random(42);
+  const now = Date.now();
+  const passwordHash = await hashPassword("bench-password-unused");
+  const q = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+  const clientIds = [BENCH_USERS.heavy, BENCH_USERS.light];
+  for (let i = clientIds.length; i < CLIENTS; i++)
+    clientIds.push(`00000000-0000-4000-9000-${String(i).padStart(12, "0")}`);
+
+  const statements: string[] = [];
+  const people = [
+    { id: BENCH_USERS.admin, role: "admin", n: 0 },
+    ...clientIds.map((id, n) => ({ id, role: "user", n })),
+  ];
+  // D1 refuses statements over 100 KB: a few hundred rows each.
+  for (let i = 0; i < people.length; i += 200) {
+    const chunk = people.slice(i, i + 200);
+    const joined = (n: number) => now - 730 * DAY + n * 6_000;
+    statements.push(
+      `INSERT INTO users (id, email, password_hash, role, email_confirmed_at, created_at, last_login_at) VALUES ${chunk
+        .map(
+          (p) =>
+            `(${q(p.id)}, ${q(`${p.role}${p.n}-${p.id.slice(-6)}@bench.example`)}, ${q(passwordHash)}, ${q(p.role)}, ${p.n % 3 ? joined(p.n) : "NULL"}, ${joined(p.n)}, ${now - (p.n % 30) * DAY})`,
+        )
+        .join(", ")}`,
+      `INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, role, created_at, updated_at) VALUES ${chunk
+        .map(
+          (p) =>
+            `(${q(p.id)}, ${q(`${p.role}${p.n}-${p.id.slice(-6)}@bench.example`)}, ${q(`First${p.n}`)}, ${q(`Last${p.n}`)}, '+1 555 0100', ${q(`user${p.n}`)}, 'Canada', ${q(p.role)}, ${joined(p.n)}, ${joined(p.n)})`,
+        )
+        .join(", ")}`,
+    );
+  }
+
+  // The heavy and light clients first, then the rest spread over the other clients.
+  const owners: string[] = [];
+  for (let i = 0; i < HEAVY; i++) owners.push(BENCH_USERS.heavy);
+  for (let i = 0; i < LIGHT; i++) owners.push(BENCH_USERS.light);
+  for (let i = owners.length; i < TRANSACTIONS; i++)
+    owners.push(clientIds[2 + Math.floor(next() * (CLIENTS - 2))] ?? BENCH_USERS.light);
+  const rows = owners.map((owner) => {
+    const type = TYPES[Math.floor(next() * TYPES.length)] ?? "deposit";
+    const roll = next();
+    const status = roll < 0.8 ? "approved" : roll < 0.9 ? "pending" : "rejected";
+    const createdAt = now - Math.floor(next() * 730 * DAY);
+    const cents = 100 + Math.floor(next() * 500_000);
+    const pair =
+      type === "profit" || type === "loss" ? q(PAIRS[Math.floor(next() * PAIRS.length)] ?? "EUR/USD") : "NULL";
+    const stock = type === "stock_deposit" ? q(STOCKS[Math.floor(next() * STOCKS.length)] ?? "AAPL") : "NULL";
+    return `(${q(owner)}, '${type}', ${cents}, '${status}', ${pair}, ${stock}, ${createdAt})`;
+  });
+  for (let i = 0; i < rows.length; i += 400) {
+    statements.push(
+      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, trading_pair, stock, created_at) VALUES ${rows.slice(i, i + 400).join(", ")}`,
+    );
+  }
+  statements.push(
+    `UPDATE profiles SET balance_cents = coalesce((SELECT sum(CASE WHEN transaction_type IN ('withdraw', 'loss') THEN -amount_cents ELSE amount_cents END)
+       FROM transactions t WHERE t.user_id = profiles.user_id AND t.status = 'approved'), 0)`,
+    "INSERT INTO deposit_wallets (wallet_type, wallet_address) VALUES ('BTC', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'), ('ETH', '0x000000000000000000000000000000000000dEaD')",
+  );
+
+  for (let i = 0; i < statements.length; i += 20) {
+    await db.batch(statements.slice(i, i + 20).map((sql) => db.prepare(sql)));
+  }
+
+  const cookies: Record<string, string> = {};
+  for (const [name, userId] of Object.entries(BENCH_USERS)) {
+    const token = crypto.randomUUID() + crypto.randomUUID();
+    await db
+      .prepare("INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(await sha256Hex(token), userId, now, now + 11 * 3_600_000, now + 11 * 3_600_000)
+      .run();
+    // The session cookie's encoding (Remix's createCookie): base64 of the JSON value.
+    cookies[name] = `session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
+  }
+  await mf.dispose();
+  writeFileSync(join(BENCH_STATE, "sessions.json"), JSON.stringify(cookies, null, 2));
+  console.log(
+    `Bench dataset: ${CLIENTS} clients, ${TRANSACTIONS} transactions (heavy client ${HEAVY}, light ${LIGHT}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+if (import.meta.main) await buildBenchData();

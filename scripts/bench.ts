@@ -1,0 +1,157 @@
+/**
+ * `npm run bench`: load figures on the realistic dataset of `npm run bench:data`, as ratios taken in one run.
+ * The built Worker runs under Miniflare's API (not `wrangler dev`, whose proxy would dominate), on loopback;
+ * autocannon drives each route in turn, for several rounds, so that machine drift hits every route alike.
+ * Prints a table and the ratios, writes tests/bench/results/latest.json, and exits non-zero when a target is
+ * missed, naming it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { BENCH_STATE, BENCH_USERS, buildBenchData, DATABASE_ID } from "./bench-data.ts";
+import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = 10;
+const PORT = Number(process.env.BENCH_PORT ?? 8794);
+
+if (!existsSync(join(BENCH_STATE, "sessions.json"))) await buildBenchData();
+const cookies = JSON.parse(readFileSync(join(BENCH_STATE, "sessions.json"), "utf8")) as Record<string, string>;
+
+// The Worker exactly as it would deploy: wrangler bundles it without deploying.
+const bundleDir = join(ROOT, ".wrangler", "bench-bundle");
+const bundle = spawnSync(join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], {
+  cwd: ROOT,
+  env: quietEnv,
+  encoding: "utf8",
+});
+if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stderr}`);
+
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    modules: true,
+    scriptPath: join(bundleDir, "app.js"),
+    compatibilityDate: "2026-08-15",
+    compatibilityFlags: ["nodejs_compat"],
+    d1Databases: { DB: DATABASE_ID },
+    durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
+    resourcePersistencePath: join(BENCH_STATE, "v3"),
+    bindings: {
+      ENVIRONMENT: "development",
+      SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
+      MAIL_API_TOKEN: "bench-mail-token-0123456789",
+      RESEND_API_KEY: "",
+      BRAND_NAME: "Northwind Markets",
+      SUPPORT_EMAIL: "support@northwind.example",
+      ADMIN_MAILBOX: "desk@northwind.example",
+      MAIL_FROM: "notices@northwind.example",
+    },
+    host: "127.0.0.1",
+    port: PORT,
+  }),
+);
+const origin = (await mf.ready).origin;
+
+const ROUTES: Array<{ name: string; path: string; cookie?: string }> = [
+  { name: "/healthz", path: "/healthz" },
+  { name: "/login", path: "/login" },
+  { name: "/stocks", path: "/stocks" },
+  { name: "/dashboard (light)", path: "/dashboard", cookie: cookies.light },
+  { name: "/dashboard (heavy)", path: "/dashboard", cookie: cookies.heavy },
+  { name: "/admin", path: "/admin", cookie: cookies.admin },
+  { name: "/user/{heavy}", path: `/user/${BENCH_USERS.heavy}`, cookie: cookies.admin },
+  { name: "/user/{heavy}/export", path: `/user/${BENCH_USERS.heavy}/export`, cookie: cookies.admin },
+];
+
+// Each route must answer 200 before it is measured: a redirect to /login would measure the wrong page.
+for (const route of ROUTES) {
+  const response = await fetch(`${origin}${route.path}`, {
+    headers: route.cookie ? { Cookie: route.cookie } : {},
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${route.name} answered ${response.status}`);
+}
+
+type Sample = { rps: number; p50: number; p99: number; bytes: number };
+const samples = new Map<string, Sample[]>();
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const route of ROUTES) {
+    const result = await autocannon({
+      url: `${origin}${route.path}`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: route.cookie ? { cookie: route.cookie } : {},
+    });
+    const list = samples.get(route.name) ?? [];
+    list.push({
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      bytes: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
+    });
+    samples.set(route.name, list);
+  }
+  console.log(`round ${round} of ${ROUNDS} done`);
+}
+// What the old browser app downloaded for the heavy client: the whole history as JSON (SPEC §7's select).
+const d1 = await mf.getD1Database("DB");
+const history = await d1
+  .prepare(
+    "SELECT id, transaction_type, amount_cents, created_at, status, trading_pair, stock FROM transactions WHERE user_id = ?",
+  )
+  .bind(BENCH_USERS.heavy)
+  .all();
+const historyBytes = new TextEncoder().encode(JSON.stringify(history.results)).length;
+await mf.dispose();
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const figures = Object.fromEntries(
+  ROUTES.map((route) => {
+    const list = samples.get(route.name) ?? [];
+    return [
+      route.name,
+      {
+        "req/s": Math.round(median(list.map((s) => s.rps))),
+        "p50 ms": median(list.map((s) => s.p50)),
+        "p99 ms": median(list.map((s) => s.p99)),
+        "bytes/response": Math.round(median(list.map((s) => s.bytes))),
+      },
+    ];
+  }),
+);
+console.table(figures);
+
+const p50 = (name: string) => Number(figures[name]?.["p50 ms"] ?? 0) || 1;
+const rps = (name: string) => Number(figures[name]?.["req/s"] ?? 0) || 1;
+const ratios = {
+  "heavy/light dashboard (p50)": { value: p50("/dashboard (heavy)") / p50("/dashboard (light)"), target: 1.2 },
+  "/admin over /login (req/s)": { value: rps("/login") / rps("/admin"), target: 2 },
+  "/user/{heavy} over /login (req/s)": { value: rps("/login") / rps("/user/{heavy}"), target: 2 },
+  "dashboard bytes over the heavy history's JSON bytes": {
+    value: Number(figures["/dashboard (heavy)"]?.["bytes/response"] ?? 0) / Math.max(historyBytes, 1),
+    target: 0.02,
+  },
+};
+const missed = Object.entries(ratios).filter(([, r]) => r.value > r.target);
+console.table(
+  Object.fromEntries(
+    Object.entries(ratios).map(([k, r]) => [k, { ratio: Number(r.value.toFixed(3)), target: `<= ${r.target}` }]),
+  ),
+);
+
+mkdirSync(join(ROOT, "tests", "bench", "results"), { recursive: true });
+writeFileSync(
+  join(ROOT, "tests", "bench", "results", "latest.json"),
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, historyBytes, figures, ratios }, null, 2)}\n`,
+);
+if (missed.length > 0) {
+  console.error(
+    `Targets missed: ${missed.map(([name, r]) => `${name} ${r.value.toFixed(3)} > ${r.target}`).join("; ")}`,
+  );
+  process.exit(1);
+}
+console.log("Every target holds.");
