@@ -3,12 +3,10 @@
  * database; prints performance, accessibility, best practices and SEO per route, and the targets missed.
  * Signed-in routes get the demo users' session cookie. Slow and machine-dependent: not part of CI.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+import { signInCookie, startLocalServer } from "./lib/local-server.ts";
 import { DEMO_ADMIN, DEMO_CLIENT } from "./seed.ts";
 
 const port = process.env.LIGHTHOUSE_PORT ?? "8793";
@@ -22,64 +20,24 @@ if (!existsSync(chromePath)) {
 const PUBLIC_ROUTES = ["/", "/login", "/register", "/stocks", "/trading-plan", "/about-us", "/terms-of-service"];
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 95, seo: 95 } as const;
 
-function startServer(): ChildProcess {
-  return spawn(join(BIN, "node"), ["scripts/e2e-server.ts"], {
-    cwd: ROOT,
-    env: { ...quietEnv, E2E_PORT: port, E2E_INSPECTOR_PORT: "9233", E2E_STATE: "lighthouse" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the local server did not start");
-}
-
-async function sessionCookie(email: string, password: string): Promise<string> {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" },
-    body: new URLSearchParams({ email, password, redirectTo: "" }),
-  });
-  return (
-    response.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("session="))
-      ?.split(";")[0] ?? ""
-  );
-}
-
-const server = startServer();
-const stopServer = () => {
-  try {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // gone
-  }
-};
+const { stop: stopServer } = await startLocalServer({ port, inspectorPort: "9233", state: "lighthouse" });
 
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {
-  await waitForServer();
   const routes: Array<{ path: string; cookie?: string; public: boolean }> = PUBLIC_ROUTES.map((path) => ({
     path,
     public: true,
   }));
   routes.push({
     path: "/dashboard",
-    cookie: await sessionCookie(DEMO_CLIENT.email, DEMO_CLIENT.password),
+    cookie: await signInCookie(origin, DEMO_CLIENT.email, DEMO_CLIENT.password),
     public: false,
   });
-  routes.push({ path: "/admin", cookie: await sessionCookie(DEMO_ADMIN.email, DEMO_ADMIN.password), public: false });
+  routes.push({
+    path: "/admin",
+    cookie: await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password),
+    public: false,
+  });
 
   chrome = await chromeLauncher.launch({
     chromePath,

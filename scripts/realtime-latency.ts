@@ -4,9 +4,7 @@
  * missing or duplicate event. Runs its own local server on a throwaway database. A measurement, not a test:
  * it exits non-zero only when an event is missing or duplicated.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+import { signInCookie, startLocalServer } from "./lib/local-server.ts";
 import { DEMO_ADMIN, DEMO_CLIENT } from "./seed.ts";
 
 const SOCKETS = Number(process.env.SOCKETS ?? 100);
@@ -15,63 +13,21 @@ const CONCURRENCY = 4;
 const port = process.env.LATENCY_PORT ?? "8792";
 const origin = `http://127.0.0.1:${port}`;
 
-function startServer(): ChildProcess {
-  return spawn(join(BIN, "node"), ["scripts/e2e-server.ts"], {
-    cwd: ROOT,
-    env: { ...quietEnv, E2E_PORT: port, E2E_INSPECTOR_PORT: "9232", E2E_STATE: "latency" },
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the local server did not start");
-}
-
-const formHeaders = (cookie = "") => ({
+const formHeaders = (cookie: string) => ({
   "Content-Type": "application/x-www-form-urlencoded",
   Origin: origin,
   "Sec-Fetch-Site": "same-origin",
-  ...(cookie ? { Cookie: cookie } : {}),
+  Cookie: cookie,
 });
-
-async function signIn(email: string, password: string): Promise<string> {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: formHeaders(),
-    body: new URLSearchParams({ email, password, redirectTo: "" }),
-  });
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("session="));
-  if (!cookie) throw new Error(`could not sign in as ${email} (${response.status})`);
-  return cookie.split(";")[0] ?? "";
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-const server = startServer();
-const stop = () => {
-  try {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-};
-process.on("exit", stop);
+const { stop } = await startLocalServer({ port, inspectorPort: "9232", state: "latency" });
 
 try {
-  await waitForServer();
-  const adminCookie = await signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-  const clientCookie = await signIn(DEMO_CLIENT.email, DEMO_CLIENT.password);
+  const adminCookie = await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const clientCookie = await signInCookie(origin, DEMO_CLIENT.email, DEMO_CLIENT.password);
 
   // amount in cents -> socket index -> arrival times
   const arrivals = new Map<number, number[][]>();

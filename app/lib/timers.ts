@@ -1,3 +1,6 @@
+import { useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+
 /** SPEC §9's timers, in one place. */
 export const REDIRECT_AFTER_SUCCESS_MS = 3_000;
 export const SUCCESS_MESSAGE_MS = 3_000;
@@ -7,3 +10,13 @@ export const WALLET_MODAL_CLOSE_MS = 1_500;
 /** Signed out after this long without activity, checked this often (SPEC §4, §9). */
 export const INACTIVITY_TIMEOUT_MS = 30 * 60 * 1_000;
 export const INACTIVITY_CHECK_MS = 60 * 1_000;
+
+/** SPEC §2: after a reset e-mail is sent or a password is updated, go to sign-in after 3 seconds. */
+export function useRedirectAfterSuccess(done: boolean, to = "/login") {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate(to), REDIRECT_AFTER_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [done, to, navigate]);
+}

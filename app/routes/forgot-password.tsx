@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
 import { forgotPasswordSchema, MESSAGES, validateForm } from "~/lib/schemas/auth";
-import { REDIRECT_AFTER_SUCCESS_MS } from "~/lib/timers";
+import { useRedirectAfterSuccess } from "~/lib/timers";
 import { requestPasswordReset } from "~/server/auth.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
@@ -27,14 +26,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
-  const navigate = useNavigate();
   const sent = actionData?.sent === true;
 
-  useEffect(() => {
-    if (!sent) return;
-    const timer = setTimeout(() => navigate("/login"), REDIRECT_AFTER_SUCCESS_MS);
-    return () => clearTimeout(timer);
-  }, [sent, navigate]);
+  useRedirectAfterSuccess(sent);
 
   return (
     <AuthCard title="Reset your password">

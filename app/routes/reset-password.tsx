@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
 import { MESSAGES, resetPasswordSchema, validateForm } from "~/lib/schemas/auth";
-import { REDIRECT_AFTER_SUCCESS_MS } from "~/lib/timers";
+import { useRedirectAfterSuccess } from "~/lib/timers";
 import { isResetTokenUsable, resetPassword } from "~/server/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }];
@@ -35,14 +34,9 @@ function AskAgain() {
 export default function ResetPassword() {
   const { token, usable } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigate = useNavigate();
   const done = actionData?.done === true;
 
-  useEffect(() => {
-    if (!done) return;
-    const timer = setTimeout(() => navigate("/login"), REDIRECT_AFTER_SUCCESS_MS);
-    return () => clearTimeout(timer);
-  }, [done, navigate]);
+  useRedirectAfterSuccess(done);
 
   let body: JSX.Element;
   if (done) body = <Banner tone="success">{MESSAGES.passwordUpdatedRedirecting}</Banner>;

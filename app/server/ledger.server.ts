@@ -348,22 +348,7 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
     latestWithStatus(db, userId, "pending", 10),
     latestWithStatus(db, userId, "rejected", 10),
-    db
-      .select({
-        stock: transactions.stock,
-        cents: sql<number>`sum(${transactions.amountCents})`,
-        count: sql<number>`count(*)`,
-      })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.userId, userId),
-          eq(transactions.status, "approved"),
-          eq(transactions.transactionType, "stock_deposit"),
-        ),
-      )
-      .groupBy(transactions.stock)
-      .orderBy(transactions.stock),
+    approvedStocks(db, userId),
   ]);
   return {
     summary: summarize(totals),
