@@ -13,11 +13,11 @@ import {
   deleteClientData,
   deskCounts,
   listClients,
-  listWallets,
   parseClientCursor,
   pendingByClient,
   updateDepositWallets,
 } from "~/server/admin.server";
+import { listDepositWallets } from "~/server/ledger.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { disconnectUser, publish } from "~/server/realtime.server";
 import { requireAdmin } from "~/server/session.server";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     deskCounts(context.db),
     pendingByClient(context.db),
     listClients(context.db, { search, after: parseClientCursor(url.searchParams.get("after")) }),
-    listWallets(context.db),
+    listDepositWallets(context.db),
   ]);
   return { counts, pending, clients, wallets, search };
 }

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
-import { AuthCard, Banner, Field, SelectField, SubmitButton } from "~/components/form";
-import { COUNTRIES } from "~/lib/countries";
+import { CountrySelect } from "~/components/country-select";
+import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
 import { registrationSchema, validateForm } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
@@ -51,16 +51,7 @@ export default function Register() {
         </div>
         <Field label="Username" name="username" autoComplete="username" />
         <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
-        <SelectField label="Country" name="country" defaultValue="" autoComplete="country-name">
-          <option value="" disabled>
-            Select your country
-          </option>
-          {COUNTRIES.map((country) => (
-            <option key={country.name} value={country.name}>
-              {country.name} ({country.dialCode})
-            </option>
-          ))}
-        </SelectField>
+        <CountrySelect />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required />
         <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
         <Field label="Referral ID (optional)" name="referralId" />

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Field, SelectField } from "~/components/form";
-import { COUNTRIES } from "~/lib/countries";
+import { CountrySelect } from "~/components/country-select";
+import { Field } from "~/components/form";
 import { requireUser } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Trading Room" }];
@@ -22,16 +22,7 @@ export default function TradingRoom() {
       >
         <h2 className="text-lg font-semibold">Join Trading Room</h2>
         <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <SelectField label="Country" name="country" defaultValue="" required>
-          <option value="" disabled>
-            Select your country
-          </option>
-          {COUNTRIES.map((country) => (
-            <option key={country.name} value={country.name}>
-              {country.name} ({country.dialCode})
-            </option>
-          ))}
-        </SelectField>
+        <CountrySelect required />
         <button
           type="submit"
           disabled

@@ -4,13 +4,20 @@ import { ADMIN_MESSAGES, AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Db } from "./db.server";
 import { schema, statement } from "./db.server";
-import { approvedStocks, type Cursor, latestOfType, ledgerTotals, transactionsPage } from "./ledger.server";
+import {
+  approvedStocks,
+  type Cursor,
+  latestOfType,
+  ledgerTotals,
+  listDepositWallets,
+  transactionsPage,
+} from "./ledger.server";
 
 /**
  * The back office's rules. Every mutation is one atomic batch that carries its audit_log row; decisions
  * and balance changes are conditional statements, so two admins acting at once cannot both win.
  */
-const { users, profiles, transactions, depositWallets, auditLog } = schema;
+const { users, profiles, transactions, auditLog } = schema;
 
 export { ADMIN_MESSAGES, AUDIT_ACTIONS };
 
@@ -273,17 +280,6 @@ export async function deleteClientData(db: Db, actor: Actor, userId: string, now
 
 /* ---------------------------------------------------------------- deposit wallets */
 
-export async function listWallets(db: Db) {
-  return db
-    .select({
-      id: depositWallets.id,
-      walletType: depositWallets.walletType,
-      walletAddress: depositWallets.walletAddress,
-    })
-    .from(depositWallets)
-    .orderBy(asc(depositWallets.walletType));
-}
-
 /**
  * Saves only the addresses that changed, each checked for its network's format. Each change is audited and
  * e-mailed to every admin, in the same batch; an address edited by someone else meanwhile is not overwritten.
@@ -294,7 +290,7 @@ export async function updateDepositWallets(
   submitted: Array<{ id: number; walletAddress: string }>,
   now = Date.now(),
 ): Promise<(Outcome & { updated?: number; emailIds?: number[] }) | { ok: false; error: string }> {
-  const current = await listWallets(db);
+  const current = await listDepositWallets(db);
   const changes = submitted
     .map((s) => ({ wallet: current.find((w) => w.id === s.id), walletAddress: s.walletAddress.trim() }))
     .filter((c): c is { wallet: (typeof current)[number]; walletAddress: string } =>
