@@ -4,7 +4,7 @@
  * before delete) are triggers in db/migrations/0001_ledger_guards.sql, not only code.
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 import {
   AUTH_TOKEN_PURPOSES,
@@ -35,6 +35,8 @@ export const users = sqliteTable(
   (t) => [
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
     check("users_role", sql`${t.role} IN (${inList(ROLES)})`),
+    // The desk's client list (newest first, by keyset) and its client count.
+    index("users_role_created_idx").on(t.role, t.createdAt, t.id),
   ],
 );
 
@@ -151,7 +153,6 @@ export const transactions = sqliteTable(
     ),
     uniqueIndex("transactions_user_idempotency_uq").on(t.userId, t.idempotencyKey),
     index("transactions_user_recent_idx").on(t.userId, t.createdAt, t.id),
-    index("transactions_user_totals_idx").on(t.userId, t.status, t.transactionType, t.amountCents),
     // Dashboard lists: latest rows of one status (approved activity, pending and declined), latest trades.
     index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
@@ -166,6 +167,25 @@ export const depositWallets = sqliteTable("deposit_wallets", {
   updatedAt: integer("updated_at").notNull().default(now),
   updatedBy: text("updated_by"),
 });
+
+/**
+ * Count and sum of a client's transactions per status, type and stock ('' when none): what every balance,
+ * total and position is computed from, so that their cost does not grow with the client's history.
+ * Written only by the triggers of db/migrations/0003_ledger_totals.sql, in the same statement as the ledger
+ * row itself; a test holds it equal to the GROUP BY of `transactions`.
+ */
+export const ledgerTotals = sqliteTable(
+  "ledger_totals",
+  {
+    userId: text("user_id").notNull(),
+    status: text("status", { enum: TRANSACTION_STATUSES }).notNull(),
+    transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }).notNull(),
+    stock: text("stock").notNull(),
+    count: integer("count").notNull(),
+    cents: integer("cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.status, t.transactionType, t.stock] })],
+);
 
 /** The address a client asked a withdrawal to be paid to (SPEC's withdrawal_wallets). */
 export const withdrawalWallets = sqliteTable(

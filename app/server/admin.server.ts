@@ -33,16 +33,16 @@ export interface Actor {
 
 /** The ledger balance of DESIGN §3 for one client, as SQL (the twin of `ledgerBalance` in ~/lib/ledger). */
 const ledgerBalanceSql = (userId: SQL | string) => sql`(SELECT coalesce(sum(CASE
-    WHEN transaction_type IN ('deposit', 'stock_deposit', 'fee_deposit', 'profit') THEN amount_cents
-    ELSE -amount_cents END), 0)
-  FROM transactions WHERE user_id = ${userId} AND status = 'approved')`;
+    WHEN transaction_type IN ('deposit', 'stock_deposit', 'fee_deposit', 'profit') THEN cents
+    ELSE -cents END), 0)
+  FROM ledger_totals WHERE user_id = ${userId} AND status = 'approved')`;
 
 /** What an approved withdrawal may take: approved deposit + profit - loss - withdraw (the old app's check). */
 const coverableSql = (userId: SQL | string) => sql`(SELECT coalesce(sum(CASE
-    WHEN transaction_type IN ('deposit', 'profit') THEN amount_cents
-    WHEN transaction_type IN ('withdraw', 'loss') THEN -amount_cents
+    WHEN transaction_type IN ('deposit', 'profit') THEN cents
+    WHEN transaction_type IN ('withdraw', 'loss') THEN -cents
     ELSE 0 END), 0)
-  FROM transactions WHERE user_id = ${userId} AND status = 'approved')`;
+  FROM ledger_totals WHERE user_id = ${userId} AND status = 'approved')`;
 
 /**
  * Keeps the profile's projections (balance, trades, win rate) equal to the ledger; part of every batch that
@@ -53,9 +53,10 @@ function refreshProfileProjection(db: Db, userId: SQL | string, now: number) {
     db,
     sql`UPDATE profiles SET
       balance_cents = ${ledgerBalanceSql(userId)},
-      total_trades = (SELECT count(*) FROM transactions
+      total_trades = (SELECT coalesce(sum(count), 0) FROM ledger_totals
                       WHERE user_id = ${userId} AND status = 'approved' AND transaction_type IN ('profit', 'loss')),
-      win_rate = coalesce((SELECT round(100.0 * sum(transaction_type = 'profit') / count(*), 1) FROM transactions
+      win_rate = coalesce((SELECT round(100.0 * sum(CASE WHEN transaction_type = 'profit' THEN count ELSE 0 END) / sum(count), 1)
+                           FROM ledger_totals
                            WHERE user_id = ${userId} AND status = 'approved' AND transaction_type IN ('profit', 'loss')), 0),
       updated_at = ${now}
     WHERE user_id = ${userId}`,
@@ -348,7 +349,11 @@ export async function deskCounts(db: Db) {
   return { totalUsers: Number(row?.clients ?? 0), activeAlerts: Number(row?.pending ?? 0) };
 }
 
-/** Pending requests grouped by client, oldest waiting first (bounded: the desk shows the first 50 clients). */
+/**
+ * Pending requests grouped by client, oldest waiting first, for the first `limit` clients. Bounded by
+ * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending index
+ * in age order, and each one's count and sum come from `ledger_totals`.
+ */
 export async function pendingByClient(db: Db, limit = 50) {
   const rows = await db.all<{
     user_id: string;
@@ -358,11 +363,17 @@ export async function pendingByClient(db: Db, limit = 50) {
     count: number;
     cents: number;
     oldest: number;
-  }>(sql`SELECT t.user_id, u.email, p.first_name, p.last_name, count(*) AS count, sum(t.amount_cents) AS cents,
-                min(t.created_at) AS oldest
-         FROM transactions t JOIN users u ON u.id = t.user_id LEFT JOIN profiles p ON p.user_id = t.user_id
-         WHERE t.status = 'pending'
-         GROUP BY t.user_id ORDER BY oldest LIMIT ${limit}`);
+  }>(sql`WITH waiting AS (
+           SELECT DISTINCT user_id FROM (
+             SELECT user_id FROM transactions WHERE status = 'pending' ORDER BY created_at, id
+           ) LIMIT ${limit}
+         )
+         SELECT w.user_id, u.email, p.first_name, p.last_name,
+                (SELECT sum(count) FROM ledger_totals WHERE user_id = w.user_id AND status = 'pending') AS count,
+                (SELECT sum(cents) FROM ledger_totals WHERE user_id = w.user_id AND status = 'pending') AS cents,
+                (SELECT min(created_at) FROM transactions WHERE user_id = w.user_id AND status = 'pending') AS oldest
+         FROM waiting w JOIN users u ON u.id = w.user_id LEFT JOIN profiles p ON p.user_id = w.user_id
+         ORDER BY oldest, w.user_id`);
   return rows.map((r) => ({
     userId: r.user_id,
     name: displayName(r.first_name, r.last_name, r.email),

@@ -23,22 +23,25 @@ import { getSessionUser, type SessionUser } from "./session.server";
  * requests. Every money rule is one conditional statement or one atomic batch; nothing is read in
  * JavaScript and then written on the strength of that read.
  */
-const { transactions, profiles, depositWallets } = schema;
+const { transactions, profiles, depositWallets, ledgerTotals: totalsTable } = schema;
 
 export const SUSPENDED_MESSAGE = "Your account is suspended. Please contact support.";
 
-/** One aggregate over the client's rows, grouped by status and type (served by an index). */
+/**
+ * The client's totals by status and type, from `ledger_totals` (kept by triggers in the statement that
+ * writes each ledger row): at most one row per status, type and stock, however long the history.
+ */
 export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals> {
   const rows = await db
     .select({
-      status: transactions.status,
-      type: transactions.transactionType,
-      count: sql<number>`count(*)`,
-      cents: sql<number>`coalesce(sum(${transactions.amountCents}), 0)`,
+      status: totalsTable.status,
+      type: totalsTable.transactionType,
+      count: sql<number>`sum(${totalsTable.count})`,
+      cents: sql<number>`sum(${totalsTable.cents})`,
     })
-    .from(transactions)
-    .where(eq(transactions.userId, userId))
-    .groupBy(transactions.status, transactions.transactionType);
+    .from(totalsTable)
+    .where(eq(totalsTable.userId, userId))
+    .groupBy(totalsTable.status, totalsTable.transactionType);
   const totals = emptyTotals();
   for (const row of rows) {
     if (!TRANSACTION_STATUSES.includes(row.status) || !TRANSACTION_TYPES.includes(row.type)) continue;
@@ -57,11 +60,11 @@ export async function ledgerSummary(db: Db, userId: string) {
  */
 export function withdrawableSql(userId: string): SQL<number> {
   return sql<number>`(SELECT coalesce(sum(CASE
-      WHEN status = 'approved' AND transaction_type IN ('deposit', 'profit') THEN amount_cents
-      WHEN status = 'approved' AND transaction_type IN ('withdraw', 'loss') THEN -amount_cents
-      WHEN status = 'pending' AND transaction_type = 'withdraw' THEN -amount_cents
+      WHEN status = 'approved' AND transaction_type IN ('deposit', 'profit') THEN cents
+      WHEN status = 'approved' AND transaction_type IN ('withdraw', 'loss') THEN -cents
+      WHEN status = 'pending' AND transaction_type = 'withdraw' THEN -cents
       ELSE 0 END), 0)
-    FROM transactions WHERE user_id = ${userId})`;
+    FROM ledger_totals WHERE user_id = ${userId})`;
 }
 
 export async function withdrawableCents(db: Db, userId: string): Promise<number> {
@@ -363,22 +366,17 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
 /** Approved stock deposits grouped by stock (the dashboard's and the admin's Stocks lists). */
 export async function approvedStocks(db: Db, userId: string) {
   const rows = await db
-    .select({
-      stock: transactions.stock,
-      cents: sql<number>`sum(${transactions.amountCents})`,
-      count: sql<number>`count(*)`,
-    })
-    .from(transactions)
+    .select({ stock: totalsTable.stock, cents: totalsTable.cents, count: totalsTable.count })
+    .from(totalsTable)
     .where(
       and(
-        eq(transactions.userId, userId),
-        eq(transactions.status, "approved"),
-        eq(transactions.transactionType, "stock_deposit"),
+        eq(totalsTable.userId, userId),
+        eq(totalsTable.status, "approved"),
+        eq(totalsTable.transactionType, "stock_deposit"),
       ),
     )
-    .groupBy(transactions.stock)
-    .orderBy(transactions.stock);
-  return rows.map((s) => ({ stock: s.stock ?? "", cents: Number(s.cents), count: Number(s.count) }));
+    .orderBy(totalsTable.stock);
+  return rows.map((s) => ({ stock: s.stock, cents: s.cents, count: s.count }));
 }
 
 /** All of a client's transactions, newest first, a page at a time (the admin's Transactions table). */

@@ -17,6 +17,7 @@ describe("migrations on an empty D1", () => {
       "auth_tokens",
       "deposit_wallets",
       "email_outbox",
+      "ledger_totals",
       "profiles",
       "profiles_archive",
       "sessions",
@@ -28,6 +29,9 @@ describe("migrations on an empty D1", () => {
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
       "audit_log_no_delete",
       "audit_log_no_update",
+      "ledger_totals_after_delete",
+      "ledger_totals_after_insert",
+      "ledger_totals_after_update",
       "transactions_decided_are_immutable",
       "transactions_delete_requires_archive",
       "transactions_pending_only_decides",
