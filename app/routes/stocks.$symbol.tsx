@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PriceChange } from "~/components/price-change";
 import { StockLogo } from "~/components/stock-logo";
 import { TradingViewWidget } from "~/components/trading-view-chart";
+import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { logoUrl } from "~/server/env.server";
 
@@ -26,9 +27,6 @@ export function loader({ params, context }: LoaderFunctionArgs) {
   return known ? body : data(body, { status: 404 });
 }
 
-const usd = (value: number) =>
-  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 export default function StockDetail() {
   const { stock, logo, similar } = useLoaderData<typeof loader>();
   return (
@@ -45,7 +43,7 @@ export default function StockDetail() {
           <p className="text-sm text-ink-muted">{stock.sector}</p>
         </div>
         <div className="text-right">
-          <p className="text-2xl font-semibold tabular-nums">{usd(stock.price)}</p>
+          <p className="text-2xl font-semibold tabular-nums">{formatUsd(stock.price)}</p>
           <PriceChange change={stock.change} />
         </div>
       </div>
@@ -84,7 +82,7 @@ export default function StockDetail() {
                   <p className="font-semibold text-brand">{s.symbol}</p>
                   <p className="truncate text-sm">{s.name}</p>
                   <p className="mt-2 text-sm tabular-nums">
-                    {usd(s.price)} <PriceChange change={s.change} />
+                    {formatUsd(s.price)} <PriceChange change={s.change} />
                   </p>
                 </Link>
               </li>

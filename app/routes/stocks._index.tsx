@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PriceChange } from "~/components/price-change";
+import { formatUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
 
@@ -16,9 +17,6 @@ export const meta: MetaFunction = ({ matches }) =>
 export function loader({ request }: LoaderFunctionArgs) {
   return { query: new URL(request.url).searchParams.get("q")?.slice(0, 50) ?? "" };
 }
-
-const usd = (value: number) =>
-  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 export default function StocksWatchlist() {
   const { query: initial } = useLoaderData<typeof loader>();
@@ -72,7 +70,7 @@ export default function StocksWatchlist() {
               </Link>
               <p className="mt-1 text-xs text-ink-muted">{stock.sector}</p>
               <div className="mt-3 flex items-baseline justify-between">
-                <span className="text-lg font-semibold tabular-nums">{usd(stock.price)}</span>
+                <span className="text-lg font-semibold tabular-nums">{formatUsd(stock.price)}</span>
                 <PriceChange change={stock.change} />
               </div>
               <Link

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
+import { formatWholeUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { TRADING_PLANS } from "~/lib/trading-plans";
 
@@ -9,8 +10,6 @@ export const meta: MetaFunction = ({ matches }) =>
     description: "Compare the Standard, Master and Premium trading plans.",
     path: "/trading-plan",
   });
-
-const dollars = (value: number) => `$${value.toLocaleString("en-US")}`;
 
 export default function TradingPlans() {
   return (
@@ -24,12 +23,12 @@ export default function TradingPlans() {
             <dl className="mt-4 space-y-2 text-sm">
               <div className="flex justify-between">
                 <dt className="text-ink-muted">Minimum</dt>
-                <dd className="font-medium">{dollars(plan.minimumAmount)}</dd>
+                <dd className="font-medium">{formatWholeUsd(plan.minimumAmount)}</dd>
               </div>
               <div className="flex justify-between">
                 <dt className="text-ink-muted">Maximum</dt>
                 <dd className="font-medium">
-                  {plan.maximumAmount === null ? "Unlimited" : dollars(plan.maximumAmount)}
+                  {plan.maximumAmount === null ? "Unlimited" : formatWholeUsd(plan.maximumAmount)}
                 </dd>
               </div>
             </dl>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatUsd } from "~/lib/format";
 import type { AppEnv } from "../env.server";
 
 /**
@@ -61,8 +62,6 @@ export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
-const money = (value: number) =>
-  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const greeting = (name: string) => (name ? `Hello ${name},` : "Hello,");
 
 interface Block {
@@ -133,7 +132,7 @@ const renderers: Renderers = {
       facts: [
         ["Client", d.name || "User"],
         ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
-        ["Amount", money(d.amount)],
+        ["Amount", formatUsd(d.amount)],
         ...(d.stock ? ([["Stock", d.stock]] as Array<[string, string]>) : []),
         ["Wallet type", d.walletType],
         ["Wallet address", d.walletAddress],
@@ -145,7 +144,7 @@ const renderers: Renderers = {
       facts: [
         ["Client", d.name || "User"],
         ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
-        ["Amount", money(d.amount)],
+        ["Amount", formatUsd(d.amount)],
         ["Cryptocurrency", d.walletType],
         ["Pay to address", d.walletAddress],
       ],
@@ -157,7 +156,7 @@ const renderers: Renderers = {
         "We received your withdrawal request. It is pending review; the amount is reserved from your available balance until it is decided.",
       ],
       facts: [
-        ["Amount", money(d.amount)],
+        ["Amount", formatUsd(d.amount)],
         ["Cryptocurrency", d.walletType],
         ["Pay to address", d.walletAddress],
       ],
