@@ -9,15 +9,7 @@ import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS, WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
-import {
-  deleteClientData,
-  deskCounts,
-  listClients,
-  parseClientCursor,
-  pendingByClient,
-  updateDepositWallets,
-} from "~/server/admin.server";
-import { listDepositWallets } from "~/server/ledger.server";
+import { adminDesk, deleteClientData, parseClientCursor, updateDepositWallets } from "~/server/admin.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { disconnectUser, publish } from "~/server/realtime.server";
 import { requireAdmin } from "~/server/session.server";
@@ -28,13 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
   const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
-  const [counts, pending, clients, wallets] = await Promise.all([
-    deskCounts(context.db),
-    pendingByClient(context.db),
-    listClients(context.db, { search, after: parseClientCursor(url.searchParams.get("after")) }),
-    listDepositWallets(context.db),
-  ]);
-  return { counts, pending, clients, wallets, search };
+  const desk = await adminDesk(context.db, { search, after: parseClientCursor(url.searchParams.get("after")) });
+  return { ...desk, search };
 }
 
 type Reply = { intent: "wallets" | "delete"; tone: "success" | "error"; message: string; at: number };

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { latestWithStatus, parseCursor } from "~/server/ledger.server";
+import { latestWithStatus, pageOf, parseCursor } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 
 /** "Show All" on the dashboard: the client's approved activity, 20 rows a page, newest first. */
@@ -8,8 +8,9 @@ const PAGE_SIZE = 20;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
   const before = parseCursor(new URL(request.url).searchParams.get("before"));
-  const rows = await latestWithStatus(context.db, user.id, "approved", PAGE_SIZE + 1, before);
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > PAGE_SIZE && last ? `${last.createdAt}.${last.id}` : null };
+  const { rows, next } = pageOf(
+    await latestWithStatus(context.db, user.id, "approved", PAGE_SIZE + 1, before),
+    PAGE_SIZE,
+  );
+  return { rows, nextCursor: next };
 }

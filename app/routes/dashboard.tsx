@@ -5,8 +5,7 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
-import { getAccount } from "~/server/auth.server";
-import { dashboardData, profileStatus } from "~/server/ledger.server";
+import { dashboardData } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 import type { loader as activityLoader } from "./dashboard.activity";
 
@@ -14,18 +13,14 @@ export const meta: MetaFunction = () => [{ title: "Dashboard" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
-  const [account, status, dashboard] = await Promise.all([
-    getAccount(context.db, user.id),
-    profileStatus(context.db, user.id),
-    dashboardData(context.db, user.id),
-  ]);
+  const { account, ...dashboard } = await dashboardData(context.db, user.id);
   return {
     account: {
       id: user.id,
       email: user.email,
       phoneNumber: account?.phoneNumber ?? "",
       firstName: account?.firstName ?? "",
-      status: status ?? "unknown",
+      status: account?.status ?? "unknown",
       // SPEC §2: "Welcome" on the first sign-in (last login equals creation), "Welcome back" after.
       firstVisit: account?.lastLoginAt === account?.createdAt,
     },

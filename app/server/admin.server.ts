@@ -1,16 +1,18 @@
-import { and, asc, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import { centsToAmount, isCredit, ledgerBalance, type TransactionType, totalProfit } from "~/lib/ledger";
 import { ADMIN_MESSAGES, AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Db } from "./db.server";
-import { schema, statement } from "./db.server";
+import { readTogether, schema, statement } from "./db.server";
 import {
   approvedStocks,
   type Cursor,
   latestOfType,
-  ledgerTotals,
+  ledgerTotalsQuery,
   listDepositWallets,
-  transactionsPage,
+  pageOf,
+  totalsOf,
+  transactionsPageQuery,
 } from "./ledger.server";
 
 /**
@@ -342,11 +344,26 @@ export async function updateDepositWallets(
 
 /* ---------------------------------------------------------------- reads */
 
-export async function deskCounts(db: Db) {
-  const row = await db.get<{ clients: number; pending: number }>(sql`SELECT
-      (SELECT count(*) FROM users WHERE role = 'user') AS clients,
-      (SELECT count(*) FROM transactions WHERE status = 'pending') AS pending`);
-  return { totalUsers: Number(row?.clients ?? 0), activeAlerts: Number(row?.pending ?? 0) };
+/**
+ * The admin desk in one round trip: the two counts, the waiting list, one page of the client list and the
+ * firm's wallets.
+ */
+export async function adminDesk(db: Db, options: ClientListOptions = {}) {
+  const pageSize = options.pageSize ?? 25;
+  const { clients, pending, waiting, page, wallets } = await readTogether(db, {
+    clients: db.select({ n: count() }).from(users).where(sql`${users.role} = 'user'`),
+    // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
+    pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
+    waiting: waitingClientsQuery(db, 50),
+    page: clientsPageQuery(db, { ...options, pageSize }),
+    wallets: listDepositWallets(db),
+  });
+  return {
+    counts: { totalUsers: clients[0]?.n ?? 0, activeAlerts: pending[0]?.n ?? 0 },
+    pending: waiting.map(toWaitingClient),
+    clients: clientsPageOf(page, pageSize),
+    wallets,
+  };
 }
 
 /**
@@ -354,33 +371,43 @@ export async function deskCounts(db: Db) {
  * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending index
  * in age order, and each one's count and sum come from `ledger_totals`.
  */
+function waitingClientsQuery(db: Db, limit: number) {
+  const byAge = db
+    .select({ userId: transactions.userId })
+    .from(transactions)
+    .where(sql`${transactions.status} = 'pending'`)
+    .orderBy(asc(transactions.createdAt), asc(transactions.id))
+    .as("by_age");
+  const waiting = db.$with("waiting").as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(limit));
+  const oldest = sql<number>`(SELECT min(created_at) FROM transactions
+                              WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
+  return db
+    .with(waiting)
+    .select({
+      userId: waiting.userId,
+      email: users.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      count: sql<number>`(SELECT sum(count) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
+      cents: sql<number>`(SELECT sum(cents) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
+      oldest,
+    })
+    .from(waiting)
+    .innerJoin(users, eq(users.id, waiting.userId))
+    .leftJoin(profiles, eq(profiles.userId, waiting.userId))
+    .orderBy(sql`oldest`, waiting.userId);
+}
+
+const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number]) => ({
+  userId: r.userId,
+  name: displayName(r.firstName, r.lastName, r.email),
+  count: Number(r.count),
+  cents: Number(r.cents),
+  oldest: Number(r.oldest),
+});
+
 export async function pendingByClient(db: Db, limit = 50) {
-  const rows = await db.all<{
-    user_id: string;
-    email: string;
-    first_name: string | null;
-    last_name: string | null;
-    count: number;
-    cents: number;
-    oldest: number;
-  }>(sql`WITH waiting AS (
-           SELECT DISTINCT user_id FROM (
-             SELECT user_id FROM transactions WHERE status = 'pending' ORDER BY created_at, id
-           ) LIMIT ${limit}
-         )
-         SELECT w.user_id, u.email, p.first_name, p.last_name,
-                (SELECT sum(count) FROM ledger_totals WHERE user_id = w.user_id AND status = 'pending') AS count,
-                (SELECT sum(cents) FROM ledger_totals WHERE user_id = w.user_id AND status = 'pending') AS cents,
-                (SELECT min(created_at) FROM transactions WHERE user_id = w.user_id AND status = 'pending') AS oldest
-         FROM waiting w JOIN users u ON u.id = w.user_id LEFT JOIN profiles p ON p.user_id = w.user_id
-         ORDER BY oldest, w.user_id`);
-  return rows.map((r) => ({
-    userId: r.user_id,
-    name: displayName(r.first_name, r.last_name, r.email),
-    count: Number(r.count),
-    cents: Number(r.cents),
-    oldest: Number(r.oldest),
-  }));
+  return (await waitingClientsQuery(db, limit)).map(toWaitingClient);
 }
 
 export function displayName(first: string | null | undefined, last: string | null | undefined, email: string): string {
@@ -393,15 +420,17 @@ export interface ClientListCursor {
   id: string;
 }
 
+interface ClientListOptions {
+  search?: string;
+  after?: ClientListCursor;
+  pageSize?: number;
+}
+
 /** The User Management table: clients newest first, 25 a page by keyset, optionally filtered by name or e-mail. */
-export async function listClients(
-  db: Db,
-  options: { search?: string; after?: ClientListCursor; pageSize?: number } = {},
-) {
-  const pageSize = options.pageSize ?? 25;
+function clientsPageQuery(db: Db, options: ClientListOptions & { pageSize: number }) {
   const term = options.search?.trim().toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
-  const rows = await db
+  return db
     .select({
       id: users.id,
       email: users.email,
@@ -411,7 +440,6 @@ export async function listClients(
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       status: profiles.status,
-      balanceCents: profiles.balanceCents,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
@@ -433,21 +461,23 @@ export async function listClients(
       ),
     )
     .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(pageSize + 1);
+    .limit(options.pageSize + 1);
+}
+
+function clientsPageOf(rows: Awaited<ReturnType<typeof clientsPageQuery>>, pageSize: number) {
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return {
     clients: page.map((r) => ({
       id: r.id,
-      email: r.email,
       name: displayName(r.firstName, r.lastName, r.email),
       joinedAt: r.createdAt,
       lastActivityAt: r.lastLoginAt,
       // SPEC's Status column: active when the e-mail is confirmed, inactive when not.
-      status: r.emailConfirmedAt ? "active" : "inactive",
+      status: r.emailConfirmedAt ? ("active" as const) : ("inactive" as const),
       suspended: r.status === "suspended",
+      // A client whose data was deleted keeps the login but has no profile until the next sign-in.
       hasProfile: r.status !== null,
-      balanceCents: r.balanceCents ?? 0,
     })),
     next: rows.length > pageSize && last ? `${last.createdAt}.${last.id}` : null,
   };
@@ -460,28 +490,27 @@ export function parseClientCursor(value: string | null): ClientListCursor | unde
 
 /* ---------------------------------------------------------------- client detail */
 
-/** Everything /user/{id} shows, bounded: one aggregate for the summaries, short lists, one page of rows. */
+/** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
 export async function clientDetail(db: Db, userId: string, cursor?: Cursor) {
-  const profile = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      username: profiles.username,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      country: profiles.country,
-      phoneNumber: profiles.phoneNumber,
-      status: profiles.status,
-    })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(eq(users.id, userId))
-    .get();
-  if (!profile) return null;
-  const [totals, firstDeposit, stocks, feeDeposits, page] = await Promise.all([
-    ledgerTotals(db, userId),
-    db
+  const { profile, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
+    profile: db
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        username: profiles.username,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        country: profiles.country,
+        phoneNumber: profiles.phoneNumber,
+        status: profiles.status,
+      })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(users.id, userId))
+      .limit(1),
+    totals: ledgerTotalsQuery(db, userId),
+    firstDeposit: db
       .select({ createdAt: transactions.createdAt, amountCents: transactions.amountCents })
       .from(transactions)
       .where(
@@ -492,26 +521,29 @@ export async function clientDetail(db: Db, userId: string, cursor?: Cursor) {
         ),
       )
       .orderBy(asc(transactions.createdAt), asc(transactions.id))
-      .limit(1)
-      .get(),
-    approvedStocks(db, userId),
-    latestOfType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
-    transactionsPage(db, userId, 25, cursor),
-  ]);
+      .limit(1),
+    stocks: approvedStocks(db, userId),
+    feeDeposits: latestOfType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
+    page: transactionsPageQuery(db, userId, 25, cursor),
+  });
+  const [client] = profile;
+  if (!client) return null;
+  const ledger = totalsOf(totals);
+  const { rows, next } = pageOf(page, 25);
   return {
-    profile: { ...profile, name: displayName(profile.firstName, profile.lastName, profile.email) },
+    profile: { ...client, name: displayName(client.firstName, client.lastName, client.email) },
     summary: {
-      balanceCents: ledgerBalance(totals),
-      totalDepositsCents: totals.approved.deposit.cents,
-      stockBalanceCents: totals.approved.stock_deposit.cents,
-      totalFeeDepositsCents: totals.approved.fee_deposit.cents,
-      totalProfitCents: totalProfit(totals),
-      firstDeposit: firstDeposit ?? null,
+      balanceCents: ledgerBalance(ledger),
+      totalDepositsCents: ledger.approved.deposit.cents,
+      stockBalanceCents: ledger.approved.stock_deposit.cents,
+      totalFeeDepositsCents: ledger.approved.fee_deposit.cents,
+      totalProfitCents: totalProfit(ledger),
+      firstDeposit: firstDeposit[0] ?? null,
     },
     stocks,
     feeDeposits,
-    transactions: page.rows,
-    next: page.next,
+    transactions: rows,
+    next,
   };
 }
 

@@ -253,7 +253,7 @@ export async function confirmEmail(db: Db, token: string, now = Date.now()): Pro
   return results[1].length === 1;
 }
 
-export async function getAccount(db: Db, userId: string) {
+export function accountQuery(db: Db, userId: string) {
   return db
     .select({
       id: users.id,
@@ -263,11 +263,17 @@ export async function getAccount(db: Db, userId: string) {
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       phoneNumber: profiles.phoneNumber,
+      status: profiles.status,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, userId))
-    .get();
+    .limit(1);
+}
+
+export async function getAccount(db: Db, userId: string) {
+  const [account] = await accountQuery(db, userId);
+  return account;
 }
 
 export async function updateProfile(

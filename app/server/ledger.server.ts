@@ -11,8 +11,9 @@ import {
 import { qrPath } from "~/lib/qr";
 import { idempotencyKeyOf, parseDepositForm } from "~/lib/schemas/money";
 import type { AppContext } from "~/load-context";
+import { accountQuery } from "./auth.server";
 import type { Db } from "./db.server";
-import { schema, statement } from "./db.server";
+import { readTogether, schema, statement } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { deliverInBackground } from "./mail/outbox.server";
 import { publishTransaction } from "./realtime.server";
@@ -31,8 +32,8 @@ export const SUSPENDED_MESSAGE = "Your account is suspended. Please contact supp
  * The client's totals by status and type, from `ledger_totals` (kept by triggers in the statement that
  * writes each ledger row): at most one row per status, type and stock, however long the history.
  */
-export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals> {
-  const rows = await db
+export function ledgerTotalsQuery(db: Db, userId: string) {
+  return db
     .select({
       status: totalsTable.status,
       type: totalsTable.transactionType,
@@ -42,12 +43,21 @@ export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals
     .from(totalsTable)
     .where(eq(totalsTable.userId, userId))
     .groupBy(totalsTable.status, totalsTable.transactionType);
+}
+
+type TotalsRow = Awaited<ReturnType<typeof ledgerTotalsQuery>>[number];
+
+export function totalsOf(rows: TotalsRow[]): LedgerTotals {
   const totals = emptyTotals();
   for (const row of rows) {
     if (!TRANSACTION_STATUSES.includes(row.status) || !TRANSACTION_TYPES.includes(row.type)) continue;
     totals[row.status][row.type] = { count: Number(row.count), cents: Number(row.cents) };
   }
   return totals;
+}
+
+export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals> {
+  return totalsOf(await ledgerTotalsQuery(db, userId));
 }
 
 export async function ledgerSummary(db: Db, userId: string) {
@@ -77,7 +87,7 @@ export async function profileStatus(db: Db, userId: string) {
   return row?.status ?? null;
 }
 
-export async function listDepositWallets(db: Db) {
+export function listDepositWallets(db: Db) {
   return db
     .select({
       id: depositWallets.id,
@@ -315,13 +325,7 @@ const olderThan = (cursor?: Cursor) =>
       )
     : undefined;
 
-export async function latestWithStatus(
-  db: Db,
-  userId: string,
-  status: TransactionStatus,
-  limit: number,
-  cursor?: Cursor,
-) {
+export function latestWithStatus(db: Db, userId: string, status: TransactionStatus, limit: number, cursor?: Cursor) {
   return db
     .select(listColumns)
     .from(transactions)
@@ -330,7 +334,7 @@ export async function latestWithStatus(
     .limit(limit);
 }
 
-export async function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
+export function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
   return db
     .select(listColumns)
     .from(transactions)
@@ -340,21 +344,24 @@ export async function latestOfType(db: Db, userId: string, type: TransactionType
 }
 
 /**
- * Everything the dashboard shows, without reading the client's whole history: totals by one aggregate,
- * each list a bounded index range (two small ranges merged where a list spans two statuses or types).
+ * Everything the dashboard shows, in one round trip and without reading the client's whole history: the
+ * account, totals from `ledger_totals`, each list a bounded index range (two small ranges merged where a
+ * list spans two statuses or types).
  */
 export async function dashboardData(db: Db, userId: string, listSize = 5) {
-  const [totals, recent, profits, losses, pending, rejected, stocks] = await Promise.all([
-    ledgerTotals(db, userId),
-    latestWithStatus(db, userId, "approved", listSize + 1),
-    latestOfType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
-    latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
-    latestWithStatus(db, userId, "pending", 10),
-    latestWithStatus(db, userId, "rejected", 10),
-    approvedStocks(db, userId),
-  ]);
+  const { account, totals, recent, profits, losses, pending, rejected, stocks } = await readTogether(db, {
+    account: accountQuery(db, userId),
+    totals: ledgerTotalsQuery(db, userId),
+    recent: latestWithStatus(db, userId, "approved", listSize + 1),
+    profits: latestOfType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+    losses: latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    pending: latestWithStatus(db, userId, "pending", 10),
+    rejected: latestWithStatus(db, userId, "rejected", 10),
+    stocks: approvedStocks(db, userId),
+  });
   return {
-    summary: summarize(totals),
+    account: account[0] ?? null,
+    summary: summarize(totalsOf(totals)),
     recentActivity: recent.slice(0, listSize),
     hasMoreActivity: recent.length > listSize,
     openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
@@ -364,8 +371,8 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
 }
 
 /** Approved stock deposits grouped by stock (the dashboard's and the admin's Stocks lists). */
-export async function approvedStocks(db: Db, userId: string) {
-  const rows = await db
+export function approvedStocks(db: Db, userId: string) {
+  return db
     .select({ stock: totalsTable.stock, cents: totalsTable.cents, count: totalsTable.count })
     .from(totalsTable)
     .where(
@@ -376,12 +383,11 @@ export async function approvedStocks(db: Db, userId: string) {
       ),
     )
     .orderBy(totalsTable.stock);
-  return rows.map((s) => ({ stock: s.stock, cents: s.cents, count: s.count }));
 }
 
 /** All of a client's transactions, newest first, a page at a time (the admin's Transactions table). */
-export async function transactionsPage(db: Db, userId: string, pageSize: number, cursor?: Cursor) {
-  const rows = await db
+export function transactionsPageQuery(db: Db, userId: string, pageSize: number, cursor?: Cursor) {
+  return db
     .select({
       ...listColumns,
       walletAddress: transactions.walletAddress,
@@ -391,6 +397,10 @@ export async function transactionsPage(db: Db, userId: string, pageSize: number,
     .where(and(eq(transactions.userId, userId), olderThan(cursor)))
     .orderBy(...newestFirst)
     .limit(pageSize + 1);
+}
+
+/** One page of rows read with a limit of `pageSize + 1`, and the cursor of the next page if there is one. */
+export function pageOf<T extends { createdAt: number; id: number }>(rows: T[], pageSize: number) {
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return { rows: page, next: rows.length > pageSize && last ? `${last.createdAt}.${last.id}` : null };

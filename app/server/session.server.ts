@@ -76,12 +76,28 @@ async function readToken(request: Request, env: AppEnv): Promise<string | null> 
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+type SessionContext = { db: Db; env: AppEnv; ctx?: ExecutionContext };
+
+/**
+ * One lookup per page load: the root loader and the page's loader both ask for the user, with the same
+ * load context (Remix hands each loader its own Request). Only reads are shared; after an action the
+ * session may have changed, so a POST always looks again.
+ */
+const lookupsOfLoad = new WeakMap<object, { cookie: string | null; user: Promise<SessionUser | null> }>();
+
 /** The signed-in user of this request, or null. Expired sessions count as none. */
-export async function getSessionUser(
-  request: Request,
-  context: { db: Db; env: AppEnv; ctx?: ExecutionContext },
-  now = Date.now(),
-): Promise<SessionUser | null> {
+export function getSessionUser(request: Request, context: SessionContext, now?: number): Promise<SessionUser | null> {
+  const cookie = request.headers.get("Cookie");
+  const shareable = now === undefined && (request.method === "GET" || request.method === "HEAD");
+  if (!shareable) return lookUpSessionUser(request, context, now ?? Date.now());
+  const earlier = lookupsOfLoad.get(context);
+  if (earlier && earlier.cookie === cookie) return earlier.user;
+  const user = lookUpSessionUser(request, context, Date.now());
+  lookupsOfLoad.set(context, { cookie, user });
+  return user;
+}
+
+async function lookUpSessionUser(request: Request, context: SessionContext, now: number): Promise<SessionUser | null> {
   const token = await readToken(request, context.env);
   if (!token) return null;
   const sessionId = await sha256Hex(token);
@@ -123,13 +139,11 @@ export async function destroySession(request: Request, context: { db: Db; env: A
   return sessionCookie(context.env).serialize("", { maxAge: 0 });
 }
 
-type GuardContext = { db: Db; env: AppEnv; ctx?: ExecutionContext };
-
 /**
  * The signed-in user, or a redirect: by default to /login, remembering where the user was going.
  * SPEC sends some signed-out visitors elsewhere (the dashboard goes to /): pass `signedOutTo`.
  */
-export async function requireUser(request: Request, context: GuardContext, options: { signedOutTo?: string } = {}) {
+export async function requireUser(request: Request, context: SessionContext, options: { signedOutTo?: string } = {}) {
   const user = await getSessionUser(request, context);
   if (!user) {
     if (options.signedOutTo) throw redirect(options.signedOutTo);
@@ -140,14 +154,14 @@ export async function requireUser(request: Request, context: GuardContext, optio
 }
 
 /** A signed-in client (not an admin): the client pages send admins to their back office. */
-export async function requireClient(request: Request, context: GuardContext, options: { signedOutTo?: string } = {}) {
+export async function requireClient(request: Request, context: SessionContext, options: { signedOutTo?: string } = {}) {
   const user = await requireUser(request, context, options);
   if (user.role === "admin") throw redirect("/admin");
   return user;
 }
 
 /** An admin; anyone else signed in goes to /dashboard (SPEC §6). */
-export async function requireAdmin(request: Request, context: GuardContext) {
+export async function requireAdmin(request: Request, context: SessionContext) {
   const user = await requireUser(request, context);
   if (user.role !== "admin") throw redirect("/dashboard");
   return user;
