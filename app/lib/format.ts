@@ -4,7 +4,13 @@
  * long lists cost milliseconds to render.
  */
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
-const wholeUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+const wholeUsd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  // Both bounds: some engines refuse a maximum below the currency's default minimum of 2.
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
 const longDate = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
 export function formatCents(cents: number): string {

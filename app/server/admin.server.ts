@@ -369,7 +369,9 @@ export async function adminDesk(db: Db, options: ClientListOptions = {}) {
 /**
  * Pending requests grouped by client, oldest waiting first, for the first `limit` clients. Bounded by
  * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending index
- * in age order, and each one's count and sum come from `ledger_totals`.
+ * in age order, and each one's count and sum come from `ledger_totals`. SQLite keeps the inner ORDER BY because
+ * the DISTINCT query around it has no join and no order of its own; keep it that way (a test checks that the 50
+ * oldest are the ones shown).
  */
 function waitingClientsQuery(db: Db, limit: number) {
   const byAge = db
