@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import { centsToAmount, isCredit, ledgerBalance, type TransactionType, totalProfit } from "~/lib/ledger";
 import { ADMIN_MESSAGES, AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
+import { accountQuery } from "./auth.server";
 import type { Db } from "./db.server";
 import { readTogether, schema, statement } from "./db.server";
 import {
@@ -494,23 +495,8 @@ export function parseClientCursor(value: string | null): ClientListCursor | unde
 
 /** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
 export async function clientDetail(db: Db, userId: string, cursor?: Cursor) {
-  const { profile, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
-    profile: db
-      .select({
-        id: users.id,
-        email: users.email,
-        role: users.role,
-        username: profiles.username,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        country: profiles.country,
-        phoneNumber: profiles.phoneNumber,
-        status: profiles.status,
-      })
-      .from(users)
-      .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(eq(users.id, userId))
-      .limit(1),
+  const { account, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
+    account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     firstDeposit: db
       .select({ createdAt: transactions.createdAt, amountCents: transactions.amountCents })
@@ -528,12 +514,16 @@ export async function clientDetail(db: Db, userId: string, cursor?: Cursor) {
     feeDeposits: latestOfType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
     page: transactionsPageQuery(db, userId, 25, cursor),
   });
-  const [client] = profile;
-  if (!client) return null;
+  const [client] = account;
+  if (!client?.status) return null;
   const ledger = totalsOf(totals);
   const { rows, next } = pageOf(page, 25);
   return {
-    profile: { ...client, name: displayName(client.firstName, client.lastName, client.email) },
+    profile: {
+      ...client,
+      status: client.status,
+      name: displayName(client.firstName, client.lastName, client.email),
+    },
     summary: {
       balanceCents: ledgerBalance(ledger),
       totalDepositsCents: ledger.approved.deposit.cents,

@@ -263,6 +263,9 @@ export function accountQuery(db: Db, userId: string) {
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       phoneNumber: profiles.phoneNumber,
+      username: profiles.username,
+      country: profiles.country,
+      /** null when the client's data was deleted (the login stays; a new profile comes with the next sign-in). */
       status: profiles.status,
     })
     .from(users)

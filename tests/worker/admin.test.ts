@@ -375,6 +375,10 @@ describe("deleting a client's data", () => {
     expect(await countRows("profiles_archive", "user_id = ?", client.id)).toBe(1);
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");
+    // Until the client signs in again there is no profile to show.
+    const page = await getPage(`/user/${client.id}`, admin.cookie);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain("User not found");
     const auditRow = await env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'client.delete' AND target = ?")
       .bind(`user:${client.id}`)
       .first<{ detail: string }>();
