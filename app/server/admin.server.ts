@@ -409,10 +409,6 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   oldest: Number(r.oldest),
 });
 
-export async function pendingByClient(db: Db, limit = 50) {
-  return (await waitingClientsQuery(db, limit)).map(toWaitingClient);
-}
-
 export function displayName(first: string | null | undefined, last: string | null | undefined, email: string): string {
   const full = `${first ?? ""} ${last ?? ""}`.trim();
   return full || email;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
-import { decideTransaction, deleteClientData, pendingByClient, postLedgerEntry } from "~/server/admin.server";
+import { adminDesk, decideTransaction, deleteClientData, postLedgerEntry } from "~/server/admin.server";
 import { createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
 
 /** What `ledger_totals` must hold for a client: the GROUP BY of its ledger rows. */
@@ -106,7 +106,7 @@ describe("the desk's waiting list", () => {
       await insertTransaction(client.id, { amountCents: 250, createdAt: ageOf(i), transactionType: "withdraw" });
       await insertTransaction(client.id, { amountCents: 9_999, status: "approved", createdAt: ageOf(i) - 1 });
     }
-    const waiting = await pendingByClient(db);
+    const { pending: waiting } = await adminDesk(db);
     const expected = clients
       .map((client, i) => ({ userId: client.id, oldest: ageOf(i) }))
       .sort((a, b) => a.oldest - b.oldest)
