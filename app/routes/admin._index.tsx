@@ -9,9 +9,10 @@ import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS, WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
-import { adminDesk, deleteClientData, parseClientCursor, updateDepositWallets } from "~/server/admin.server";
-import { deliverInBackground } from "~/server/mail/outbox.server";
-import { disconnectUser, publish } from "~/server/realtime.server";
+import { deleteClient } from "~/server/admin/deletion.server";
+import { adminDesk } from "~/server/admin/desk.server";
+import { saveDepositWallets } from "~/server/admin/wallets.server";
+import { parseUserCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Panel" }];
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
   const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
-  const desk = await adminDesk(context.db, { search, after: parseClientCursor(url.searchParams.get("after")) });
+  const desk = await adminDesk(context.db, { search, after: parseUserCursor(url.searchParams.get("after")) });
   return { ...desk, search };
 }
 
@@ -36,18 +37,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submitted = [...form.entries()]
       .filter(([name]) => name.startsWith("wallet-"))
       .map(([name, value]) => ({ id: Number(name.slice("wallet-".length)), walletAddress: String(value) }));
-    const result = await updateDepositWallets(context.db, admin, submitted);
-    if (!result.ok) return reply("wallets", "error", result.error, 400);
-    if ("emailIds" in result && result.emailIds)
-      deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
-    return reply("wallets", "success", `Updated ${"updated" in result ? result.updated : 0} wallet(s) successfully`);
+    const result = await saveDepositWallets(context, admin, submitted);
+    if (!result.ok) return reply("wallets", "error", result.error, result.status);
+    return reply("wallets", "success", `Updated ${result.updated} wallet(s) successfully`);
   }
   if (form.get("intent") === "delete") {
     const userId = String(form.get("userId") ?? "");
-    const result = await deleteClientData(context.db, admin, userId);
-    if (!result.ok) return reply("delete", "error", result.error, 400);
-    publish(context, userId, { type: "client.deleted", userId });
-    disconnectUser(context, userId);
+    const result = await deleteClient(context, admin, userId);
+    if (!result.ok) return reply("delete", "error", result.error, result.status);
     return reply("delete", "success", ADMIN_MESSAGES.deleted);
   }
   return reply("delete", "error", "Unknown action", 400);

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { SelectField } from "~/components/form";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
-import { listAdmins, listAudit } from "~/server/admin.server";
+import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Audit Log" }];

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { latestWithStatus, pageOf, parseCursor } from "~/server/ledger.server";
+import { latestWithStatus } from "~/server/ledger/reads.server";
+import { pageOf, parseCursor } from "~/server/paging.server";
 import { requireClient } from "~/server/session.server";
 
 /** "Show All" on the dashboard: the client's approved activity, 20 rows a page, newest first. */

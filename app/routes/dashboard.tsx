@@ -5,7 +5,7 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
-import { dashboardData } from "~/server/ledger.server";
+import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import type { loader as activityLoader } from "./dashboard.activity";
 

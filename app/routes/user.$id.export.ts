@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { statementCsv } from "~/server/admin.server";
+import { statementCsv } from "~/server/admin/statement.server";
 import { requireAdmin } from "~/server/session.server";
 
 /** The client's statement as CSV: every transaction, oldest first, with the running ledger balance. */

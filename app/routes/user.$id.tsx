@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
 import {
   Form,
   isRouteErrorResponse,
@@ -20,9 +20,10 @@ import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
-import { clientDetail, decideTransaction, postLedgerEntry, setClientStatus } from "~/server/admin.server";
-import { parseCursor } from "~/server/ledger.server";
-import { disconnectUser, publishTransaction } from "~/server/realtime.server";
+import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
+import { decide } from "~/server/admin/decisions.server";
+import { postEntry } from "~/server/admin/entries.server";
+import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -31,9 +32,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  if (!params.id) throw redirect("/dashboard");
   const cursor = parseCursor(new URL(request.url).searchParams.get("before"));
-  const detail = await clientDetail(context.db, params.id, cursor);
+  const detail = await clientDetail(context.db, params.id ?? "", cursor);
   if (!detail) throw data({ message: "User not found" }, { status: 404 });
   return { ...detail, idempotencyKey: crypto.randomUUID() };
 }
@@ -53,9 +53,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!Number.isInteger(transactionId)) return reply("error", ENTRY_MESSAGES.failed, 400);
     // The id must be this client's: an admin page never decides another client's row by accident.
     const decision = intent === "approve" ? "approved" : "rejected";
-    const result = await decideTransaction(context.db, admin, transactionId, decision, { userId });
-    if (!result.ok) return reply("error", result.error, 409);
-    publishTransaction(context, transactionId, "transaction.updated");
+    const result = await decide(context, admin, { transactionId, decision, userId });
+    if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", intent === "approve" ? "Transaction approved" : "Transaction rejected");
   }
   if (intent === "entry") {
@@ -63,19 +62,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return reply("error", parsed.error, 400);
     const idempotencyKey = idempotencyKeyOf(form);
     if (!idempotencyKey) return reply("error", ENTRY_MESSAGES.failed, 400);
-    const result = await postLedgerEntry(context.db, admin, userId, { ...parsed.data, idempotencyKey });
-    if (!result.ok) return reply("error", result.error, 400);
-    if (result.transactionId) publishTransaction(context, result.transactionId, "transaction.created");
+    const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey });
+    if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", `${TYPE_LABELS[parsed.data.type]} of ${formatCents(parsed.data.amountCents)} recorded`);
   }
   if (intent === "suspend" || intent === "activate") {
     const status = intent === "suspend" ? "suspended" : "active";
-    const result = await setClientStatus(context.db, admin, userId, status);
-    if (!result.ok) {
-      return reply("error", `Failed to ${intent} user: ${result.error}`, 400);
-    }
-    // A suspended client's open pages lose their live feed along with their sessions.
-    if (status === "suspended") disconnectUser(context, userId);
+    const result = await changeClientStatus(context, admin, userId, status);
+    if (!result.ok) return reply("error", `Failed to ${intent} user: ${result.error}`, result.status);
     return reply("success", intent === "suspend" ? "User suspended" : "User activated");
   }
   return reply("error", ENTRY_MESSAGES.failed, 400);

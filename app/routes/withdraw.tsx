@@ -5,10 +5,9 @@ import { Banner, Field, SelectField, SubmitButton } from "~/components/form";
 import { formatCents } from "~/lib/format";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
-import { moneyRequester, requestWithdrawal, withdrawableCents } from "~/server/ledger.server";
-import { deliverInBackground } from "~/server/mail/outbox.server";
-import { publishTransaction } from "~/server/realtime.server";
-import { requireClient } from "~/server/session.server";
+import { withdrawableCents } from "~/server/ledger/figures.server";
+import { moneyRequester, submitWithdrawal } from "~/server/ledger/requests.server";
+import { getSessionUser, requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Withdraw Funds" }];
@@ -16,28 +15,26 @@ export const meta: MetaFunction = () => [{ title: "Withdraw Funds" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
   return {
-    // What can still be withdrawn: pending withdrawals are already reserved (DESIGN §3).
+    // What can still be withdrawn: pending withdrawals are already reserved (docs/product.md, "Money rules").
     availableCents: await withdrawableCents(context.db, user.id),
     idempotencyKey: crypto.randomUUID(),
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const requester = await moneyRequester(request, context);
+  const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
-  const user = requester.client;
+  const client = requester.client;
 
   const form = await request.formData();
-  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, user.id));
+  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
   if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
   const idempotencyKey = idempotencyKeyOf(form);
-  if (!idempotencyKey) return data({ error: "This form has expired. Please reload the page." }, { status: 400 });
+  if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
 
   // The balance check above is for the message; the insert itself re-checks, atomically.
-  const result = await requestWithdrawal(context.db, context.env, user, { ...parsed.data, idempotencyKey });
-  if (!result.ok) return data({ error: result.error }, { status: 409 });
-  deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
-  if (!result.replayed) publishTransaction(context, result.transactionId, "transaction.created");
+  const result = await submitWithdrawal(context, client, { ...parsed.data, idempotencyKey });
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.withdrawalSubmitted,

@@ -267,6 +267,10 @@ export function accountQuery(db: Db, userId: string) {
       country: profiles.country,
       /** null when the client's data was deleted (the login stays; a new profile comes with the next sign-in). */
       status: profiles.status,
+      /** The profile's projections of the ledger, kept by every batch that changes approved rows. */
+      balanceCents: profiles.balanceCents,
+      totalTrades: profiles.totalTrades,
+      winRate: profiles.winRate,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import type { SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
@@ -25,13 +25,9 @@ export { schema };
 
 const dialect = new SQLiteAsyncDialect();
 
-/**
- * A hand-written statement (INSERT … SELECT … WHERE, ON CONFLICT, RETURNING) as a D1 prepared statement,
- * with every value bound. Used where a money rule must be one statement that the query builder cannot
- * express; run several atomically with `db.$client.batch([...])`.
- */
-export function statement(db: Db, query: SQL): D1PreparedStatement {
-  const { sql, params } = dialect.sqlToQuery(query);
+/** A statement (a query builder or an `sql` template) as a D1 prepared statement, every value bound. */
+function prepare(db: Db, query: SQLWrapper): D1PreparedStatement {
+  const { sql, params } = dialect.sqlToQuery(query.getSQL());
   return db.$client.prepare(sql).bind(...params);
 }
 
@@ -46,4 +42,27 @@ export async function readTogether<T extends Record<string, BatchItem<"sqlite">>
   const names = Object.keys(queries);
   const results: unknown[] = await db.batch(Object.values(queries) as [BatchItem<"sqlite">]);
   return Object.fromEntries(names.map((name, i) => [name, results[i]])) as { [K in keyof T]: Awaited<T[K]> };
+}
+
+/** A write of `writeTogether`: a query builder or an `sql` statement, and the shape of its RETURNING rows. */
+export type Write<Row = Record<string, unknown>> = SQLWrapper & { readonly __row?: Row };
+
+/** Marks an `sql` statement with the shape of the rows its RETURNING clause gives back (aliases in camelCase). */
+export const returning = <Row>(query: SQLWrapper): Write<Row> => query as Write<Row>;
+
+/**
+ * Several writes in one atomic batch, by name: all of them or none. This is how every money rule and
+ * every change that touches several tables is written: conditional statements (INSERT … SELECT … WHERE,
+ * ON CONFLICT, RETURNING) whose conditions are checked by the database at the moment of writing, never a
+ * read in JavaScript followed by a write. Each name gets the rows its statement returned.
+ */
+export async function writeTogether<T extends Record<string, Write<unknown> | false | undefined>>(
+  db: Db,
+  writes: T,
+): Promise<{ [K in keyof T]: T[K] extends Write<infer Row> ? Row[] : never }> {
+  const named = Object.entries(writes).filter((entry): entry is [string, Write<unknown>] => Boolean(entry[1]));
+  const results = await db.$client.batch(named.map(([, query]) => prepare(db, query)));
+  return Object.fromEntries(named.map(([name], i) => [name, results[i]?.results ?? []])) as {
+    [K in keyof T]: T[K] extends Write<infer Row> ? Row[] : never;
+  };
 }

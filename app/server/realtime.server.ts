@@ -1,15 +1,12 @@
-import { eq } from "drizzle-orm";
-import { type FeedEvent, type FeedTransaction, parseFeedEvent } from "~/lib/realtime";
-import type { Db } from "./db.server";
-import { schema } from "./db.server";
+import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import type { WorkerBindings } from "./env.server";
 
 /**
- * Publishing to the realtime feeds, after a write has committed. D1 is the truth and the socket only a
- * hint, so publishing runs in `waitUntil` and a failure is logged, never returned to the writer.
+ * Publishing to the realtime feeds, after a write has committed (through `afterCommit`). D1 is the truth
+ * and the socket only a hint, so publishing runs in `waitUntil` and a failure is logged, never returned to
+ * the writer. The events carry the rows the write returned: nothing is read again to publish.
  */
 interface RealtimeContext {
-  db: Db;
   bindings: WorkerBindings;
   ctx: ExecutionContext;
 }
@@ -20,25 +17,6 @@ const clientFeed = (bindings: WorkerBindings, userId: string) =>
   bindings.CLIENT_FEED.get(bindings.CLIENT_FEED.idFromName(userId));
 const adminDesk = (bindings: WorkerBindings) =>
   bindings.ADMIN_DESK.get(bindings.ADMIN_DESK.idFromName(ADMIN_DESK_NAME));
-
-export async function readFeedTransaction(db: Db, id: number): Promise<FeedTransaction | null> {
-  const t = schema.transactions;
-  const row = await db
-    .select({
-      id: t.id,
-      userId: t.userId,
-      transactionType: t.transactionType,
-      amountCents: t.amountCents,
-      status: t.status,
-      createdAt: t.createdAt,
-      tradingPair: t.tradingPair,
-      stock: t.stock,
-    })
-    .from(t)
-    .where(eq(t.id, id))
-    .get();
-  return row ?? null;
-}
 
 function inBackground(context: RealtimeContext, label: string, work: () => Promise<unknown>) {
   context.ctx.waitUntil(
@@ -56,24 +34,6 @@ export function publish(context: RealtimeContext, userId: string, event: FeedEve
     await Promise.all([
       clientFeed(context.bindings, userId).publish(checked),
       adminDesk(context.bindings).publish(checked),
-    ]);
-  });
-}
-
-/** Publishes a transaction as it now stands in D1 (created or decided). */
-export function publishTransaction(
-  context: RealtimeContext,
-  transactionId: number,
-  type: "transaction.created" | "transaction.updated",
-) {
-  inBackground(context, type, async () => {
-    const transaction = await readFeedTransaction(context.db, transactionId);
-    if (!transaction) return;
-    const event = parseFeedEvent({ type, transaction });
-    if (!event) throw new Error(`transaction ${transactionId} does not make a valid ${type} event`);
-    await Promise.all([
-      clientFeed(context.bindings, transaction.userId).publish(event),
-      adminDesk(context.bindings).publish(event),
     ]);
   });
 }

@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, type SQL, sql } from "drizzle-orm";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
@@ -18,6 +18,8 @@ export interface SessionUser {
   role: "user" | "admin";
   firstName: string;
   lastName: string;
+  /** The client's profile status; null for an account whose data was deleted (no profile until next sign-in). */
+  profileStatus: "active" | "suspended" | null;
   sessionId: string;
 }
 
@@ -61,14 +63,16 @@ export async function createSession(db: Db, env: AppEnv, userId: string, now = D
   return { token: session.token, setCookie: session.setCookie };
 }
 
-/** Ends every session of a user, or every one but `keepSessionId` (a password change keeps the current one). */
-export function endSessionsOf(db: Db, userId: string, keepSessionId?: string) {
+/**
+ * Ends every session of a user, or every one but `keepSessionId` (a password change keeps the current one):
+ * the one way a user is signed out everywhere, as part of the batch that causes it. `userId` may be an SQL
+ * expression (the owner of a reset token). Open sockets close through `afterCommit`'s `signedOut`.
+ */
+export function endSessionsOf(db: Db, userId: string | SQL, keepSessionId?: string) {
   const { sessions } = schema;
   return db
     .delete(sessions)
-    .where(
-      keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
-    );
+    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined));
 }
 
 async function readToken(request: Request, env: AppEnv): Promise<string | null> {
@@ -109,6 +113,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       role: users.role,
       firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
       lastName: sql<string>`coalesce(${profiles.lastName}, '')`,
+      profileStatus: profiles.status,
       lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)

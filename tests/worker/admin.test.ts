@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerBalance, totalsFromRows } from "~/lib/ledger";
-import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
-import { ADMIN_MESSAGES, decideTransaction, postLedgerEntry } from "~/server/admin.server";
+import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { decideTransaction } from "~/server/admin/decisions.server";
+import { postLedgerEntry } from "~/server/admin/entries.server";
 import {
   appEnv,
   cookieFrom,

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents } from "~/lib/format";
 import { summarize, totalsFromRows } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
-import { SUSPENDED_MESSAGE, withdrawableCents } from "~/server/ledger.server";
+import { withdrawableCents } from "~/server/ledger/figures.server";
+import { SUSPENDED_MESSAGE } from "~/server/ledger/requests.server";
 import {
   appEnv,
   createUser,

@@ -2,7 +2,10 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
-import { adminDesk, decideTransaction, deleteClientData, postLedgerEntry } from "~/server/admin.server";
+import { decideTransaction } from "~/server/admin/decisions.server";
+import { deleteClientData } from "~/server/admin/deletion.server";
+import { adminDesk } from "~/server/admin/desk.server";
+import { postLedgerEntry } from "~/server/admin/entries.server";
 import { createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
 
 /** What `ledger_totals` must hold for a client: the GROUP BY of its ledger rows. */

@@ -10,7 +10,7 @@ import {
   withdrawable,
 } from "~/lib/ledger";
 import { isValidAddress } from "~/lib/wallet-address";
-import { ledgerSummary, ledgerTotals, withdrawableCents } from "~/server/ledger.server";
+import { ledgerSummary, ledgerTotals, withdrawableCents } from "~/server/ledger/figures.server";
 import { createUser, db, insertLedger } from "../support/fixtures";
 
 const row = (

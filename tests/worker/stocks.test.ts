@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
-import { SUSPENDED_MESSAGE } from "~/server/ledger.server";
+import { SUSPENDED_MESSAGE } from "~/server/ledger/requests.server";
 import {
   appEnv,
   createUser,

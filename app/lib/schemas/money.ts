@@ -12,6 +12,7 @@ export const MONEY_MESSAGES = {
   withdrawalSubmitted: "Withdrawal request submitted successfully",
   noWallets: "No deposit wallets available",
   noWalletsYet: "No deposit wallets available yet",
+  formExpired: "This form has expired. Please reload the page.",
 } as const;
 
 /** SPEC §5's extra rules for a stock deposit. */

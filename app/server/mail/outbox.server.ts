@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, lte } from "drizzle-orm";
+import { and, asc, desc, eq, lte, type SQL, sql } from "drizzle-orm";
 import { Resend } from "resend";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { returning, schema } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { type EmailData, type EmailTemplate, emailTemplates, renderStoredEmail } from "./templates.server";
 
@@ -37,6 +37,30 @@ export function enqueueEmail<T extends EmailTemplate>(db: Db, email: OutgoingEma
     .insert(emailOutbox)
     .values({ toAddress: email.to.trim().toLowerCase(), template: email.template, payload: data })
     .returning({ id: emailOutbox.id, status: emailOutbox.status });
+}
+
+/**
+ * The outbox insert for notices that depend on rows of the same batch, validated now like `enqueueEmail`:
+ * one notice per row of `from` (a FROM … WHERE … clause; the WHERE is required), sent to `to` (an address,
+ * or an SQL expression over those rows). With a `dedupeKey`, a notice already enqueued under that key is not
+ * enqueued again, so a retried request never mails twice.
+ */
+export function enqueueEmailFor<T extends EmailTemplate>(email: {
+  template: T;
+  data: EmailData<T>;
+  to: string | SQL;
+  from: SQL;
+  dedupeKey?: SQL;
+}) {
+  const payload = emailTemplates[email.template].parse(email.data);
+  const to = typeof email.to === "string" ? sql`${email.to.trim().toLowerCase()}` : sql`lower(${email.to})`;
+  return returning<{ id: number }>(
+    sql`INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
+        SELECT ${to}, ${email.template}, ${JSON.stringify(payload)}, ${email.dedupeKey ?? sql`NULL`}
+        FROM ${email.from}
+        ON CONFLICT (dedupe_key) DO NOTHING
+        RETURNING id`,
+  );
 }
 
 interface ProviderResult {

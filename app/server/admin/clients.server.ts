@@ -1,0 +1,108 @@
+/** A client as the back office sees and manages it: the client page's data, suspension and reactivation. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { figure, type LedgerTotals } from "~/lib/money/rules";
+import { type Actor, auditInsert } from "../audit.server";
+import { accountQuery } from "../auth.server";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import type { Db } from "../db.server";
+import { readTogether, returning, schema, writeTogether } from "../db.server";
+import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
+import { approvedStocks, latestOfType, transactionsPageQuery } from "../ledger/reads.server";
+import { type Keyset, pageOf } from "../paging.server";
+import { endSessionsOf } from "../session.server";
+
+const { profiles, transactions } = schema;
+
+export function displayName(first: string | null | undefined, last: string | null | undefined, email: string): string {
+  const full = `${first ?? ""} ${last ?? ""}`.trim();
+  return full || email;
+}
+
+const TRANSACTIONS_PAGE = 25;
+
+/** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
+export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
+  const { account, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
+    account: accountQuery(db, userId),
+    totals: ledgerTotalsQuery(db, userId),
+    firstDeposit: db
+      .select({ createdAt: transactions.createdAt, amountCents: transactions.amountCents })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.userId, userId),
+          eq(transactions.status, "approved"),
+          eq(transactions.transactionType, "deposit"),
+        ),
+      )
+      .orderBy(asc(transactions.createdAt), asc(transactions.id))
+      .limit(1),
+    stocks: approvedStocks(db, userId),
+    feeDeposits: latestOfType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
+    page: transactionsPageQuery(db, userId, TRANSACTIONS_PAGE, cursor),
+  });
+  const [client] = account;
+  if (!client?.status) return null;
+  const ledger: LedgerTotals = totalsOf(totals);
+  const { rows, next } = pageOf(page, TRANSACTIONS_PAGE);
+  const { balanceCents, totalTrades: _trades, winRate: _winRate, ...profile } = client;
+  return {
+    profile: { ...profile, status: client.status, name: displayName(client.firstName, client.lastName, client.email) },
+    summary: {
+      // The profile's projection of the ledger balance, kept by every batch that changes approved rows.
+      balanceCents: balanceCents ?? 0,
+      totalDepositsCents: figure(ledger, "plainDeposits"),
+      stockBalanceCents: figure(ledger, "stockBalance"),
+      totalFeeDepositsCents: figure(ledger, "feeDeposits"),
+      totalProfitCents: figure(ledger, "totalProfit"),
+      firstDeposit: firstDeposit[0] ?? null,
+    },
+    stocks,
+    feeDeposits,
+    transactions: rows,
+    next,
+  };
+}
+
+/** Suspends or reactivates a client. A suspended client is signed out everywhere, sockets included. */
+export async function setClientStatus(
+  db: Db,
+  actor: Required<Actor>,
+  userId: string,
+  status: "active" | "suspended",
+  now = Date.now(),
+): Promise<{ ok: true; changed: boolean } | { ok: false; error: string }> {
+  const before = status === "active" ? "suspended" : "active";
+  const { changed } = await writeTogether(db, {
+    changed: returning<{ id: number }>(
+      sql`UPDATE profiles SET status = ${status}, updated_at = ${now}
+          WHERE user_id = ${userId} AND status = ${before} AND role = 'user' RETURNING id`,
+    ),
+    audit: auditInsert({
+      actor,
+      action: status === "suspended" ? "client.suspend" : "client.activate",
+      target: `user:${userId}`,
+      detail: { before, after: status },
+      onlyIf: sql`changes() = 1`,
+      at: now,
+    }),
+    signOut: status === "suspended" && endSessionsOf(db, userId),
+  });
+  if (changed.length === 1) return { ok: true, changed: true };
+  const profile = await db.select({ status: profiles.status }).from(profiles).where(eq(profiles.userId, userId)).get();
+  if (!profile) return { ok: false, error: "User not found" };
+  if (profile.status === status) return { ok: true, changed: false };
+  return { ok: false, error: "Admins cannot be suspended" };
+}
+
+export async function changeClientStatus(
+  context: CommandContext,
+  actor: Required<Actor>,
+  userId: string,
+  status: "active" | "suspended",
+): Promise<Outcome> {
+  const result = await setClientStatus(context.db, actor, userId, status);
+  if (!result.ok) return { ok: false, error: result.error, status: 400 };
+  if (status === "suspended") afterCommit(context, { signedOut: [userId] });
+  return { ok: true };
+}

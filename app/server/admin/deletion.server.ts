@@ -1,0 +1,71 @@
+/**
+ * "Delete client data", made recoverable: the profile and transactions are copied to the archives, then
+ * removed from the live tables, the client's sessions end and an audit row records what went, in one
+ * batch. The login account stays; a later sign-in creates a fresh profile.
+ */
+import { eq, sql } from "drizzle-orm";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { type Actor, auditInsert } from "../audit.server";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import type { Db } from "../db.server";
+import { schema, writeTogether } from "../db.server";
+import { endSessionsOf } from "../session.server";
+
+const { users } = schema;
+
+export async function deleteClientData(
+  db: Db,
+  actor: Required<Actor>,
+  userId: string,
+  now = Date.now(),
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const target = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
+  if (!target) return { ok: false, error: "User not found" };
+  if (target.role === "admin") return { ok: false, error: "Admin accounts cannot be deleted here" };
+  try {
+    await writeTogether(db, {
+      audit: auditInsert({
+        actor,
+        action: "client.delete",
+        target: `user:${userId}`,
+        detail: sql`'transactions', (SELECT count(*) FROM transactions WHERE user_id = ${userId}),
+                    'balanceCents', (SELECT balance_cents FROM profiles WHERE user_id = ${userId}),
+                    'email', (SELECT email FROM users WHERE id = ${userId})`,
+        at: now,
+      }),
+      archiveTransactions: sql`
+        INSERT INTO transactions_archive (id, user_id, transaction_type, amount_cents, status, wallet_address,
+          withdrawal_wallet_address, balance_after_cents, trading_pair, stock, idempotency_key, created_by,
+          decided_by, decided_at, created_at, archived_at, archived_by)
+        SELECT id, user_id, transaction_type, amount_cents, status, wallet_address, withdrawal_wallet_address,
+               balance_after_cents, trading_pair, stock, idempotency_key, created_by, decided_by, decided_at,
+               created_at, ${now}, ${actor.id}
+        FROM transactions WHERE user_id = ${userId}`,
+      archiveProfile: sql`
+        INSERT INTO profiles_archive (id, user_id, email, first_name, last_name, phone_number, username, country,
+          referral_id, balance_cents, status, role, total_trades, win_rate, created_at, updated_at, archived_at,
+          archived_by)
+        SELECT id, user_id, email, first_name, last_name, phone_number, username, country, referral_id,
+               balance_cents, status, role, total_trades, win_rate, created_at, updated_at, ${now}, ${actor.id}
+        FROM profiles WHERE user_id = ${userId}`,
+      transactions: sql`DELETE FROM transactions WHERE user_id = ${userId}`,
+      profile: sql`DELETE FROM profiles WHERE user_id = ${userId}`,
+      signOut: endSessionsOf(db, userId),
+    });
+    return { ok: true };
+  } catch (error) {
+    console.error("deleteClientData failed", error);
+    const reason = error instanceof Error ? error.message : String(error);
+    if (/transactions/.test(reason)) return { ok: false, error: `Failed to delete transactions: ${reason}` };
+    if (/profiles/.test(reason)) return { ok: false, error: `Failed to delete profile: ${reason}` };
+    return { ok: false, error: ADMIN_MESSAGES.deleteFailed };
+  }
+}
+
+/** The deletion, then the client's open pages are told and their sockets closed. */
+export async function deleteClient(context: CommandContext, actor: Required<Actor>, userId: string): Promise<Outcome> {
+  const result = await deleteClientData(context.db, actor, userId);
+  if (!result.ok) return { ok: false, error: result.error, status: 400 };
+  afterCommit(context, { events: [{ userId, event: { type: "client.deleted", userId } }], signedOut: [userId] });
+  return { ok: true };
+}

@@ -1,0 +1,129 @@
+/**
+ * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list
+ * and the firm's wallets.
+ */
+import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import type { Db } from "../db.server";
+import { readTogether, schema } from "../db.server";
+import { listDepositWallets } from "../ledger/reads.server";
+import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
+import { displayName } from "./clients.server";
+
+const { users, profiles, transactions } = schema;
+
+const CLIENTS_PAGE = 25;
+const WAITING_CLIENTS = 50;
+
+interface ClientListOptions {
+  search?: string;
+  after?: Keyset<string>;
+  pageSize?: number;
+}
+
+export async function adminDesk(db: Db, options: ClientListOptions = {}) {
+  const pageSize = options.pageSize ?? CLIENTS_PAGE;
+  const { clients, pending, waiting, page, wallets } = await readTogether(db, {
+    clients: db.select({ n: count() }).from(users).where(sql`${users.role} = 'user'`),
+    // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
+    pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
+    waiting: waitingClientsQuery(db, WAITING_CLIENTS),
+    page: clientsPageQuery(db, { ...options, pageSize }),
+    wallets: listDepositWallets(db),
+  });
+  const { rows, next } = pageOf(page, pageSize);
+  return {
+    counts: { totalUsers: clients[0]?.n ?? 0, activeAlerts: pending[0]?.n ?? 0 },
+    pending: waiting.map(toWaitingClient),
+    clients: { clients: rows.map(toClientRow), next },
+    wallets,
+  };
+}
+
+/**
+ * Pending requests grouped by client, oldest waiting first, for the first `limit` clients. Bounded by
+ * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending index
+ * in age order, and each one's count and sum come from `ledger_totals`. SQLite keeps the inner ORDER BY because
+ * the DISTINCT query around it has no join and no order of its own; keep it that way (a test checks that the 50
+ * oldest are the ones shown).
+ */
+function waitingClientsQuery(db: Db, limit: number) {
+  const byAge = db
+    .select({ userId: transactions.userId })
+    .from(transactions)
+    .where(sql`${transactions.status} = 'pending'`)
+    .orderBy(asc(transactions.createdAt), asc(transactions.id))
+    .as("by_age");
+  const waiting = db.$with("waiting").as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(limit));
+  const oldest = sql<number>`(SELECT min(created_at) FROM transactions
+                              WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
+  return db
+    .with(waiting)
+    .select({
+      userId: waiting.userId,
+      email: users.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      count: sql<number>`(SELECT sum(count) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
+      cents: sql<number>`(SELECT sum(cents) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
+      oldest,
+    })
+    .from(waiting)
+    .innerJoin(users, eq(users.id, waiting.userId))
+    .leftJoin(profiles, eq(profiles.userId, waiting.userId))
+    .orderBy(sql`oldest`, waiting.userId);
+}
+
+const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number]) => ({
+  userId: r.userId,
+  name: displayName(r.firstName, r.lastName, r.email),
+  count: Number(r.count),
+  cents: Number(r.cents),
+  oldest: Number(r.oldest),
+});
+
+const clientKeyset = { createdAt: users.createdAt, id: users.id };
+
+/** The User Management table: clients newest first, a page by keyset, optionally filtered by name or e-mail. */
+function clientsPageQuery(db: Db, options: ClientListOptions & { pageSize: number }) {
+  const term = options.search?.trim().toLowerCase();
+  const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      createdAt: users.createdAt,
+      lastLoginAt: users.lastLoginAt,
+      emailConfirmedAt: users.emailConfirmedAt,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      status: profiles.status,
+    })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(
+      and(
+        eq(users.role, "user"),
+        pattern
+          ? or(
+              sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
+              sql`lower(coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
+            )
+          : undefined,
+        afterCursor(clientKeyset, options.after, "newest"),
+      ),
+    )
+    .orderBy(...keysetOrderBy(clientKeyset, "newest"))
+    .limit(options.pageSize + 1);
+}
+
+const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) => ({
+  id: r.id,
+  name: displayName(r.firstName, r.lastName, r.email),
+  joinedAt: r.createdAt,
+  lastActivityAt: r.lastLoginAt,
+  // The Status column: active when the e-mail is confirmed, inactive when not.
+  status: r.emailConfirmedAt ? ("active" as const) : ("inactive" as const),
+  suspended: r.status === "suspended",
+  // A client whose data was deleted keeps the login but has no profile until the next sign-in.
+  hasProfile: r.status !== null,
+});

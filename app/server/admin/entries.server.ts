@@ -1,0 +1,90 @@
+/**
+ * Admin ledger entries: inserted approved, with the balance after it and the fixed admin wallet address,
+ * then the audit row and the profile projection, in one batch. The form's idempotency key makes a
+ * resubmission one entry.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { TransactionType } from "~/lib/ledger";
+import { signedCents } from "~/lib/money/rules";
+import type { FeedTransaction } from "~/lib/realtime";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { type Actor, auditInsert } from "../audit.server";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import type { Db } from "../db.server";
+import { returning, schema, writeTogether } from "../db.server";
+import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
+import { FEED_RETURNING } from "../ledger/reads.server";
+
+const { transactions } = schema;
+
+/** The fixed wallet address written on admin-created entries. */
+export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
+
+export interface LedgerEntry {
+  type: TransactionType;
+  amountCents: number;
+  tradingPair?: string;
+  stock?: string;
+  idempotencyKey: string;
+}
+
+export async function postLedgerEntry(
+  db: Db,
+  actor: Required<Actor>,
+  userId: string,
+  entry: LedgerEntry,
+  now = Date.now(),
+): Promise<{ ok: true; transactionId: number; transaction?: FeedTransaction } | { ok: false; error: string }> {
+  const tradingPair = entry.type === "profit" || entry.type === "loss" ? (entry.tradingPair ?? null) : null;
+  const stock = entry.type === "stock_deposit" ? (entry.stock ?? null) : null;
+  const { inserted } = await writeTogether(db, {
+    inserted: returning<FeedTransaction>(
+      sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, balance_after_cents,
+                                    trading_pair, stock, idempotency_key, created_by, decided_by, decided_at, created_at)
+          SELECT ${userId}, ${entry.type}, ${entry.amountCents}, 'approved', ${ADMIN_ENTRY_WALLET},
+                 ${figureSql("ledgerBalance", userId)} + ${signedCents(entry.type, entry.amountCents)}, ${tradingPair},
+                 ${stock}, ${entry.idempotencyKey}, ${actor.id}, ${actor.id}, ${now}, ${now}
+          WHERE EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId})
+          ON CONFLICT (user_id, idempotency_key) DO NOTHING
+          RETURNING ${FEED_RETURNING}`,
+    ),
+    audit: auditInsert({
+      actor,
+      action: "ledger.entry",
+      target: sql`'transaction:' || id`,
+      detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents,
+                  'tradingPair', trading_pair, 'stock', stock, 'balanceAfterCents', balance_after_cents`,
+      from: sql`transactions
+          WHERE user_id = ${userId} AND idempotency_key = ${entry.idempotencyKey}
+            AND NOT EXISTS (SELECT 1 FROM audit_log WHERE action = 'ledger.entry' AND target = 'transaction:' || transactions.id)`,
+      at: now,
+    }),
+    projection: refreshProfileProjection(userId, now),
+  });
+  const row = inserted[0];
+  if (row) return { ok: true, transactionId: row.id, transaction: row };
+  const earlier = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.idempotencyKey, entry.idempotencyKey)))
+    .get();
+  if (earlier) return { ok: true, transactionId: earlier.id };
+  return { ok: false, error: ADMIN_MESSAGES.processingFailed };
+}
+
+/** The admin's ledger entry, then the client's feed and the desk hear of it. */
+export async function postEntry(
+  context: CommandContext,
+  actor: Required<Actor>,
+  userId: string,
+  entry: LedgerEntry,
+): Promise<Outcome> {
+  const result = await postLedgerEntry(context.db, actor, userId, entry);
+  if (!result.ok) return { ok: false, error: result.error, status: 400 };
+  if (result.transaction) {
+    afterCommit(context, {
+      events: [{ userId, event: { type: "transaction.created", transaction: result.transaction } }],
+    });
+  }
+  return { ok: true };
+}

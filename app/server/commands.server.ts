@@ -1,0 +1,37 @@
+/**
+ * What happens after a command's batch has committed, in one place for every command: the notices it
+ * enqueued are delivered and the realtime feeds hear about the rows it wrote, both in the background
+ * (`waitUntil`), so the answer never waits for the mail provider or a socket. D1 stays the truth: a lost
+ * event or a failed delivery is caught up later (pages reload from D1, the cron retries the outbox).
+ */
+import type { FeedEvent } from "~/lib/realtime";
+import type { Db } from "./db.server";
+import type { AppEnv, WorkerBindings } from "./env.server";
+import { deliverInBackground } from "./mail/outbox.server";
+import { disconnectUser, publish } from "./realtime.server";
+
+/** What a command needs beyond its input: the request's database, configuration and runtime. */
+export interface CommandContext {
+  db: Db;
+  env: AppEnv;
+  bindings: WorkerBindings;
+  ctx: ExecutionContext;
+}
+
+export interface AfterCommit {
+  /** Outbox rows the batch enqueued. */
+  emailIds?: number[];
+  /** Feed events about the rows the batch wrote, for the owner's feed and the admin desk. */
+  events?: Array<{ userId: string; event: FeedEvent }>;
+  /** Users whose sessions the batch ended: their open sockets close too. */
+  signedOut?: string[];
+}
+
+export function afterCommit(context: CommandContext, effects: AfterCommit): void {
+  if (effects.emailIds?.length) deliverInBackground(context.ctx, context.db, context.env, effects.emailIds);
+  for (const { userId, event } of effects.events ?? []) publish(context, userId, event);
+  for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
+}
+
+/** A command's answer: done (with what the page needs), or refused with a message and an HTTP status. */
+export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; status: number };

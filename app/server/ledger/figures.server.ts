@@ -1,0 +1,88 @@
+/**
+ * The rules table's figures on the server: the client's totals read from `ledger_totals` (kept by triggers
+ * in the statement that writes each ledger row, so at most one row per status, type and stock however long
+ * the history), and the figures as SQL expressions for use inside conditional statements.
+ */
+import { eq, type SQL, sql } from "drizzle-orm";
+import {
+  emptyTotals,
+  type FigureName,
+  figureSql as figureSqlText,
+  type LedgerTotals,
+  profileProjectionSql,
+  summarize,
+} from "~/lib/money/rules";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../../db/enums";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+
+const { ledgerTotals: totalsTable } = schema;
+
+/** The client's totals by status and type. */
+export function ledgerTotalsQuery(db: Db, userId: string) {
+  return db
+    .select({
+      status: totalsTable.status,
+      type: totalsTable.transactionType,
+      count: sql<number>`sum(${totalsTable.count})`,
+      cents: sql<number>`sum(${totalsTable.cents})`,
+    })
+    .from(totalsTable)
+    .where(eq(totalsTable.userId, userId))
+    .groupBy(totalsTable.status, totalsTable.transactionType);
+}
+
+type TotalsRow = Awaited<ReturnType<typeof ledgerTotalsQuery>>[number];
+
+export function totalsOf(rows: TotalsRow[]): LedgerTotals {
+  const totals = emptyTotals();
+  for (const row of rows) {
+    if (!TRANSACTION_STATUSES.includes(row.status) || !TRANSACTION_TYPES.includes(row.type)) continue;
+    totals[row.status][row.type] = { count: Number(row.count), cents: Number(row.cents) };
+  }
+  return totals;
+}
+
+export async function ledgerTotals(db: Db, userId: string): Promise<LedgerTotals> {
+  return totalsOf(await ledgerTotalsQuery(db, userId));
+}
+
+export async function ledgerSummary(db: Db, userId: string) {
+  return summarize(await ledgerTotals(db, userId));
+}
+
+/**
+ * One figure of the rules table for one client, as an SQL expression (`userId` a bound value or a column
+ * expression), for the conditions of a statement: the database checks it at the moment of writing.
+ */
+export function figureSql(name: FigureName, userId: string | SQL): SQL<number> {
+  return bindUserId((placeholder) => figureSqlText(name, placeholder), userId);
+}
+
+/** The rules module writes SQL text around a user id expression; here the id becomes a bound value. */
+function bindUserId(text: (userIdSql: string) => string, userId: string | SQL): SQL<number> {
+  const placeholder = "\u0000";
+  const parts = text(placeholder)
+    .split(placeholder)
+    .flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${userId}`, sql.raw(part)]));
+  return sql.join(parts) as SQL<number>;
+}
+
+/** What the client may still withdraw, pending withdrawals reserved. */
+export const withdrawableSql = (userId: string | SQL) => figureSql("withdrawable", userId);
+
+export async function withdrawableCents(db: Db, userId: string): Promise<number> {
+  const row = await db.get<{ value: number }>(sql`SELECT ${withdrawableSql(userId)} AS value`);
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Brings the profile's stored projections (balance, Total Trades, Win Rate) up to date with the ledger; the
+ * last statement of every batch that changes a client's approved rows. The admin's client page reads the
+ * balance and the dashboard the trades and win rate from them; a property test holds them equal to the
+ * rules table's figures.
+ */
+export function refreshProfileProjection(userId: string | SQL, at: number): SQL {
+  const assignments = bindUserId(profileProjectionSql, userId);
+  return sql`UPDATE profiles SET ${assignments}, updated_at = ${at} WHERE user_id = ${userId}`;
+}

@@ -1,0 +1,142 @@
+/**
+ * What the client pages read from the ledger: the dashboard in one round trip, the firm's deposit wallets,
+ * and the transaction lists, each a bounded index range (never the client's whole history).
+ */
+import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
+import { qrPath } from "~/lib/qr";
+import type { FeedTransaction } from "~/lib/realtime";
+import { accountQuery } from "../auth.server";
+import type { Db } from "../db.server";
+import { readTogether, schema } from "../db.server";
+import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { ledgerTotalsQuery, totalsOf } from "./figures.server";
+
+const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
+
+/** A transaction as the feeds carry it and the lists show it: one definition for selects and RETURNING. */
+export const feedColumns = {
+  id: transactions.id,
+  userId: transactions.userId,
+  transactionType: transactions.transactionType,
+  amountCents: transactions.amountCents,
+  status: transactions.status,
+  createdAt: transactions.createdAt,
+  tradingPair: transactions.tradingPair,
+  stock: transactions.stock,
+} satisfies Record<keyof FeedTransaction, SQLiteColumn>;
+
+/** The same columns for the RETURNING clause of a hand-written statement, named as in `FeedTransaction`. */
+export const FEED_RETURNING = sql.raw(
+  Object.entries(feedColumns)
+    .map(([key, column]) => `${column.name} AS "${key}"`)
+    .join(", "),
+);
+
+const { userId: _owner, ...listColumns } = feedColumns;
+export type LedgerListRow = Omit<FeedTransaction, "userId">;
+
+const byNewest = (a: LedgerListRow, b: LedgerListRow) => b.createdAt - a.createdAt || b.id - a.id;
+const transactionKeyset = { createdAt: transactions.createdAt, id: transactions.id };
+
+export function latestWithStatus(db: Db, userId: string, status: TransactionStatus, limit: number, cursor?: Keyset) {
+  return db
+    .select(listColumns)
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        eq(transactions.status, status),
+        afterCursor(transactionKeyset, cursor, "newest"),
+      ),
+    )
+    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
+    .limit(limit);
+}
+
+export function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
+  return db
+    .select(listColumns)
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.transactionType, type), extra))
+    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
+    .limit(limit);
+}
+
+/** All of a client's transactions, newest first, a page at a time (the admin's Transactions table). */
+export function transactionsPageQuery(db: Db, userId: string, pageSize: number, cursor?: Keyset) {
+  return db
+    .select({
+      ...listColumns,
+      walletAddress: transactions.walletAddress,
+      withdrawalWalletAddress: transactions.withdrawalWalletAddress,
+    })
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), afterCursor(transactionKeyset, cursor, "newest")))
+    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
+    .limit(pageSize + 1);
+}
+
+/** Approved stock deposits grouped by stock (the dashboard's and the admin's Stocks lists). */
+export function approvedStocks(db: Db, userId: string) {
+  return db
+    .select({ stock: totalsTable.stock, cents: totalsTable.cents, count: totalsTable.count })
+    .from(totalsTable)
+    .where(
+      and(
+        eq(totalsTable.userId, userId),
+        eq(totalsTable.status, "approved"),
+        eq(totalsTable.transactionType, "stock_deposit"),
+      ),
+    )
+    .orderBy(totalsTable.stock);
+}
+
+/**
+ * Everything the dashboard shows, in one round trip and without reading the client's whole history: the
+ * account (with the profile's trades and win rate), totals from `ledger_totals`, each list a bounded index
+ * range (two small ranges merged where a list spans two statuses or types).
+ */
+export async function dashboardData(db: Db, userId: string, listSize = 5) {
+  const { account, totals, recent, profits, losses, pending, rejected, stocks } = await readTogether(db, {
+    account: accountQuery(db, userId),
+    totals: ledgerTotalsQuery(db, userId),
+    recent: latestWithStatus(db, userId, "approved", listSize + 1),
+    profits: latestOfType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+    losses: latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    pending: latestWithStatus(db, userId, "pending", 10),
+    rejected: latestWithStatus(db, userId, "rejected", 10),
+    stocks: approvedStocks(db, userId),
+  });
+  const profile = account[0] ?? null;
+  const summary = summarize(totalsOf(totals));
+  return {
+    account: profile,
+    summary: profile?.status
+      ? { ...summary, totalTrades: profile.totalTrades ?? 0, winRate: profile.winRate ?? 0 }
+      : summary,
+    recentActivity: recent.slice(0, listSize),
+    hasMoreActivity: recent.length > listSize,
+    openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
+    pendingAndDeclined: [...pending, ...rejected].sort(byNewest).slice(0, 10),
+    stocks,
+  };
+}
+
+export function listDepositWallets(db: Db) {
+  return db
+    .select({
+      id: depositWallets.id,
+      walletType: depositWallets.walletType,
+      walletAddress: depositWallets.walletAddress,
+    })
+    .from(depositWallets)
+    .orderBy(depositWallets.walletType);
+}
+
+/** The firm's wallets with their QR codes, for the deposit forms. */
+export async function depositWalletViews(db: Db) {
+  const wallets = await listDepositWallets(db);
+  return wallets.map((wallet) => ({ ...wallet, qr: qrPath(wallet.walletAddress) }));
+}

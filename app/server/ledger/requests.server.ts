@@ -1,0 +1,228 @@
+/**
+ * Client requests: deposits, stock deposits and withdrawals. Each is one atomic batch whose first
+ * statement inserts the pending row only while its conditions hold (an active profile; for a withdrawal,
+ * enough withdrawable money), with the notices that follow the row or nothing. A form's idempotency key
+ * makes a double click or a retried request one row.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { FeedTransaction } from "~/lib/realtime";
+import { MONEY_MESSAGES } from "~/lib/schemas/money";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import type { Db } from "../db.server";
+import { returning, schema, writeTogether } from "../db.server";
+import type { AppEnv } from "../env.server";
+import { enqueueEmailFor } from "../mail/outbox.server";
+import type { SessionUser } from "../session.server";
+import { withdrawableSql } from "./figures.server";
+import { FEED_RETURNING } from "./reads.server";
+
+const { transactions } = schema;
+
+export const SUSPENDED_MESSAGE = "Your account is suspended. Please contact support.";
+export const EXCEEDS_BALANCE_MESSAGE = MONEY_MESSAGES.exceedsBalance;
+
+export interface Requester {
+  id: string;
+  email: string;
+  firstName: string;
+}
+
+export type RequestOutcome =
+  | { ok: true; transaction: FeedTransaction | null; transactionId: number; replayed: boolean; emailIds: number[] }
+  | { ok: false; error: string };
+
+/**
+ * Who may submit a money request: a signed-in client whose profile is active (the session lookup reads
+ * the profile's status). 'User not authenticated' or the suspension message otherwise; nothing is written.
+ */
+export function moneyRequester(
+  user: SessionUser | null,
+): { ok: true; client: SessionUser } | { ok: false; error: string; status: number } {
+  if (user?.role !== "user") return { ok: false, error: MONEY_MESSAGES.notAuthenticated, status: 401 };
+  if (user.profileStatus !== "active") return { ok: false, error: SUSPENDED_MESSAGE, status: 403 };
+  return { ok: true, client: user };
+}
+
+const activeProfile = (userId: string) =>
+  sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND status = 'active')`;
+
+/** The rows a notice about this request is written for: the request's own row, whenever it was created. */
+const requestRow = (userId: string, idempotencyKey: string) =>
+  sql`transactions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`;
+
+/** One notice per request row and template, whatever the retries. */
+const perRequest = (template: string) => sql`${`${template}:tx:`} || id`;
+
+/**
+ * What the batch did when it returned no new row: the same key was used before (a replay or a parallel
+ * double click), or the statement's own conditions refused it. Runs only on those paths.
+ */
+async function settle(
+  db: Db,
+  client: Requester,
+  idempotencyKey: string,
+  created: FeedTransaction | undefined,
+  emailIds: number[],
+  refusal: string,
+): Promise<RequestOutcome> {
+  if (created) return { ok: true, transaction: created, transactionId: created.id, replayed: false, emailIds };
+  const earlier = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.userId, client.id), eq(transactions.idempotencyKey, idempotencyKey)))
+    .get();
+  if (earlier) return { ok: true, transaction: null, transactionId: earlier.id, replayed: true, emailIds: [] };
+  const profile = await db
+    .select({ status: schema.profiles.status })
+    .from(schema.profiles)
+    .where(eq(schema.profiles.userId, client.id))
+    .get();
+  if (profile?.status !== "active") return { ok: false, error: SUSPENDED_MESSAGE };
+  return { ok: false, error: refusal };
+}
+
+export interface DepositRequest {
+  amountCents: number;
+  walletType: string;
+  walletAddress: string;
+  stock?: string;
+  idempotencyKey: string;
+}
+
+/** A pending deposit (or stock deposit) and its notice to the admin mailbox, stored together. */
+export async function requestDeposit(
+  db: Db,
+  env: AppEnv,
+  client: Requester,
+  request: DepositRequest,
+  now = Date.now(),
+): Promise<RequestOutcome> {
+  const type = request.stock ? "stock_deposit" : "deposit";
+  const { inserted, notice } = await writeTogether(db, {
+    inserted: returning<FeedTransaction>(
+      sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, stock,
+                                    idempotency_key, created_by, created_at)
+          SELECT ${client.id}, ${type}, ${request.amountCents}, 'pending', ${request.walletAddress}, ${request.stock ?? null},
+                 ${request.idempotencyKey}, ${client.id}, ${now}
+          WHERE ${activeProfile(client.id)}
+          ON CONFLICT (user_id, idempotency_key) DO NOTHING
+          RETURNING ${FEED_RETURNING}`,
+    ),
+    notice: enqueueEmailFor({
+      template: "deposit_request",
+      to: env.ADMIN_MAILBOX,
+      data: {
+        name: client.firstName || "User",
+        clientEmail: client.email,
+        amount: request.amountCents / 100,
+        walletType: request.walletType,
+        walletAddress: request.walletAddress,
+        ...(request.stock ? { stock: request.stock } : {}),
+      },
+      from: requestRow(client.id, request.idempotencyKey),
+      dedupeKey: perRequest("deposit_request"),
+    }),
+  });
+  return settle(
+    db,
+    client,
+    request.idempotencyKey,
+    inserted[0],
+    notice.map((n) => n.id),
+    "Error creating deposit: please try again",
+  );
+}
+
+export interface WithdrawalRequest {
+  amountCents: number;
+  cryptoCurrency: string;
+  address: string;
+  idempotencyKey: string;
+}
+
+/**
+ * A pending withdrawal, accepted by ONE statement only while the withdrawable balance (pending
+ * withdrawals reserved) covers it, so parallel requests cannot overdraw. Its withdrawal_wallets row,
+ * the admin notice and the client's receipt are in the same batch and follow the row or nothing.
+ */
+export async function requestWithdrawal(
+  db: Db,
+  env: AppEnv,
+  client: Requester,
+  request: WithdrawalRequest,
+  now = Date.now(),
+): Promise<RequestOutcome> {
+  const payload = {
+    name: client.firstName || "User",
+    amount: request.amountCents / 100,
+    walletType: request.cryptoCurrency,
+    walletAddress: request.address,
+  };
+  const { inserted, adminNotice, receipt } = await writeTogether(db, {
+    inserted: returning<FeedTransaction>(
+      sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address,
+                                    withdrawal_wallet_address, idempotency_key, created_by, created_at)
+          SELECT ${client.id}, 'withdraw', ${request.amountCents}, 'pending',
+                 coalesce((SELECT wallet_address FROM deposit_wallets ORDER BY id LIMIT 1), ''),
+                 ${request.address}, ${request.idempotencyKey}, ${client.id}, ${now}
+          WHERE ${activeProfile(client.id)} AND ${withdrawableSql(client.id)} >= ${request.amountCents}
+          ON CONFLICT (user_id, idempotency_key) DO NOTHING
+          RETURNING ${FEED_RETURNING}`,
+    ),
+    payoutAddress: sql`
+      INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
+      SELECT user_id, id, ${request.address}, ${request.cryptoCurrency}, amount_cents, ${now}
+      FROM transactions t
+      WHERE user_id = ${client.id} AND idempotency_key = ${request.idempotencyKey}
+        AND NOT EXISTS (SELECT 1 FROM withdrawal_wallets w WHERE w.transaction_id = t.id)`,
+    adminNotice: enqueueEmailFor({
+      template: "withdrawal_request",
+      to: env.ADMIN_MAILBOX,
+      data: { ...payload, clientEmail: client.email },
+      from: requestRow(client.id, request.idempotencyKey),
+      dedupeKey: perRequest("withdrawal_request"),
+    }),
+    receipt: enqueueEmailFor({
+      template: "withdrawal_receipt",
+      to: client.email,
+      data: payload,
+      from: requestRow(client.id, request.idempotencyKey),
+      dedupeKey: perRequest("withdrawal_receipt"),
+    }),
+  });
+  return settle(
+    db,
+    client,
+    request.idempotencyKey,
+    inserted[0],
+    [...adminNotice, ...receipt].map((n) => n.id),
+    EXCEEDS_BALANCE_MESSAGE,
+  );
+}
+
+/** A request submitted: its batch, then the notices delivered and the feeds told, in the background. */
+async function submitted(
+  context: CommandContext,
+  client: Requester,
+  pending: Promise<RequestOutcome>,
+): Promise<Outcome<{ transactionId: number }>> {
+  const result = await pending;
+  if (!result.ok) return { ok: false, error: result.error, status: 409 };
+  afterCommit(context, {
+    emailIds: result.emailIds,
+    events: result.transaction
+      ? [{ userId: client.id, event: { type: "transaction.created", transaction: result.transaction } }]
+      : [],
+  });
+  return { ok: true, transactionId: result.transactionId };
+}
+
+/** The deposit forms' command (/deposit and /stocks/{symbol}/deposit). */
+export function submitDeposit(context: CommandContext, client: Requester, request: DepositRequest) {
+  return submitted(context, client, requestDeposit(context.db, context.env, client, request));
+}
+
+/** The withdrawal form's command. */
+export function submitWithdrawal(context: CommandContext, client: Requester, request: WithdrawalRequest) {
+  return submitted(context, client, requestWithdrawal(context.db, context.env, client, request));
+}
