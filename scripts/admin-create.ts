@@ -8,8 +8,9 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { auditInsert } from "../app/server/audit.server.ts";
 import { hashPassword } from "../app/server/password.server.ts";
-import { type D1Target, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
+import { type D1Target, executeStatements, inlineSql, query, sqlValue } from "./lib/local-d1.ts";
 
 const { values } = parseArgs({
   options: {
@@ -71,7 +72,14 @@ statements.push(
   ]
     .map(sqlValue)
     .join(", ")}) ON CONFLICT(user_id) DO UPDATE SET role = 'admin'`,
-  `INSERT INTO audit_log (actor_id, action, target, detail) VALUES ('cli', ${sqlValue(existing ? "admin.promote" : "admin.create")}, ${sqlValue(`user:${id}`)}, ${sqlValue(JSON.stringify({ email, passwordChanged: Boolean(passwordHash) }))})`,
+  inlineSql(
+    auditInsert({
+      actor: { id: "cli" },
+      action: existing ? "admin.promote" : "admin.create",
+      target: `user:${id}`,
+      detail: { email, passwordChanged: Boolean(passwordHash) },
+    }),
+  ),
 );
 
 executeStatements(statements, target);

@@ -7,6 +7,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { profileProjectionSql } from "../app/lib/money/rules.ts";
 import { hashPassword } from "../app/server/password.server.ts";
 import { applyMigrations, ROOT } from "./lib/local-d1.ts";
 
@@ -113,8 +114,7 @@ export async function buildBenchData() {
     );
   }
   statements.push(
-    `UPDATE profiles SET balance_cents = coalesce((SELECT sum(CASE WHEN transaction_type IN ('withdraw', 'loss') THEN -amount_cents ELSE amount_cents END)
-       FROM transactions t WHERE t.user_id = profiles.user_id AND t.status = 'approved'), 0)`,
+    `UPDATE profiles SET ${profileProjectionSql()}`,
     "INSERT INTO deposit_wallets (wallet_type, wallet_address) VALUES ('BTC', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'), ('ETH', '0x000000000000000000000000000000000000dEaD')",
   );
 

@@ -3,6 +3,7 @@
  * deposit wallets. Runs only when the database has no users, so it is safe to run on every `npm run dev`.
  * Never used against the remote database.
  */
+import { profileProjectionSql, signedCents } from "../app/lib/money/rules.ts";
 import { hashPassword } from "../app/server/password.server.ts";
 import { type D1Target, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
 
@@ -54,15 +55,6 @@ const DEMO_TRANSACTIONS: SeedTransaction[] = [
   { type: "deposit", cents: 120_000, status: "pending", daysAgo: 1 },
 ];
 
-const SIGN: Record<SeedTransaction["type"], number> = {
-  deposit: 1,
-  stock_deposit: 1,
-  fee_deposit: 1,
-  profit: 1,
-  withdraw: -1,
-  loss: -1,
-};
-
 export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
   const day = 24 * 60 * 60 * 1000;
   const joined = now - 60 * day;
@@ -91,7 +83,7 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
   for (const tx of DEMO_TRANSACTIONS) {
     const createdAt = now - tx.daysAgo * day;
     const approved = tx.status === "approved";
-    if (approved) balance += SIGN[tx.type] * tx.cents;
+    if (approved) balance += signedCents(tx.type, tx.cents);
     const decided = tx.status !== "pending";
     const walletAddress = tx.byAdmin ? "admin" : (DEMO_DEPOSIT_WALLETS[0]?.walletAddress ?? null);
     statements.push(
@@ -115,20 +107,12 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
     );
   }
 
-  const trades = DEMO_TRANSACTIONS.filter((t) => t.status === "approved" && (t.type === "profit" || t.type === "loss"));
-  const wins = trades.filter((t) => t.type === "profit").length;
   for (const person of [
-    { ...DEMO_ADMIN, role: "admin", balance: 0, trades: 0, winRate: 0 },
-    {
-      ...DEMO_CLIENT,
-      role: "user",
-      balance,
-      trades: trades.length,
-      winRate: trades.length ? Math.round((wins / trades.length) * 1000) / 10 : 0,
-    },
+    { ...DEMO_ADMIN, role: "admin" },
+    { ...DEMO_CLIENT, role: "user" },
   ]) {
     statements.push(
-      `INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, balance_cents, status, role, total_trades, win_rate, created_at, updated_at) VALUES (${[
+      `INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, status, role, created_at, updated_at) VALUES (${[
         person.id,
         person.email,
         person.firstName,
@@ -136,11 +120,8 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
         "+1 555 0100",
         person.email.split("@")[0],
         "United States",
-        person.balance,
         "active",
         person.role,
-        person.trades,
-        person.winRate,
         joined,
         joined,
       ]
@@ -148,6 +129,8 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
         .join(", ")})`,
     );
   }
+  // The profiles' balance, trades and win rate, from the ledger just written, by the rules every batch uses.
+  statements.push(`UPDATE profiles SET ${profileProjectionSql()}`);
 
   for (const wallet of DEMO_DEPOSIT_WALLETS) {
     statements.push(

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
-import { schema } from "./db.server";
+import { returning, schema, writeTogether } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { enqueueEmail } from "./mail/outbox.server";
 import { hashPassword, scryptCostFor, verifyPassword } from "./password.server";
@@ -58,11 +58,11 @@ export async function registerClient(
   const confirm = await newToken("confirm", userId, now);
   const session = await newSession(env, userId, now);
   try {
-    const results = await db.batch([
-      db
+    const { welcome } = await writeTogether(db, {
+      user: db
         .insert(users)
         .values({ id: userId, email: input.email, passwordHash, role: "user", createdAt: now, lastLoginAt: now }),
-      db.insert(profiles).values({
+      profile: db.insert(profiles).values({
         userId,
         email: input.email,
         firstName: input.firstName,
@@ -77,15 +77,17 @@ export async function registerClient(
         createdAt: now,
         updatedAt: now,
       }),
-      db.insert(authTokens).values(confirm.row),
-      enqueueEmail(db, {
-        to: input.email,
-        template: "welcome",
-        data: { name: input.firstName, confirmUrl: `${origin}/confirm-email?token=${confirm.token}` },
-      }),
-      insertSession(db, session.row),
-    ]);
-    return { ok: true, userId, setCookie: session.setCookie, emailIds: results[3].map((row) => row.id) };
+      confirmToken: db.insert(authTokens).values(confirm.row),
+      welcome: returning<{ id: number }>(
+        enqueueEmail(db, {
+          to: input.email,
+          template: "welcome",
+          data: { name: input.firstName, confirmUrl: `${origin}/confirm-email?token=${confirm.token}` },
+        }),
+      ),
+      session: insertSession(db, session.row),
+    });
+    return { ok: true, userId, setCookie: session.setCookie, emailIds: welcome.map((row) => row.id) };
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same message.
     if (String((error as { cause?: unknown }).cause ?? error).includes("UNIQUE constraint failed: users.email")) {
@@ -127,23 +129,23 @@ export async function signIn(
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyPassword(credentials.password, await hashForUnknownAccount(env)).then(() => false);
   if (!user || !valid) {
-    await db.batch([
-      recordAttempt(db, BUDGETS.signInPerAccount, credentials.email, now),
-      recordAttempt(db, BUDGETS.signInPerIp, ip, now),
-    ]);
+    await writeTogether(db, {
+      account: recordAttempt(db, BUDGETS.signInPerAccount, credentials.email, now),
+      address: recordAttempt(db, BUDGETS.signInPerIp, ip, now),
+    });
     return { ok: false, error: MESSAGES.invalidCredentials };
   }
 
   const session = await newSession(env, user.id, now);
-  await db.batch([
-    insertSession(db, session.row),
-    db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
-    db
+  await writeTogether(db, {
+    session: insertSession(db, session.row),
+    lastLogin: db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
+    freshProfile: db
       .insert(profiles)
       .values({ userId: user.id, email: user.email, role: user.role, createdAt: now, updatedAt: now })
       .onConflictDoNothing({ target: profiles.userId }),
-    clearAttempts(db, BUDGETS.signInPerAccount, credentials.email),
-  ]);
+    budget: clearAttempts(db, BUDGETS.signInPerAccount, credentials.email),
+  });
   return { ok: true, user: { id: user.id, role: user.role }, setCookie: session.setCookie };
 }
 
@@ -163,10 +165,10 @@ export async function requestPasswordReset(
     isOverBudget(db, BUDGETS.resetPerAccount, email, now),
     isOverBudget(db, BUDGETS.resetPerIp, ip, now),
   ]);
-  await db.batch([
-    recordAttempt(db, BUDGETS.resetPerAccount, email, now),
-    recordAttempt(db, BUDGETS.resetPerIp, ip, now),
-  ]);
+  await writeTogether(db, {
+    account: recordAttempt(db, BUDGETS.resetPerAccount, email, now),
+    address: recordAttempt(db, BUDGETS.resetPerIp, ip, now),
+  });
   if (accountLimited || ipLimited) return { emailIds: [] };
 
   const user = await db
@@ -178,22 +180,25 @@ export async function requestPasswordReset(
   if (!user) return { emailIds: [] };
 
   const reset = await newToken("reset", user.id, now);
-  const results = await db.batch([
-    db
+  const { notice } = await writeTogether(db, {
+    earlierLinks: db
       .update(authTokens)
       .set({ usedAt: now })
       .where(and(eq(authTokens.userId, user.id), eq(authTokens.purpose, "reset"), isNull(authTokens.usedAt))),
-    db.insert(authTokens).values(reset.row),
-    enqueueEmail(db, {
-      to: email,
-      template: "password_reset",
-      data: { name: user.firstName ?? "", resetUrl: `${origin}/reset-password?token=${reset.token}` },
-    }),
-  ]);
-  return { emailIds: results[2].map((row) => row.id) };
+    token: db.insert(authTokens).values(reset.row),
+    notice: returning<{ id: number }>(
+      enqueueEmail(db, {
+        to: email,
+        template: "password_reset",
+        data: { name: user.firstName ?? "", resetUrl: `${origin}/reset-password?token=${reset.token}` },
+      }),
+    ),
+  });
+  return { emailIds: notice.map((row) => row.id) };
 }
 
-async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, now: number) {
+/** The row of an unspent, unexpired token of this purpose (by its hash), as a condition. */
+async function usableTokenCondition(purpose: "reset" | "confirm", token: string, now: number) {
   const id = await sha256Hex(token);
   const condition = and(
     eq(authTokens.id, id),
@@ -201,12 +206,18 @@ async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, 
     isNull(authTokens.usedAt),
     gt(authTokens.expiresAt, now),
   );
+  return { id, condition };
+}
+
+/** The same token and the user it belongs to (a scalar subquery), for the batch that spends it. */
+async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, now: number) {
+  const { id, condition } = await usableTokenCondition(purpose, token, now);
   return { id, condition, owner: db.select({ userId: authTokens.userId }).from(authTokens).where(condition) };
 }
 
 export async function isResetTokenUsable(db: Db, token: string, now = Date.now()): Promise<boolean> {
   if (!token) return false;
-  const { condition } = await usableToken(db, "reset", token, now);
+  const { condition } = await usableTokenCondition("reset", token, now);
   return Boolean(await db.select({ id: authTokens.id }).from(authTokens).where(condition).get());
 }
 
@@ -223,34 +234,38 @@ export async function resetPassword(
   if (!token) return false;
   const { id, condition, owner } = await usableToken(db, "reset", token, now);
   const passwordHash = await hashPassword(newPassword, scryptCostFor(env));
-  const results = await db.batch([
-    db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
-    db.delete(schema.sessions).where(inArray(schema.sessions.userId, owner)),
-    db
-      .update(authTokens)
-      .set({ usedAt: now })
-      .where(and(eq(authTokens.id, id), condition))
-      .returning({ id: authTokens.id }),
-  ]);
-  return results[2].length === 1;
+  const { spent } = await writeTogether(db, {
+    password: db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
+    signOut: endSessionsOf(db, sql`(${owner})`),
+    spent: returning<{ id: string }>(
+      db
+        .update(authTokens)
+        .set({ usedAt: now })
+        .where(and(eq(authTokens.id, id), condition))
+        .returning({ id: authTokens.id }),
+    ),
+  });
+  return spent.length === 1;
 }
 
 /** Marks the e-mail confirmed and spends the link; false for an unknown, used or expired link. */
 export async function confirmEmail(db: Db, token: string, now = Date.now()): Promise<boolean> {
   if (!token) return false;
   const { id, condition, owner } = await usableToken(db, "confirm", token, now);
-  const results = await db.batch([
-    db
+  const { spent } = await writeTogether(db, {
+    confirmed: db
       .update(users)
       .set({ emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})` })
       .where(inArray(users.id, owner)),
-    db
-      .update(authTokens)
-      .set({ usedAt: now })
-      .where(and(eq(authTokens.id, id), condition))
-      .returning({ id: authTokens.id }),
-  ]);
-  return results[1].length === 1;
+    spent: returning<{ id: string }>(
+      db
+        .update(authTokens)
+        .set({ usedAt: now })
+        .where(and(eq(authTokens.id, id), condition))
+        .returning({ id: authTokens.id }),
+    ),
+  });
+  return spent.length === 1;
 }
 
 export function accountQuery(db: Db, userId: string) {
@@ -311,9 +326,9 @@ export async function changePassword(
     return { ok: false, error: MESSAGES.currentPasswordWrong };
   }
   const passwordHash = await hashPassword(input.newPassword, scryptCostFor(env));
-  await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
-    endSessionsOf(db, user.id, user.sessionId),
-  ]);
+  await writeTogether(db, {
+    password: db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
+    otherSessions: endSessionsOf(db, user.id, user.sessionId),
+  });
   return { ok: true };
 }

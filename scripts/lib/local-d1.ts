@@ -6,6 +6,8 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const BIN = join(ROOT, "node_modules", ".bin");
@@ -81,4 +83,14 @@ export function sqlValue(value: string | number | null | undefined): string {
     return String(value);
   }
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * An `sql` statement of the app's modules as plain text for the wrangler CLI, its values inlined with
+ * `sqlValue` (the CLI takes no bound parameters).
+ */
+export function inlineSql(statement: SQL): string {
+  const { sql, params } = new SQLiteSyncDialect().sqlToQuery(statement);
+  let next = 0;
+  return sql.replace(/\?/g, () => sqlValue(params[next++] as string | number | null));
 }

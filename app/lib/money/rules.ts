@@ -197,10 +197,14 @@ export function figureSql(name: FigureName, userIdSql: string): string {
   return `(SELECT ${figureAggregateSql(name)} FROM ledger_totals WHERE user_id = ${userIdSql})`;
 }
 
-/** Win Rate in SQL, the same arithmetic as `winRateOf`. */
+/** `winRateOf` in SQL, over two SQL expressions: the same arithmetic, so the same rounding. */
+export function winRateExpression(winsSql: string, tradesSql: string): string {
+  return `coalesce(round(1000.0 * ${winsSql} / nullif(${tradesSql}, 0)) / 10.0, 0)`;
+}
+
+/** The client's Win Rate in SQL. */
 export function winRateSql(userIdSql: string): string {
-  const trades = figureSql("totalTrades", userIdSql);
-  return `coalesce(round(1000.0 * ${figureSql("wins", userIdSql)} / nullif(${trades}, 0)) / 10.0, 0)`;
+  return winRateExpression(figureSql("wins", userIdSql), figureSql("totalTrades", userIdSql));
 }
 
 /**
