@@ -6,7 +6,6 @@ import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import {
-  appEnv,
   cookieFrom,
   countRows,
   createUser,
@@ -456,7 +455,17 @@ describe("deposit wallets", () => {
       ),
     ).toBe(1);
     expect(await countRows("email_outbox", "template = 'deposit_wallet_changed'")).toBe(outboxBefore + 2 * admins);
-    expect(appEnv.ADMIN_MAILBOX).toBeTruthy();
+    // Each change is mailed to every admin's own address, not to a shared mailbox.
+    const recipients = await env.DB.prepare(
+      `SELECT to_address FROM email_outbox WHERE template = 'deposit_wallet_changed' AND payload LIKE ?
+       ORDER BY to_address`,
+    )
+      .bind("%0x3333333333333333333333333333333333333333%")
+      .all<{ to_address: string }>();
+    const adminEmails = await env.DB.prepare("SELECT email FROM users WHERE role = 'admin' ORDER BY email").all<{
+      email: string;
+    }>();
+    expect(recipients.results.map((row) => row.to_address)).toEqual(adminEmails.results.map((row) => row.email));
   });
 });
 
