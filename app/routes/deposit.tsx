@@ -5,10 +5,10 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
 import { parseAmountToCents } from "~/lib/ledger";
-import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
-import { depositWalletViews, listDepositWallets } from "~/server/ledger/reads.server";
-import { moneyRequester, submitDeposit } from "~/server/ledger/requests.server";
-import { getSessionUser, requireClient } from "~/server/session.server";
+import { MONEY_MESSAGES } from "~/lib/schemas/money";
+import { depositWalletViews } from "~/server/ledger/reads.server";
+import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server";
+import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Make a Deposit" }];
@@ -25,20 +25,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const requester = moneyRequester(await getSessionUser(request, context));
-  if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
-  const form = await request.formData();
-  const parsed = parseDepositForm(form, await listDepositWallets(context.db));
-  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
-  const idempotencyKey = idempotencyKeyOf(form);
-  if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
-
-  const result = await submitDeposit(context, requester.client, {
-    amountCents: parsed.data.amountCents,
-    walletType: parsed.data.wallet.walletType,
-    walletAddress: parsed.data.wallet.walletAddress,
-    idempotencyKey,
-  });
+  const input = await readDepositForm(request, context);
+  if (!input.ok) return data({ error: input.error }, { status: input.status });
+  const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",

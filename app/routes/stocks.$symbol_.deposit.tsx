@@ -5,11 +5,11 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
 import { SelectField } from "~/components/form";
-import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm, STOCK_MESSAGES } from "~/lib/schemas/money";
+import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
-import { depositWalletViews, listDepositWallets } from "~/server/ledger/reads.server";
-import { moneyRequester, submitDeposit } from "~/server/ledger/requests.server";
-import { getSessionUser, requireClient } from "~/server/session.server";
+import { depositWalletViews } from "~/server/ledger/reads.server";
+import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server";
+import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }];
@@ -26,28 +26,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const requester = moneyRequester(await getSessionUser(request, context));
-  if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
-  const form = await request.formData();
-  const parsed = parseDepositForm(form, await listDepositWallets(context.db));
-  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
-  // Then a stock must be selected, and the URL's symbol must be a known one (any case).
-  const selected = String(form.get("stock") ?? "").trim();
-  if (!selected) return data({ error: STOCK_MESSAGES.selectStock }, { status: 400 });
-  const stock = findStock(params.symbol ?? "");
-  if (!stock || stock.symbol !== selected.toUpperCase()) {
-    return data({ error: STOCK_MESSAGES.invalidSymbol }, { status: 400 });
-  }
-  const idempotencyKey = idempotencyKeyOf(form);
-  if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
-
-  const result = await submitDeposit(context, requester.client, {
-    amountCents: parsed.data.amountCents,
-    walletType: parsed.data.wallet.walletType,
-    walletAddress: parsed.data.wallet.walletAddress,
-    stock: stock.symbol,
-    idempotencyKey,
+  const input = await readDepositForm(request, context, (form) => {
+    // A stock must be selected, and the URL's symbol must be a known one (any case).
+    const selected = String(form.get("stock") ?? "").trim();
+    if (!selected) return { ok: false, error: STOCK_MESSAGES.selectStock };
+    const stock = findStock(params.symbol ?? "");
+    if (!stock || stock.symbol !== selected.toUpperCase()) return { ok: false, error: STOCK_MESSAGES.invalidSymbol };
+    return { ok: true, stock: stock.symbol };
   });
+  if (!input.ok) return data({ error: input.error }, { status: input.status });
+  const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",

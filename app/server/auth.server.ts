@@ -209,10 +209,22 @@ async function usableTokenCondition(purpose: "reset" | "confirm", token: string,
   return { id, condition };
 }
 
-/** The same token and the user it belongs to (a scalar subquery), for the batch that spends it. */
+/**
+ * The same token, for the batch that spends it: the user it belongs to (a subquery) and the write that
+ * spends it, which returns a row only for the first of two submissions of one link.
+ */
 async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, now: number) {
   const { id, condition } = await usableTokenCondition(purpose, token, now);
-  return { id, condition, owner: db.select({ userId: authTokens.userId }).from(authTokens).where(condition) };
+  return {
+    owner: db.select({ userId: authTokens.userId }).from(authTokens).where(condition),
+    spend: returning<{ id: string }>(
+      db
+        .update(authTokens)
+        .set({ usedAt: now })
+        .where(and(eq(authTokens.id, id), condition))
+        .returning({ id: authTokens.id }),
+    ),
+  };
 }
 
 export async function isResetTokenUsable(db: Db, token: string, now = Date.now()): Promise<boolean> {
@@ -232,18 +244,12 @@ export async function resetPassword(
   now = Date.now(),
 ): Promise<boolean> {
   if (!token) return false;
-  const { id, condition, owner } = await usableToken(db, "reset", token, now);
+  const { owner, spend } = await usableToken(db, "reset", token, now);
   const passwordHash = await hashPassword(newPassword, scryptCostFor(env));
   const { spent } = await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
     signOut: endSessionsOf(db, sql`(${owner})`),
-    spent: returning<{ id: string }>(
-      db
-        .update(authTokens)
-        .set({ usedAt: now })
-        .where(and(eq(authTokens.id, id), condition))
-        .returning({ id: authTokens.id }),
-    ),
+    spent: spend,
   });
   return spent.length === 1;
 }
@@ -251,37 +257,36 @@ export async function resetPassword(
 /** Marks the e-mail confirmed and spends the link; false for an unknown, used or expired link. */
 export async function confirmEmail(db: Db, token: string, now = Date.now()): Promise<boolean> {
   if (!token) return false;
-  const { id, condition, owner } = await usableToken(db, "confirm", token, now);
+  const { owner, spend } = await usableToken(db, "confirm", token, now);
   const { spent } = await writeTogether(db, {
     confirmed: db
       .update(users)
       .set({ emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})` })
       .where(inArray(users.id, owner)),
-    spent: returning<{ id: string }>(
-      db
-        .update(authTokens)
-        .set({ usedAt: now })
-        .where(and(eq(authTokens.id, id), condition))
-        .returning({ id: authTokens.id }),
-    ),
+    spent: spend,
   });
   return spent.length === 1;
 }
 
+/** Who a person is, as lists and pages name them: the login's columns and the profile's name and status. */
+export const personColumns = {
+  id: users.id,
+  email: users.email,
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  /** null when the client's data was deleted (the login stays; a new profile comes with the next sign-in). */
+  status: profiles.status,
+};
+
 export function accountQuery(db: Db, userId: string) {
   return db
     .select({
-      id: users.id,
-      email: users.email,
-      createdAt: users.createdAt,
-      lastLoginAt: users.lastLoginAt,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
+      ...personColumns,
       phoneNumber: profiles.phoneNumber,
       username: profiles.username,
       country: profiles.country,
-      /** null when the client's data was deleted (the login stays; a new profile comes with the next sign-in). */
-      status: profiles.status,
       /** The profile's projections of the ledger, kept by every batch that changes approved rows. */
       balanceCents: profiles.balanceCents,
       totalTrades: profiles.totalTrades,

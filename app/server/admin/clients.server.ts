@@ -1,5 +1,5 @@
 /** A client as the back office sees and manages it: the client page's data, suspension and reactivation. */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
 import { type Actor, auditInsert } from "../audit.server";
 import { accountQuery } from "../auth.server";
@@ -7,7 +7,7 @@ import { afterCommit, type CommandContext, type Outcome } from "../commands.serv
 import type { Db } from "../db.server";
 import { readTogether, returning, schema, writeTogether } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
-import { approvedStocks, latestOfType, transactionsPageQuery } from "../ledger/reads.server";
+import { approvedStocks, ofType, transactionsPageQuery } from "../ledger/reads.server";
 import { type Keyset, pageOf } from "../paging.server";
 import { endSessionsOf } from "../session.server";
 
@@ -25,20 +25,9 @@ export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
   const { account, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
-    firstDeposit: db
-      .select({ createdAt: transactions.createdAt, amountCents: transactions.amountCents })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.userId, userId),
-          eq(transactions.status, "approved"),
-          eq(transactions.transactionType, "deposit"),
-        ),
-      )
-      .orderBy(asc(transactions.createdAt), asc(transactions.id))
-      .limit(1),
+    firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
     stocks: approvedStocks(db, userId),
-    feeDeposits: latestOfType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
+    feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
     page: transactionsPageQuery(db, userId, TRANSACTIONS_PAGE, cursor),
   });
   const [client] = account;

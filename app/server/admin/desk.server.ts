@@ -3,6 +3,7 @@
  * and the firm's wallets.
  */
 import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import { personColumns } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { listDepositWallets } from "../ledger/reads.server";
@@ -88,16 +89,7 @@ function clientsPageQuery(db: Db, options: ClientListOptions & { pageSize: numbe
   const term = options.search?.trim().toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   return db
-    .select({
-      id: users.id,
-      email: users.email,
-      createdAt: users.createdAt,
-      lastLoginAt: users.lastLoginAt,
-      emailConfirmedAt: users.emailConfirmedAt,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      status: profiles.status,
-    })
+    .select({ ...personColumns, emailConfirmedAt: users.emailConfirmedAt })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(

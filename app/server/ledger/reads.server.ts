@@ -10,7 +10,7 @@ import type { FeedTransaction } from "~/lib/realtime";
 import { accountQuery } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
-import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
 
 const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
@@ -55,12 +55,20 @@ export function latestWithStatus(db: Db, userId: string, status: TransactionStat
     .limit(limit);
 }
 
-export function latestOfType(db: Db, userId: string, type: TransactionType, limit: number, extra?: SQL) {
+/** A client's rows of one type (optionally narrowed by `extra`), newest first or oldest first. */
+export function ofType(
+  db: Db,
+  userId: string,
+  type: TransactionType,
+  limit: number,
+  extra?: SQL,
+  order: KeysetOrder = "newest",
+) {
   return db
     .select(listColumns)
     .from(transactions)
     .where(and(eq(transactions.userId, userId), eq(transactions.transactionType, type), extra))
-    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
+    .orderBy(...keysetOrderBy(transactionKeyset, order))
     .limit(limit);
 }
 
@@ -103,8 +111,8 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     recent: latestWithStatus(db, userId, "approved", listSize + 1),
-    profits: latestOfType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
-    losses: latestOfType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+    losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
     pending: latestWithStatus(db, userId, "pending", 10),
     rejected: latestWithStatus(db, userId, "rejected", 10),
     stocks: approvedStocks(db, userId),

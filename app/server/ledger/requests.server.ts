@@ -6,15 +6,15 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
-import { MONEY_MESSAGES } from "~/lib/schemas/money";
+import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
 import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
-import type { SessionUser } from "../session.server";
+import { getSessionUser, type SessionUser } from "../session.server";
 import { withdrawableSql } from "./figures.server";
-import { FEED_RETURNING } from "./reads.server";
+import { FEED_RETURNING, listDepositWallets } from "./reads.server";
 
 const { transactions } = schema;
 
@@ -215,6 +215,38 @@ async function submitted(
       : [],
   });
   return { ok: true, transactionId: result.transactionId };
+}
+
+/**
+ * The deposit forms' input (/deposit and /stocks/{symbol}/deposit), checked in the form's order: who may
+ * ask, the amount, a wallet of the firm's, then the stock (for a stock deposit), then the form's key.
+ */
+export async function readDepositForm(
+  request: Request,
+  context: CommandContext,
+  checkStock?: (form: FormData) => { ok: true; stock: string } | { ok: false; error: string },
+): Promise<{ ok: true; client: SessionUser; deposit: DepositRequest } | { ok: false; error: string; status: number }> {
+  const requester = moneyRequester(await getSessionUser(request, context));
+  if (!requester.ok) return requester;
+  const form = await request.formData();
+  const parsed = parseDepositForm(form, await listDepositWallets(context.db));
+  if (!parsed.ok) return { ok: false, error: parsed.error, status: 400 };
+  const stock = checkStock?.(form);
+  if (stock && !stock.ok) return { ok: false, error: stock.error, status: 400 };
+  const idempotencyKey = idempotencyKeyOf(form);
+  if (!idempotencyKey) return { ok: false, error: MONEY_MESSAGES.formExpired, status: 400 };
+  const { amountCents, wallet } = parsed.data;
+  return {
+    ok: true,
+    client: requester.client,
+    deposit: {
+      amountCents,
+      walletType: wallet.walletType,
+      walletAddress: wallet.walletAddress,
+      stock: stock?.ok ? stock.stock : undefined,
+      idempotencyKey,
+    },
+  };
 }
 
 /** The deposit forms' command (/deposit and /stocks/{symbol}/deposit). */
