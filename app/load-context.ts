@@ -1,7 +1,10 @@
 import type { Db } from "~/server/db.server";
 import type { AppEnv, WorkerBindings } from "~/server/env.server";
 
-/** What every loader and action receives as `context`, built once per request in workers/app.ts. */
+/**
+ * What every loader and action receives as `context`, built once per request in workers/app.ts from Hono's
+ * context: `db` and `env` as `requestContext()` set them, `cspNonce` as hono/secure-headers drew it.
+ */
 export interface AppContext {
   db: Db;
   env: AppEnv;

@@ -1,10 +1,12 @@
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 
 /**
- * The realtime feeds' events, checked by the same parser on both ends. They are hints: D1 stays the source
- * of truth, and a page that missed events catches up from it (by `since` id, or by reloading its data).
- * Hand-written rather than a zod schema: the browser loads this on every dashboard, and zod would add about
- * 86 KiB of gzip to it (docs/decisions/0005-realtime-feeds.md).
+ * The realtime feeds' one contract, shared by the Durable Objects, the server that publishes and the browser
+ * that listens: the transaction row an event carries, the events, their parser and the objects' RPC surface.
+ * Events are hints: D1 stays the source of truth, and a page that missed events catches up from it (by
+ * `since` id, or by reloading its data). The parser is hand-written rather than a zod schema: the browser
+ * loads this on every dashboard, and zod would add about 86 KiB of gzip to it
+ * (docs/decisions/0005-realtime-feeds.md).
  */
 export interface FeedTransaction {
   id: number;
@@ -17,9 +19,48 @@ export interface FeedTransaction {
   stock: string | null;
 }
 
+/** The fields of a FeedTransaction, in order: the columns to select for one (see `feedTransactionColumns`). */
+export const FEED_TRANSACTION_COLUMNS = [
+  "id",
+  "userId",
+  "transactionType",
+  "amountCents",
+  "status",
+  "createdAt",
+  "tradingPair",
+  "stock",
+] as const satisfies ReadonlyArray<keyof FeedTransaction>;
+
+export type FeedTransactionColumn = (typeof FEED_TRANSACTION_COLUMNS)[number];
+
+/**
+ * Picks the FeedTransaction columns out of a table (drizzle's `schema.transactions`), for a select whose
+ * rows are FeedTransactions: `db.select(feedTransactionColumns(schema.transactions))`.
+ */
+export function feedTransactionColumns<T extends Record<FeedTransactionColumn, unknown>>(
+  table: T,
+): Pick<T, FeedTransactionColumn> {
+  return Object.fromEntries(FEED_TRANSACTION_COLUMNS.map((column) => [column, table[column]])) as Pick<
+    T,
+    FeedTransactionColumn
+  >;
+}
+
 export type FeedEvent =
   | { type: "transaction.created" | "transaction.updated"; transaction: FeedTransaction }
   | { type: "client.deleted"; userId: string };
+
+/**
+ * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
+ * bindings are typed by it, so the server needs no import of the objects' classes.
+ */
+export interface FeedHub extends Rpc.DurableObjectBranded {
+  /** Sends one event to every connected socket; returns how many received it. */
+  publish(event: FeedEvent): number;
+  /** Closes the sockets of one listener (signed out, suspended or deleted); returns how many. */
+  disconnectListener(listenerId: string, reason?: string): number;
+  listenerCount(): number;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 const isPositiveInteger = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FeedHub } from "../lib/realtime";
 
 /**
  * Configuration, read from wrangler vars and secrets and validated once per isolate.
@@ -15,7 +16,7 @@ const appEnvSchema = z
     ADMIN_MAILBOX: z.email(),
     /** The sender address of every notice; its domain must be verified with the mail provider. */
     MAIL_FROM: z.email(),
-    /** Company logos by domain: "{domain}" is replaced (SPEC §2 stock detail). Its host is allowed by the CSP. */
+    /** Company logos by domain, on the stock detail page: "{domain}" is replaced. Its host is allowed by the CSP. */
     LOGO_URL_TEMPLATE: z
       .string()
       .regex(/^https:\/\/[^/]+\/.*\{domain\}/, "LOGO_URL_TEMPLATE must be an https URL containing {domain}")
@@ -56,8 +57,8 @@ export type AppEnv = z.infer<typeof appEnvSchema>;
 export interface WorkerBindings {
   DB: D1Database;
   ASSETS?: Fetcher;
-  CLIENT_FEED: DurableObjectNamespace<import("../../workers/realtime/feed-object").ClientFeed>;
-  ADMIN_DESK: DurableObjectNamespace<import("../../workers/realtime/feed-object").AdminDesk>;
+  CLIENT_FEED: DurableObjectNamespace<FeedHub>;
+  ADMIN_DESK: DurableObjectNamespace<FeedHub>;
   [key: string]: unknown;
 }
 

@@ -2,6 +2,8 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env, exports } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
+import { registerClient } from "~/server/auth.server";
 import { schema } from "~/server/db.server";
 import {
   deliverDueEmails,
@@ -12,7 +14,7 @@ import {
 } from "~/server/mail/outbox.server";
 import { renderEmail } from "~/server/mail/templates.server";
 import worker from "../../workers/app";
-import { appEnv, db, ORIGIN } from "../support/fixtures";
+import { appEnv, countRows, db, ORIGIN } from "../support/fixtures";
 
 const { emailOutbox } = schema;
 const TOKEN = env.MAIL_API_TOKEN;
@@ -293,16 +295,33 @@ describe("outbox delivery through the provider", () => {
     expect(calls.some((call) => call.headers.get("Idempotency-Key") === `outbox-${id}`)).toBe(true);
     expect((await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get())?.status).toBe("sent");
   });
+});
 
-  it("stores a notice together with the action that caused it, or not at all", async () => {
-    const before = await outboxCount();
-    await expect(
-      db.batch([
-        enqueueEmail(db, { to: "a@example.com", template: "welcome", data: { name: "A" } }),
-        db.insert(schema.transactions).values({ userId: "no-such-user", transactionType: "deposit", amountCents: 100 }),
-      ]),
-    ).rejects.toThrow();
-    expect(await outboxCount()).toBe(before);
+describe("a notice and the action that caused it", () => {
+  it("are stored together or not at all: two sign-ups of one address at once leave one account, one welcome mail", async () => {
+    const email = `same-time-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const input: RegistrationInput = {
+      email,
+      password: "secret1",
+      confirmPassword: "secret1",
+      firstName: "Jamie",
+      lastName: "Rivera",
+      phoneNumber: "+44 20 7946 0000",
+      username: "jrivera",
+      country: "United Kingdom",
+      referralId: "",
+      terms: true,
+    };
+    // Started in the same tick, both find the address free; the unique index then refuses the second batch,
+    // welcome mail included.
+    const outcomes = await Promise.all([
+      registerClient({ db, env: appEnv }, input, ORIGIN),
+      registerClient({ db, env: appEnv }, input, ORIGIN),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+    expect(outcomes.find((outcome) => !outcome.ok)).toEqual({ ok: false, error: MESSAGES.emailTaken });
+    expect(await countRows("users", "email = ?", email)).toBe(1);
+    expect(await countRows("email_outbox", "to_address = ? AND template = 'welcome'", email)).toBe(1);
   });
 });
 

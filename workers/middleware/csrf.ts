@@ -6,7 +6,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Refuses state-changing requests sent by another site. Browsers label every request with
  * Sec-Fetch-Site; older ones at least send Origin on a POST. A request carrying neither did not come
- * from a browser, so it cannot ride on a visitor's cookies and is left to the route's own auth.
+ * from a browser, so it cannot ride on a visitor's cookies and is left to the route's own auth. Why this is
+ * not `hono/csrf`: docs/decisions/0009-worker-plumbing-from-hono-and-oslo.md.
  */
 export function csrfProtection(): MiddlewareHandler<AppBindings> {
   return async function csrfMiddleware(c, next) {

@@ -1,11 +1,12 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { AppBindings } from "../types";
 
 /**
- * Third-party hosts the pages may load from (DESIGN §7): the charting widgets, the translation element,
- * the live-chat loader and company logos. Nothing else third-party is allowed.
+ * Third-party hosts the pages may load from: the charting widgets, the translation element, the live-chat
+ * loader and company logos. Nothing else third-party is allowed.
  */
-export const THIRD_PARTY_SOURCES = {
+const THIRD_PARTY_SOURCES = {
   script: [
     "https://s3.tradingview.com",
     "https://translate.google.com",
@@ -36,56 +37,74 @@ export const THIRD_PARTY_SOURCES = {
   font: ["https://fonts.gstatic.com", "https://embed.tawk.to"],
 } as const;
 
-export function contentSecurityPolicy(nonce: string, extraImageOrigins: readonly string[] = []): string {
-  const src = (list: readonly string[]) => [...new Set(list)].join(" ");
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${src(THIRD_PARTY_SOURCES.script)}`,
-    // React style attributes and the toast library's injected styles need inline styles; scripts stay nonce-only.
-    `style-src 'self' 'unsafe-inline' ${src(THIRD_PARTY_SOURCES.style)}`,
-    `img-src 'self' data: ${src([...THIRD_PARTY_SOURCES.img, ...extraImageOrigins])}`,
-    `frame-src ${src(THIRD_PARTY_SOURCES.frame)}`,
-    `connect-src 'self' ${src(THIRD_PARTY_SOURCES.connect)}`,
-    `font-src 'self' ${src(THIRD_PARTY_SOURCES.font)}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
-
-/** The configured logo host (LOGO_URL_TEMPLATE) is the one image host that comes from configuration. */
-function logoOrigin(template: unknown): string[] {
-  if (typeof template !== "string") return [];
-  try {
-    return [new URL(template.replace("{domain}", "example.com")).origin];
-  } catch {
-    return [];
-  }
-}
-
-function createNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
-}
-
-/** Sets a per-request CSP nonce (read by the Remix document) and the security headers on every response. */
-export function securityHeaders(): MiddlewareHandler<AppBindings> {
-  return async function securityHeadersMiddleware(c, next) {
-    const nonce = createNonce();
-    c.set("cspNonce", nonce);
-    await next();
-    // A websocket handshake's response is the runtime's; its headers cannot be changed.
-    if (c.res.status === 101) return;
-    const headers = c.res.headers;
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, logoOrigin(c.env.LOGO_URL_TEMPLATE)));
-    headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-    headers.set("X-Frame-Options", "DENY");
-    headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-    headers.set("Cross-Origin-Opener-Policy", "same-origin");
-    if (c.env.ENVIRONMENT === "production") {
-      headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains; preload");
+/**
+ * The configured logo host (LOGO_URL_TEMPLATE) is the one image host that comes from configuration. It is
+ * read from the raw binding because these headers are set on every response, including the error page of a
+ * deployment whose configuration does not validate.
+ */
+function imageSources(c: Context<AppBindings>): string {
+  const hosts: string[] = [...THIRD_PARTY_SOURCES.img];
+  const template = c.env.LOGO_URL_TEMPLATE;
+  if (typeof template === "string") {
+    try {
+      hosts.push(new URL(template.replace("{domain}", "example.com")).origin);
+    } catch {
+      // Not a URL: configuration validation reports it; the CSP simply does not allow it.
     }
+  }
+  return [...new Set(hosts)].join(" ");
+}
+
+const headers = (strictTransportSecurity: string | false) =>
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      // Scripts run only from our origin, with this response's nonce, or from the named widget hosts.
+      scriptSrc: ["'self'", NONCE, ...THIRD_PARTY_SOURCES.script],
+      // React style attributes and the toast library's injected styles need inline styles.
+      styleSrc: ["'self'", "'unsafe-inline'", ...THIRD_PARTY_SOURCES.style],
+      imgSrc: ["'self'", "data:", imageSources],
+      frameSrc: [...THIRD_PARTY_SOURCES.frame],
+      connectSrc: ["'self'", ...THIRD_PARTY_SOURCES.connect],
+      fontSrc: ["'self'", ...THIRD_PARTY_SOURCES.font],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xContentTypeOptions: true,
+    referrerPolicy: "strict-origin-when-cross-origin",
+    xFrameOptions: "DENY",
+    permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
+    crossOriginOpenerPolicy: "same-origin",
+    strictTransportSecurity,
+    // Hono's other defaults are not part of our policy.
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+
+// HSTS only in production: local development and tests run on plain http.
+const production = headers("max-age=63072000; includeSubDomains; preload");
+const elsewhere = headers(false);
+
+/**
+ * The security headers on every response, with a fresh CSP nonce per request (hono's NONCE) that the Remix
+ * document puts on its scripts: read it with `cspNonce(c)`.
+ */
+export function securityHeaders(): MiddlewareHandler<AppBindings> {
+  return function securityHeadersMiddleware(c, next) {
+    return (c.env.ENVIRONMENT === "production" ? production : elsewhere)(c, next);
   };
+}
+
+/** This request's CSP nonce; set by `securityHeaders()` before any handler runs. */
+export function cspNonce(c: Context<AppBindings>): string {
+  const nonce = c.get("secureHeadersNonce");
+  if (!nonce) throw new Error("securityHeaders() must run before a page is rendered");
+  return nonce;
 }

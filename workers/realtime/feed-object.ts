@@ -1,4 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
+import { and, asc, eq, gt } from "drizzle-orm";
+import { type FeedEvent, type FeedHub, feedTransactionColumns } from "../../app/lib/realtime";
+import { createDb, schema } from "../../app/server/db.server";
 import type { WorkerBindings } from "../../app/server/env.server";
 
 /** Close codes a peer may report but nobody may send (RFC 6455 §7.4.1). */
@@ -17,7 +20,7 @@ const MAX_REPLAY = 500;
  * forwards an upgrade here; the object trusts the tags it is given. D1 stays the source of truth:
  * events are hints that make pages refresh what they show.
  */
-export class FeedObject extends DurableObject<WorkerBindings> {
+export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub {
   constructor(ctx: DurableObjectState, env: WorkerBindings) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
@@ -43,24 +46,24 @@ export class FeedObject extends DurableObject<WorkerBindings> {
   }
 
   private async replay(socket: WebSocket, owner: string, since: number): Promise<void> {
-    const { results } = await this.env.DB.prepare(
-      `SELECT id, user_id AS userId, transaction_type AS transactionType, amount_cents AS amountCents, status,
-              created_at AS createdAt, trading_pair AS tradingPair, stock
-       FROM transactions WHERE user_id = ? AND id > ? ORDER BY id LIMIT ${MAX_REPLAY}`,
-    )
-      .bind(owner, since)
-      .all();
-    for (const transaction of results) {
+    const t = schema.transactions;
+    const rows = await createDb(this.env.DB)
+      .select(feedTransactionColumns(t))
+      .from(t)
+      .where(and(eq(t.userId, owner), gt(t.id, since)))
+      .orderBy(asc(t.id))
+      .limit(MAX_REPLAY);
+    for (const transaction of rows) {
+      const event: FeedEvent = { type: "transaction.created", transaction };
       try {
-        socket.send(JSON.stringify({ type: "transaction.created", transaction }));
+        socket.send(JSON.stringify(event));
       } catch {
         return; // closed meanwhile
       }
     }
   }
 
-  /** Sends one event to every connected socket; returns how many received it. */
-  publish(event: unknown): number {
+  publish(event: FeedEvent): number {
     const message = JSON.stringify(event);
     let delivered = 0;
     for (const socket of this.ctx.getWebSockets()) {
@@ -74,7 +77,6 @@ export class FeedObject extends DurableObject<WorkerBindings> {
     return delivered;
   }
 
-  /** Closes the sockets of one listener (signed out, suspended or deleted). */
   disconnectListener(listenerId: string, reason = "Session ended"): number {
     const sockets = this.ctx.getWebSockets(`listener:${listenerId}`);
     for (const socket of sockets) socket.close(4001, reason);

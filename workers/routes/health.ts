@@ -5,7 +5,7 @@ import type { AppBindings } from "../types";
 export const health = new Hono<AppBindings>().get("/", async (c) => {
   const started = Date.now();
   try {
-    await c.env.DB.prepare("SELECT 1").first();
+    await c.var.db.$client.prepare("SELECT 1").first();
     return c.json({ status: "ok", db: "ok", dbMs: Date.now() - started }, 200, { "Cache-Control": "no-store" });
   } catch (error) {
     console.error("healthz: D1 round trip failed", error);

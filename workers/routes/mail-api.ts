@@ -1,16 +1,17 @@
+import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { createDb } from "../../app/server/db.server";
-import { readAppEnv } from "../../app/server/env.server";
+import { constantTimeEqual } from "../../app/server/crypto.server";
 import { deliverInBackground, enqueueEmail, type OutgoingEmail } from "../../app/server/mail/outbox.server";
 import type { EmailTemplate } from "../../app/server/mail/templates.server";
-import { requireMailApiToken } from "../middleware/bearer-token";
 import type { AppBindings } from "../types";
 
 /**
- * SPEC §7's mail endpoints. They never send directly: they validate, write an outbox row and answer
- * 202; delivery follows in the background and, on failure, by cron. The bearer token keeps them from
- * ever being an open relay.
+ * The mail endpoints other services call (docs/product.md, "Mail"). They never send directly: they
+ * validate, write an outbox row and answer 202; delivery follows in the background and, on failure, by
+ * cron. The bearer token keeps them from ever being an open relay.
  */
 const recipient = z.email("must be a valid e-mail address");
 const name = z.string("is required").trim().max(200, "must be at most 200 characters");
@@ -35,15 +36,24 @@ const withdrawalBody = z.strictObject({
   wallet_address: walletAddress,
 });
 
-async function readJson(c: Context<AppBindings>): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    return undefined;
-  }
-}
+/* Every refusal of the token (none, not a bearer token, a wrong one) gets the same answer. */
+const unauthorized = {
+  message: () => Response.json({ error: "Unauthorized" }, { status: 401 }),
+  wwwAuthenticateHeader: 'Bearer realm="mail"',
+};
 
-function firstIssue(error: z.ZodError): string {
+/** `Authorization: Bearer <MAIL_API_TOKEN>`, compared in constant time. */
+const requireMailApiToken = bearerAuth<AppBindings>({
+  verifyToken: (token, c) => constantTimeEqual(token, c.var.env.MAIL_API_TOKEN),
+  noAuthenticationHeader: unauthorized,
+  invalidAuthenticationHeader: unauthorized,
+  invalidToken: unauthorized,
+});
+
+const NOT_JSON = "Request body must be JSON";
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid request body";
   if (issue.code === "unrecognized_keys") return `Unknown field: ${issue.keys.join(", ")}`;
@@ -51,32 +61,31 @@ function firstIssue(error: z.ZodError): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
-function mailEndpoint<S extends z.ZodType, T extends EmailTemplate>(
-  schema: S,
-  toEmail: (body: z.infer<S>) => OutgoingEmail<T>,
-) {
-  return async (c: Context<AppBindings>) => {
-    const raw = await readJson(c);
-    if (raw === undefined) return c.json({ error: "Request body must be JSON" }, 400);
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) return c.json({ error: firstIssue(parsed.error) }, 400);
-    const env = readAppEnv(c.env);
-    const db = createDb(c.env.DB);
-    const row = await enqueueEmail(db, toEmail(parsed.data)).get();
-    deliverInBackground(c.executionCtx as ExecutionContext, db, env, [row.id]);
-    return c.json({ id: row.id, status: row.status }, 202);
-  };
+/** The JSON body checked against `schema`; a refusal answers 400 `{ error }` naming the first bad field. */
+const jsonBody = <S extends z.ZodType>(schema: S) =>
+  zValidator("json", schema, (result, c) => {
+    // The validator reads a body only when it is declared as JSON; anything else is not JSON to us either.
+    const mediaType = c.req.header("Content-Type")?.split(";")[0]?.trim() ?? "";
+    if (!JSON_MEDIA_TYPE.test(mediaType)) return c.json({ error: NOT_JSON }, 400);
+    if (!result.success) return c.json({ error: firstIssue(result.error) }, 400);
+  });
+
+async function accept<T extends EmailTemplate>(c: Context<AppBindings>, email: OutgoingEmail<T>) {
+  const { db, env } = c.var;
+  const row = await enqueueEmail(db, email).get();
+  deliverInBackground(c.executionCtx as ExecutionContext, db, env, [row.id]);
+  return c.json({ id: row.id, status: row.status }, 202);
 }
 
 export const mailApi = new Hono<AppBindings>()
-  .use("/send-*", requireMailApiToken())
-  .post(
-    "/send-welcome-email",
-    mailEndpoint(welcomeBody, (body) => ({ to: body.to, template: "welcome", data: { name: body.name } })),
-  )
-  .post(
-    "/send-deposit-email",
-    mailEndpoint(depositBody, (body) => ({
+  .use("/send-*", requireMailApiToken)
+  .post("/send-welcome-email", jsonBody(welcomeBody), (c) => {
+    const body = c.req.valid("json");
+    return accept(c, { to: body.to, template: "welcome", data: { name: body.name } });
+  })
+  .post("/send-deposit-email", jsonBody(depositBody), (c) => {
+    const body = c.req.valid("json");
+    return accept(c, {
       to: body.to,
       template: "deposit_request",
       data: {
@@ -86,11 +95,11 @@ export const mailApi = new Hono<AppBindings>()
         walletAddress: body.wallet_address,
         stock: body.stock,
       },
-    })),
-  )
-  .post(
-    "/send-withdrawal-email",
-    mailEndpoint(withdrawalBody, (body) => ({
+    });
+  })
+  .post("/send-withdrawal-email", jsonBody(withdrawalBody), (c) => {
+    const body = c.req.valid("json");
+    return accept(c, {
       to: body.to,
       template: "withdrawal_request",
       data: {
@@ -99,6 +108,11 @@ export const mailApi = new Hono<AppBindings>()
         walletType: body.wallet_type,
         walletAddress: body.wallet_address,
       },
-    })),
-  )
-  .all("*", (c) => c.json({ error: "Not found" }, 404));
+    });
+  })
+  .all("*", (c) => c.json({ error: "Not found" }, 404))
+  .onError((error, c) => {
+    // The JSON validator refuses a body that does not parse with a 400 HTTPException of its own.
+    if (error instanceof HTTPException && error.status === 400) return c.json({ error: NOT_JSON }, 400);
+    throw error;
+  });

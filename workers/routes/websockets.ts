@@ -1,6 +1,4 @@
 import { type Context, Hono } from "hono";
-import { createDb } from "../../app/server/db.server";
-import { readAppEnv } from "../../app/server/env.server";
 import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
 import { getSessionUser, type SessionUser } from "../../app/server/session.server";
 import { FEED_OWNER_HEADER, LISTENER_ID_HEADER, LISTENER_ROLE_HEADER } from "../realtime/feed-object";
@@ -20,20 +18,23 @@ async function gate(c: Context<AppBindings>, allowed: (user: SessionUser) => boo
   if (c.req.header("Origin") !== new URL(c.req.url).origin) {
     return { ok: false, response: c.json({ error: "Cross-origin upgrade refused" }, 403) };
   }
-  const user = await getSessionUser(c.req.raw, { db: createDb(c.env.DB), env: readAppEnv(c.env) });
+  const user = await getSessionUser(c.req.raw, { db: c.var.db, env: c.var.env });
   if (!user) return { ok: false, response: c.json({ error: "Not signed in" }, 401) };
   if (!allowed(user)) return { ok: false, response: c.json({ error: "Forbidden" }, 403) };
   return { ok: true, user };
 }
 
-function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: SessionUser, owner?: string) {
+async function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: SessionUser, owner?: string) {
   const headers = new Headers({
     Upgrade: "websocket",
     [LISTENER_ROLE_HEADER]: user.role,
     [LISTENER_ID_HEADER]: user.id,
   });
   if (owner) headers.set(FEED_OWNER_HEADER, owner);
-  return stub.fetch(new Request(c.req.url, { headers }));
+  const answer = await stub.fetch(new Request(c.req.url, { headers }));
+  // A response fetched from the object has immutable headers: the Worker answers with its own copy, which
+  // the security headers middleware completes like any other response.
+  return new Response(answer.body, { status: answer.status, headers: answer.headers, webSocket: answer.webSocket });
 }
 
 export const websockets = new Hono<AppBindings>()
