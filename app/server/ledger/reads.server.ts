@@ -3,10 +3,9 @@
  * and the transaction lists, each a bounded index range (never the client's whole history).
  */
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { qrPath } from "~/lib/qr";
-import type { FeedTransaction } from "~/lib/realtime";
+import { type FeedTransaction, feedTransactionColumns } from "~/lib/realtime";
 import { accountQuery } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
@@ -16,16 +15,7 @@ import { ledgerTotalsQuery, totalsOf } from "./figures.server";
 const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
 
 /** A transaction as the feeds carry it and the lists show it: one definition for selects and RETURNING. */
-export const feedColumns = {
-  id: transactions.id,
-  userId: transactions.userId,
-  transactionType: transactions.transactionType,
-  amountCents: transactions.amountCents,
-  status: transactions.status,
-  createdAt: transactions.createdAt,
-  tradingPair: transactions.tradingPair,
-  stock: transactions.stock,
-} satisfies Record<keyof FeedTransaction, SQLiteColumn>;
+export const feedColumns = feedTransactionColumns(transactions);
 
 /** The same columns for the RETURNING clause of a hand-written statement, named as in `FeedTransaction`. */
 export const FEED_RETURNING = sql.raw(
