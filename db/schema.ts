@@ -187,7 +187,7 @@ export const ledgerTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.status, t.transactionType, t.stock] })],
 );
 
-/** The address a client asked a withdrawal to be paid to (SPEC's withdrawal_wallets). */
+/** The address a client asked a withdrawal to be paid to (one row per withdrawal request). */
 export const withdrawalWallets = sqliteTable(
   "withdrawal_wallets",
   {

@@ -110,7 +110,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
   console.log(`round ${round} of ${ROUNDS} done`);
 }
-// What the old browser app downloaded for the heavy client: the whole history as JSON (SPEC §7's select).
+// What the old browser app downloaded for the heavy client: the whole history as JSON (every column of every row).
 const d1 = await mf.getD1Database("DB");
 const history = await d1
   .prepare(

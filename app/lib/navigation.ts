@@ -1,4 +1,4 @@
-/** Header links per role, exactly as SPEC §2 "Navigation bar and footer". */
+/** Header links per role (docs/product.md, "Screens"). */
 export interface NavLink {
   to: string;
   label: string;

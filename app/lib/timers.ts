@@ -1,17 +1,17 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 
-/** SPEC §9's timers, in one place. */
+/** The product's timers, in one place (docs/product.md, "Constants"). */
 export const REDIRECT_AFTER_SUCCESS_MS = 3_000;
 export const SUCCESS_MESSAGE_MS = 3_000;
 export const COPY_CONFIRMATION_MS = 2_000;
 export const DELETE_ERROR_MS = 5_000;
 export const WALLET_MODAL_CLOSE_MS = 1_500;
-/** Signed out after this long without activity, checked this often (SPEC §4, §9). */
+/** Signed out after this long without activity, checked this often. */
 export const INACTIVITY_TIMEOUT_MS = 30 * 60 * 1_000;
 export const INACTIVITY_CHECK_MS = 60 * 1_000;
 
-/** SPEC §2: after a reset e-mail is sent or a password is updated, go to sign-in after 3 seconds. */
+/** After a reset e-mail is sent or a password is updated, go to sign-in after 3 seconds. */
 export function useRedirectAfterSuccess(done: boolean, to = "/login") {
   const navigate = useNavigate();
   useEffect(() => {

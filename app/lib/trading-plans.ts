@@ -1,4 +1,4 @@
-/** SPEC §9: the three trading plans. Amounts in dollars; `null` maximum means unlimited. */
+/** The three trading plans (docs/product.md, "Constants"). Amounts in dollars; `null` maximum means unlimited. */
 export interface TradingPlan {
   id: string;
   name: string;

@@ -1,11 +1,11 @@
 /**
- * Wallet address formats per network (DESIGN §7): a typo in an address loses money, so both the firm's
+ * Wallet address formats per network: a typo in an address loses money, so both the firm's
  * deposit addresses and clients' withdrawal addresses are checked before they are stored. Bech32
  * addresses (bc1…, ltc1…) are checked down to their checksum; the others by alphabet and length.
  */
 export type Network = "bitcoin" | "ethereum" | "tron" | "solana" | "litecoin";
 
-/** SPEC §9: the cryptocurrencies a client can withdraw to. */
+/** The cryptocurrencies a client can withdraw to (docs/product.md, "Constants"). */
 export const WITHDRAWAL_CURRENCIES = ["BTC", "ETH", "USDT (ERC)", "USDT (TRC)", "SOLANA", "LITECOIN", "TRON"] as const;
 export type WithdrawalCurrency = (typeof WITHDRAWAL_CURRENCIES)[number];
 

@@ -110,7 +110,7 @@ function hashForUnknownAccount(env: AppEnv): Promise<string> {
 
 /**
  * Sign-in with the failure budgets checked before any hashing. Unknown e-mail and wrong password get the
- * same message. A user without a profile (deleted by an admin) gets a fresh one (SPEC §7).
+ * same message. A user without a profile (deleted by an admin) gets a fresh one.
  */
 export async function signIn(
   { db, env }: AccountContext,

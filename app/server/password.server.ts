@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 /**
- * Password hashing with scrypt (DESIGN §4). The parameters are stored in each hash, so hashes made with
+ * Password hashing with scrypt (docs/product.md, "Accounts and sessions"). The parameters are stored in each hash, so hashes made with
  * other settings (the cheaper ones tests use) still verify. Plain node:crypto: runs in workerd
  * (nodejs_compat) and in the Node scripts that create accounts.
  */

@@ -5,7 +5,7 @@ import { schema } from "./db.server";
 const { authFailures } = schema;
 
 /**
- * Failure budgets kept in D1 (DESIGN §4): each failure is a row; a key is locked while its failures in
+ * Failure budgets kept in D1 (docs/product.md, "Accounts and sessions"): each failure is a row; a key is locked while its failures in
  * the window reach the limit, so a lock lifts by itself once old failures age out of the window.
  */
 export interface Budget {

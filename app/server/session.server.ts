@@ -6,7 +6,7 @@ import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { isProduction } from "./env.server";
 
-/** SPEC §9: signed out after 30 minutes without activity. DESIGN §4: and after 12 hours whatever happens. */
+/** Signed out after 30 minutes without activity, and after 12 hours whatever happens (docs/product.md, "Constants"). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** Sliding expiry is written at most this often, so browsing does not cost a D1 write per request. */
@@ -146,7 +146,7 @@ export async function destroySession(request: Request, context: { db: Db; env: A
 
 /**
  * The signed-in user, or a redirect: by default to /login, remembering where the user was going.
- * SPEC sends some signed-out visitors elsewhere (the dashboard goes to /): pass `signedOutTo`.
+ * Some pages send signed-out visitors elsewhere (the dashboard goes to /): pass `signedOutTo`.
  */
 export async function requireUser(request: Request, context: SessionContext, options: { signedOutTo?: string } = {}) {
   const user = await getSessionUser(request, context);
@@ -165,7 +165,7 @@ export async function requireClient(request: Request, context: SessionContext, o
   return user;
 }
 
-/** An admin; anyone else signed in goes to /dashboard (SPEC §6). */
+/** An admin; anyone else signed in goes to /dashboard. */
 export async function requireAdmin(request: Request, context: SessionContext) {
   const user = await requireUser(request, context);
   if (user.role !== "admin") throw redirect("/dashboard");
