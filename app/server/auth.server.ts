@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
+import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { returning, schema, writeTogether } from "./db.server";
@@ -22,8 +23,6 @@ interface AccountContext {
   db: Db;
   env: AppEnv;
 }
-
-type Outcome<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
   const token = randomToken(32);
@@ -49,7 +48,7 @@ export async function registerClient(
   input: RegistrationInput,
   origin: string,
   now = Date.now(),
-): Promise<Outcome<{ userId: string; setCookie: string; emailIds: number[] }>> {
+): Promise<Result<{ userId: string; setCookie: string; emailIds: number[] }>> {
   const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
   if (taken) return { ok: false, error: MESSAGES.emailTaken };
 
@@ -117,7 +116,7 @@ export async function signIn(
   credentials: { email: string; password: string },
   ip: string,
   now = Date.now(),
-): Promise<Outcome<{ user: { id: string; role: "user" | "admin" }; setCookie: string }>> {
+): Promise<Result<{ user: { id: string; role: "user" | "admin" }; setCookie: string }>> {
   const [accountLocked, ipLocked] = await Promise.all([
     isOverBudget(db, BUDGETS.signInPerAccount, credentials.email, now),
     isOverBudget(db, BUDGETS.signInPerIp, ip, now),
@@ -325,7 +324,7 @@ export async function changePassword(
   { db, env }: AccountContext,
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
-): Promise<Outcome<object>> {
+): Promise<Result<object>> {
   const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
   if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
     return { ok: false, error: MESSAGES.currentPasswordWrong };

@@ -33,5 +33,9 @@ export function afterCommit(context: CommandContext, effects: AfterCommit): void
   for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
 }
 
-/** A command's answer: done (with what the page needs), or refused with a message and an HTTP status. */
+/**
+ * The one shape of an answer. A domain rule's `Result`: done (with what the caller needs) or refused with the
+ * message to show. A command's `Outcome` adds the HTTP status the page answers a refusal with.
+ */
+export type Result<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
 export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; status: number };

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
 import { type Actor, auditInsert } from "../audit.server";
 import { accountQuery } from "../auth.server";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, returning, schema, writeTogether } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
@@ -60,7 +60,7 @@ export async function setClientStatus(
   userId: string,
   status: "active" | "suspended",
   now = Date.now(),
-): Promise<{ ok: true; changed: boolean } | { ok: false; error: string }> {
+): Promise<Result<{ changed: boolean }>> {
   const before = status === "active" ? "suspended" : "active";
   const { changed } = await writeTogether(db, {
     changed: returning<{ id: number }>(

@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
@@ -25,7 +25,7 @@ export async function decideTransaction(
   decision: Decision,
   scope: { userId?: string } = {},
   now = Date.now(),
-): Promise<({ ok: true; userId: string; transaction: FeedTransaction } | { ok: false; error: string }) & object> {
+): Promise<Result<{ userId: string; transaction: FeedTransaction }>> {
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
   const coverCheck =

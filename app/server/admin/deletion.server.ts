@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
 import { endSessionsOf } from "../session.server";
@@ -18,7 +18,7 @@ export async function deleteClientData(
   actor: Required<Actor>,
   userId: string,
   now = Date.now(),
-): Promise<{ ok: true } | { ok: false; error: string }> {
+): Promise<Result> {
   const target = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
   if (!target) return { ok: false, error: "User not found" };
   if (target.role === "admin") return { ok: false, error: "Admin accounts cannot be deleted here" };

@@ -9,7 +9,7 @@ import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
@@ -34,7 +34,7 @@ export async function postLedgerEntry(
   userId: string,
   entry: LedgerEntry,
   now = Date.now(),
-): Promise<{ ok: true; transactionId: number; transaction?: FeedTransaction } | { ok: false; error: string }> {
+): Promise<Result<{ transactionId: number; transaction?: FeedTransaction }>> {
   const tradingPair = entry.type === "profit" || entry.type === "loss" ? (entry.tradingPair ?? null) : null;
   const stock = entry.type === "stock_deposit" ? (entry.stock ?? null) : null;
   const { inserted } = await writeTogether(db, {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import { type Actor, auditInsert } from "../audit.server";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { writeTogether } from "../db.server";
 import { listDepositWallets } from "../ledger/reads.server";
@@ -18,7 +18,7 @@ export async function updateDepositWallets(
   actor: Required<Actor>,
   submitted: Array<{ id: number; walletAddress: string }>,
   now = Date.now(),
-): Promise<{ ok: true; updated: number; emailIds: number[] } | { ok: false; error: string }> {
+): Promise<Result<{ updated: number; emailIds: number[] }>> {
   const current = await listDepositWallets(db);
   const changes = submitted
     .map((s) => ({ wallet: current.find((w) => w.id === s.id), walletAddress: s.walletAddress.trim() }))

@@ -7,7 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
-import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
@@ -27,17 +27,19 @@ export interface Requester {
   firstName: string;
 }
 
-export type RequestOutcome =
-  | { ok: true; transaction: FeedTransaction | null; transactionId: number; replayed: boolean; emailIds: number[] }
-  | { ok: false; error: string };
+/** A request's batch: the row it created (null when the key was used before), and the notices it enqueued. */
+export type RequestOutcome = Result<{
+  transaction: FeedTransaction | null;
+  transactionId: number;
+  replayed: boolean;
+  emailIds: number[];
+}>;
 
 /**
  * Who may submit a money request: a signed-in client whose profile is active (the session lookup reads
  * the profile's status). 'User not authenticated' or the suspension message otherwise; nothing is written.
  */
-export function moneyRequester(
-  user: SessionUser | null,
-): { ok: true; client: SessionUser } | { ok: false; error: string; status: number } {
+export function moneyRequester(user: SessionUser | null): Outcome<{ client: SessionUser }> {
   if (user?.role !== "user") return { ok: false, error: MONEY_MESSAGES.notAuthenticated, status: 401 };
   if (user.profileStatus !== "active") return { ok: false, error: SUSPENDED_MESSAGE, status: 403 };
   return { ok: true, client: user };
@@ -224,8 +226,8 @@ async function submitted(
 export async function readDepositForm(
   request: Request,
   context: CommandContext,
-  checkStock?: (form: FormData) => { ok: true; stock: string } | { ok: false; error: string },
-): Promise<{ ok: true; client: SessionUser; deposit: DepositRequest } | { ok: false; error: string; status: number }> {
+  checkStock?: (form: FormData) => Result<{ stock: string }>,
+): Promise<Outcome<{ client: SessionUser; deposit: DepositRequest }>> {
   const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return requester;
   const form = await request.formData();
