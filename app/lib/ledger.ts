@@ -39,13 +39,14 @@ export function displayType(type: TransactionType): string {
 }
 
 /**
- * Parses a money amount typed by a person: digits with at most 2 decimals, above 0, below a sanity cap.
- * Returns integer cents, or null.
+ * The one parser of every money field: digits with at most one '.' and at most 2 decimals, above 0, below a
+ * sanity cap. Anything else is refused, a comma included: '1,50' means 1.50 to half the world and 150 to the
+ * other half, so it is never guessed. Returns integer cents, or null.
  */
 export const MAX_AMOUNT_CENTS = 100_000_000_00;
 export function parseAmountToCents(input: unknown): number | null {
   if (typeof input !== "string" && typeof input !== "number") return null;
-  const text = String(input).trim().replace(/,/g, "");
+  const text = String(input).trim();
   const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return null;
   const value = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));

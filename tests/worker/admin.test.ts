@@ -207,6 +207,13 @@ describe("ledger entries", () => {
     ["no amount", { type: "profit", amount: "" }, ENTRY_MESSAGES.invalidAmount],
     ["a negative amount", { type: "deposit", amount: "-3" }, ENTRY_MESSAGES.invalidAmount],
     ["a zero fee deposit", { type: "fee_deposit", amount: "0" }, ENTRY_MESSAGES.invalidAmount],
+    ["an amount with a comma", { type: "deposit", amount: "1,50" }, ENTRY_MESSAGES.invalidAmount],
+    ["a withdrawal below a $0 balance", { type: "withdraw", amount: "10" }, ENTRY_MESSAGES.wouldGoNegative],
+    [
+      "a loss below a $0 balance",
+      { type: "loss", amount: "10", tradingPair: "BTC/USD" },
+      ENTRY_MESSAGES.wouldGoNegative,
+    ],
     ["profit without a pair", { type: "profit", amount: "10", tradingPair: "" }, ENTRY_MESSAGES.tradingPairRequired],
     [
       "loss with an unknown pair",
@@ -226,6 +233,28 @@ describe("ledger entries", () => {
     expect({ tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() }).toEqual(
       before,
     );
+  });
+
+  it("refuse a withdrawal or loss that would take the balance below zero, and allow one that reaches it", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 1_000 });
+    await insertTransaction(client.id, { status: "pending", amountCents: 50_000 });
+    const refused = await entry(client.id, { type: "withdraw", amount: "10.01" });
+    expect(await refused.text()).toContain(ENTRY_MESSAGES.wouldGoNegative);
+    const allowed = await entry(client.id, { type: "loss", amount: "10.00", tradingPair: "BTC/USD" });
+    expect(await allowed.text()).toContain("Loss of $10.00 recorded");
+    expect(await ledgerOf(client.id)).toBe(0);
+  });
+
+  it("refuse entries on admin accounts, one's own included, writing nothing", async () => {
+    const other = await createUser({ role: "admin" });
+    for (const target of [other.id, admin.id]) {
+      const before = { tx: await countRows("transactions", "user_id = ?", target), audit: await auditCount() };
+      const response = await entry(target, { type: "deposit", amount: "100" });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(ENTRY_MESSAGES.clientsOnly);
+      expect({ tx: await countRows("transactions", "user_id = ?", target), audit: await auditCount() }).toEqual(before);
+    }
   });
 
   it("insert an approved profit with its pair, balance after, fixed wallet, projection and audit row", async () => {

@@ -52,7 +52,7 @@ describe("deposit", () => {
     expect(await countAll()).toEqual(before);
   });
 
-  it.each([[""], ["0"], ["-5"], ["abc"], ["1.234"]])(
+  it.each([[""], ["0"], ["-5"], ["abc"], ["1.234"], ["1,50"], ["1,234.56"]])(
     "refuses the amount %j with 'Please enter a valid amount'",
     async (amount) => {
       const client = await signedInClient();

@@ -92,6 +92,7 @@ describe("/stocks/{symbol}/deposit", () => {
 
   const refusals: Array<[string, string, Record<string, string>, string]> = [
     ["no amount", "AAPL", { amount: "", walletType: "", stock: "" }, MONEY_MESSAGES.invalidAmount],
+    ["an amount with a comma", "AAPL", { amount: "1,50" }, MONEY_MESSAGES.invalidAmount],
     ["no wallet", "AAPL", { walletType: "", stock: "" }, MONEY_MESSAGES.selectDepositWallet],
     ["no stock", "AAPL", { stock: "" }, STOCK_MESSAGES.selectStock],
     ["an unknown symbol in the URL", "NOPE", {}, STOCK_MESSAGES.invalidSymbol],

@@ -8,6 +8,8 @@ export const ENTRY_MESSAGES = {
   stockRequired: "Please select a stock for stock deposit transaction",
   feeDepositPositive: "Fee deposit amount must be greater than 0",
   failed: "Failed to process transaction",
+  wouldGoNegative: "This entry would make the balance negative",
+  clientsOnly: "Ledger entries can only be posted to client accounts",
 } as const;
 
 export interface ParsedEntry {

@@ -1,13 +1,14 @@
 /**
  * Admin ledger entries: inserted approved, with the balance after it and the fixed admin wallet address,
- * then the audit row and the profile projection, in one batch. The form's idempotency key makes a
- * resubmission one entry.
+ * then the audit row and the profile projection, in one batch. One statement refuses an entry on an admin's
+ * account and a withdrawal or loss that would take the ledger balance below zero. The form's idempotency key
+ * makes a resubmission one entry.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
-import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -15,10 +16,13 @@ import { returning, schema, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 
-const { transactions } = schema;
+const { transactions, profiles } = schema;
 
 /** The fixed wallet address written on admin-created entries. */
 export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
+
+/** Entries are for clients only: never on an admin's account, one's own included. */
+const isClient = (userId: string) => sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND role = 'user')`;
 
 export interface LedgerEntry {
   type: TransactionType;
@@ -37,14 +41,15 @@ export async function postLedgerEntry(
 ): Promise<Result<{ transactionId: number; transaction?: FeedTransaction }>> {
   const tradingPair = entry.type === "profit" || entry.type === "loss" ? (entry.tradingPair ?? null) : null;
   const stock = entry.type === "stock_deposit" ? (entry.stock ?? null) : null;
+  const signed = signedCents(entry.type, entry.amountCents);
   const { inserted } = await writeTogether(db, {
     inserted: returning<FeedTransaction>(
       sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, balance_after_cents,
                                     trading_pair, stock, idempotency_key, created_by, decided_by, decided_at, created_at)
           SELECT ${userId}, ${entry.type}, ${entry.amountCents}, 'approved', ${ADMIN_ENTRY_WALLET},
-                 ${figureSql("ledgerBalance", userId)} + ${signedCents(entry.type, entry.amountCents)}, ${tradingPair},
+                 ${figureSql("ledgerBalance", userId)} + ${signed}, ${tradingPair},
                  ${stock}, ${entry.idempotencyKey}, ${actor.id}, ${actor.id}, ${now}, ${now}
-          WHERE EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId})
+          WHERE ${isClient(userId)} AND ${figureSql("ledgerBalance", userId)} + ${signed} >= 0
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
     ),
@@ -69,7 +74,11 @@ export async function postLedgerEntry(
     .where(and(eq(transactions.userId, userId), eq(transactions.idempotencyKey, entry.idempotencyKey)))
     .get();
   if (earlier) return { ok: true, transactionId: earlier.id };
-  return { ok: false, error: ADMIN_MESSAGES.processingFailed };
+  // Refused by the statement's own conditions: say which.
+  const target = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).get();
+  if (!target) return { ok: false, error: ADMIN_MESSAGES.processingFailed };
+  if (target.role !== "user") return { ok: false, error: ENTRY_MESSAGES.clientsOnly };
+  return { ok: false, error: ENTRY_MESSAGES.wouldGoNegative };
 }
 
 /** The admin's ledger entry, then the client's feed and the desk hear of it. */
