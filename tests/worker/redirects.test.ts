@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createUser, postForm, TEST_PASSWORD } from "../support/fixtures";
+
+/** Values an attacker puts in /login?redirectTo=… hoping the browser follows the answer off-site. */
+const HOSTILE = [
+  "//evil.example/phish",
+  "///evil.example",
+  "https://evil.example",
+  "http:evil.example",
+  "javascript:alert(1)",
+  "JaVaScRiPt:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "evil.example",
+  "/\\evil.example",
+  "\\\\evil.example",
+  "/\\/evil.example",
+  "/\t/evil.example/phish",
+  "/\n/evil.example",
+  "/\r\n/evil.example",
+  "/\u0000/evil.example",
+  "/\u001f/evil.example",
+  "/\u007f/evil.example",
+  " //evil.example",
+  "\t//evil.example",
+  "/dashboard\\..\\..\\evil",
+  "",
+] as const;
+
+/** Same-site paths that must keep working. */
+const SAFE = ["/account", "/stocks?q=a%2Fb", "/user/abc?before=1.2", "/%2F%2Fevil.example", "/a/b/c#x"] as const;
+
+describe("the redirect after sign-in", () => {
+  const signIn = async (redirectTo: string) => {
+    const client = await createUser();
+    return postForm("/login", { email: client.email, password: TEST_PASSWORD, redirectTo });
+  };
+
+  it.each(HOSTILE.map((value) => [JSON.stringify(value), value]))(
+    "refuses %s and sends the client to /dashboard",
+    async (_label, value) => {
+      const response = await signIn(value);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/dashboard");
+    },
+  );
+
+  it.each(SAFE.map((value) => [value]))("keeps the same-site path %s", async (value) => {
+    expect((await signIn(value)).headers.get("Location")).toBe(value);
+  });
+});
