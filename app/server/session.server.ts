@@ -27,9 +27,12 @@ export interface SessionUser {
  * The cookie holds only an opaque random token; the database holds its SHA-256 hash.
  * No Max-Age: like the old app's session storage, it ends with the browser session.
  */
+/** `__Host-` in production: the browser then refuses it unless Secure, path / and no Domain. */
+export const sessionCookieName = (env: AppEnv) => (isProduction(env) ? "__Host-session" : "session");
+
 export function sessionCookie(env: AppEnv) {
   const secure = isProduction(env);
-  return createCookie(secure ? "__Host-session" : "session", {
+  return createCookie(sessionCookieName(env), {
     httpOnly: true,
     sameSite: "lax",
     secure,
