@@ -42,18 +42,31 @@ function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
  * A new client: login account (role user), profile (balance 0, active), confirmation token, welcome mail
  * and the first session, all in one batch. Last login equals creation, which is how the dashboard knows
  * it is the first visit.
+ *
+ * Registrations are budgeted per address and per e-mail (each one mails that e-mail), and the password is
+ * hashed before the e-mail is looked up, so a taken address costs as long to answer as a new one and the
+ * answer's timing does not tell who has an account.
  */
 export async function registerClient(
   { db, env }: AccountContext,
   input: RegistrationInput,
   origin: string,
-  now = Date.now(),
+  { ip, now = Date.now() }: { ip?: string; now?: number } = {},
 ): Promise<Result<{ userId: string; setCookie: string; emailIds: number[] }>> {
-  const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-  if (taken) return { ok: false, error: MESSAGES.emailTaken };
+  const [ipLimited, emailLimited] = await Promise.all([
+    ip ? isOverBudget(db, BUDGETS.registerPerIp, ip, now) : false,
+    isOverBudget(db, BUDGETS.registerPerEmail, input.email, now),
+  ]);
+  await writeTogether(db, {
+    address: ip ? recordAttempt(db, BUDGETS.registerPerIp, ip, now) : undefined,
+    email: recordAttempt(db, BUDGETS.registerPerEmail, input.email, now),
+  });
+  if (ipLimited || emailLimited) return { ok: false, error: MESSAGES.tooManyRegistrations };
 
   const userId = crypto.randomUUID();
   const passwordHash = await hashPassword(input.password, scryptCostFor(env));
+  const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+  if (taken) return { ok: false, error: MESSAGES.emailTaken };
   const confirm = await newToken("confirm", userId, now);
   const session = await newSession(env, userId, now);
   try {

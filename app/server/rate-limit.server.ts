@@ -5,8 +5,9 @@ import { schema } from "./db.server";
 const { authFailures } = schema;
 
 /**
- * Failure budgets kept in D1 (docs/product.md, "Accounts and sessions"): each failure is a row; a key is locked while its failures in
- * the window reach the limit, so a lock lifts by itself once old failures age out of the window.
+ * Failure budgets kept in D1 (docs/product.md, "Accounts and sessions"): each failure (or, for registration,
+ * each attempt) is a row; a key is locked while its rows in the window reach the limit, so a lock lifts by
+ * itself once old rows age out of the window.
  */
 export interface Budget {
   scope: string;
@@ -23,6 +24,9 @@ export const BUDGETS = {
   signInPerIp: { scope: "sign-in:ip", limit: 50, windowMs: FIFTEEN_MINUTES },
   resetPerAccount: { scope: "reset:email", limit: 3, windowMs: ONE_HOUR },
   resetPerIp: { scope: "reset:ip", limit: 20, windowMs: ONE_HOUR },
+  // Every registration is counted, refused or not: each one may mail the address it names.
+  registerPerIp: { scope: "register:ip", limit: 30, windowMs: ONE_HOUR },
+  registerPerEmail: { scope: "register:email", limit: 5, windowMs: ONE_HOUR },
 } satisfies Record<string, Budget>;
 
 export async function isOverBudget(db: Db, budget: Budget, key: string, now = Date.now()): Promise<boolean> {

@@ -20,6 +20,7 @@ export const MESSAGES = {
   invalidCredentials: "Invalid login credentials",
   signInRequired: "Please enter your email and password",
   tooManyAttempts: "Too many sign-in attempts. Please try again later.",
+  tooManyRegistrations: "Too many registration attempts. Please try again later.",
   resetEmailSent: "Password reset email sent! Please check your inbox.",
   passwordUpdatedRedirecting: "Password updated successfully! Redirecting to login...",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
