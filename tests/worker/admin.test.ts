@@ -423,6 +423,19 @@ describe("deleting a client's data", () => {
     });
   });
 
+  it("takes the client off the desk's list and its count together", async () => {
+    const kept = await createUser();
+    const deleted = await createUser();
+    await postForm("/admin", { intent: "delete", userId: deleted.id }, { cookie: admin.cookie });
+    const html = await (await getPage("/admin", admin.cookie)).text();
+    const total = Number(/data-testid="total-users">(\d+)</.exec(html)?.[1]);
+    const listed = new Set(html.match(/href="\/user\/[0-9a-f-]{36}"/g)).size;
+    expect(html).toContain(`href="/user/${kept.id}"`);
+    expect(html).not.toContain(`href="/user/${deleted.id}"`);
+    expect(total).toBe(await countRows("profiles", "role = 'user'"));
+    expect(listed).toBeLessThanOrEqual(total);
+  });
+
   it("refuses to delete an admin", async () => {
     const other = await createUser({ role: "admin" });
     const response = await postForm("/admin", { intent: "delete", userId: other.id }, { cookie: admin.cookie });
@@ -504,7 +517,7 @@ describe("admin desk and statement", () => {
     await insertTransaction(client.id, { amountCents: 1_111 });
     await insertTransaction(client.id, { amountCents: 2_222, transactionType: "withdraw" });
     const html = await (await getPage("/admin", admin.cookie)).text();
-    const clients = await countRows("users", "role = 'user'");
+    const clients = await countRows("profiles", "role = 'user'");
     const pending = await countRows("transactions", "status = 'pending'");
     expect(html).toContain(`data-testid="total-users">${clients}<`);
     expect(html).toContain(`data-testid="active-alerts">${pending}<`);

@@ -24,7 +24,8 @@ interface ClientListOptions {
 export async function adminDesk(db: Db, options: ClientListOptions = {}) {
   const pageSize = options.pageSize ?? CLIENTS_PAGE;
   const { clients, pending, waiting, page, wallets } = await readTogether(db, {
-    clients: db.select({ n: count() }).from(users).where(sql`${users.role} = 'user'`),
+    // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
+    clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
     // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
     pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
@@ -84,14 +85,17 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
 
 const clientKeyset = { createdAt: users.createdAt, id: users.id };
 
-/** The User Management table: clients newest first, a page by keyset, optionally filtered by name or e-mail. */
+/**
+ * The User Management table: clients newest first, a page by keyset, optionally filtered by name or e-mail.
+ * A client whose data was deleted has no profile and is not listed until a new sign-in creates one.
+ */
 function clientsPageQuery(db: Db, options: ClientListOptions & { pageSize: number }) {
   const term = options.search?.trim().toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   return db
     .select({ ...personColumns, emailConfirmedAt: users.emailConfirmedAt })
     .from(users)
-    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(
       and(
         eq(users.role, "user"),
