@@ -186,7 +186,8 @@ export default function AdminPanel() {
                   {group.name}
                 </Link>
                 <span className="text-ink-muted">
-                  {group.count} pending · {formatCents(group.cents)} · since {dateOnly(group.oldest)}
+                  {group.count} pending · in {formatCents(group.incomingCents)} · out {formatCents(group.outgoingCents)}{" "}
+                  · since {dateOnly(group.oldest)}
                 </span>
               </li>
             ))}

@@ -523,6 +523,8 @@ describe("admin desk and statement", () => {
     expect(html).toContain(`data-testid="active-alerts">${pending}<`);
     expect(html).toContain(`href="/user/${client.id}"`);
     expect(html).toContain("2<!-- --> pending");
+    // Money in and money out apart, never added together.
+    expect(html).toMatch(/in <!-- -->\$11\.11<!-- --> · out <!-- -->\$22\.22/);
   });
 
   it("finds clients by name or e-mail", async () => {

@@ -100,7 +100,7 @@ describe("ledger totals", () => {
 });
 
 describe("the desk's waiting list", () => {
-  it("shows the 50 clients waiting longest, oldest first, with each one's count and sum", async () => {
+  it("shows the 50 clients waiting longest, oldest first, with each one's count and money in and out", async () => {
     // 60 clients, created in an order unrelated to the age of their requests.
     const clients = await Promise.all(Array.from({ length: 60 }, () => createUser()));
     const ageOf = (i: number) => 1_000 + ((i * 37) % 60) * 1_000;
@@ -115,6 +115,6 @@ describe("the desk's waiting list", () => {
       .sort((a, b) => a.oldest - b.oldest)
       .slice(0, 50);
     expect(waiting.map((w) => ({ userId: w.userId, oldest: w.oldest }))).toEqual(expected);
-    expect(waiting.every((w) => w.count === 2 && w.cents === 350)).toBe(true);
+    expect(waiting.every((w) => w.count === 2 && w.incomingCents === 100 && w.outgoingCents === 250)).toBe(true);
   });
 });

@@ -65,6 +65,10 @@ export const FIGURES = {
   stockBalance: { measure: "cents", weights: { approved: { stock_deposit: 1 } } },
   /** The admin's "Total Fee Deposits": approved fee deposits. */
   feeDeposits: { measure: "cents", weights: { approved: { fee_deposit: 1 } } },
+  /** Money a client's pending requests would bring in: deposits of every kind awaiting a decision. */
+  pendingIn: { measure: "cents", weights: { pending: { deposit: 1, stock_deposit: 1, fee_deposit: 1 } } },
+  /** Money a client's pending requests would take out: withdrawals awaiting a decision. */
+  pendingOut: { measure: "cents", weights: { pending: { withdraw: 1 } } },
   /** Total Trades: approved profit and loss entries, counted. */
   totalTrades: { measure: "count", weights: { approved: { profit: 1, loss: 1 } } },
   /** Winning trades: approved profit entries, counted (Win Rate's numerator). */

@@ -6,6 +6,7 @@ import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { personColumns } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
+import { figureSql } from "../ledger/figures.server";
 import { listDepositWallets } from "../ledger/reads.server";
 import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
 import { displayName } from "./clients.server";
@@ -66,7 +67,9 @@ function waitingClientsQuery(db: Db, limit: number) {
       firstName: profiles.firstName,
       lastName: profiles.lastName,
       count: sql<number>`(SELECT sum(count) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
-      cents: sql<number>`(SELECT sum(cents) FROM ledger_totals WHERE user_id = ${waiting.userId} AND status = 'pending')`,
+      // In and out apart: a deposit and a withdrawal do not add up to anything.
+      incomingCents: figureSql("pendingIn", waiting.userId),
+      outgoingCents: figureSql("pendingOut", waiting.userId),
       oldest,
     })
     .from(waiting)
@@ -79,7 +82,8 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   userId: r.userId,
   name: displayName(r.firstName, r.lastName, r.email),
   count: Number(r.count),
-  cents: Number(r.cents),
+  incomingCents: Number(r.incomingCents),
+  outgoingCents: Number(r.outgoingCents),
   oldest: Number(r.oldest),
 });
 

@@ -3,7 +3,7 @@
  * in the statement that writes each ledger row, so at most one row per status, type and stock however long
  * the history), and the figures as SQL expressions for use inside conditional statements.
  */
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import {
   emptyTotals,
   type FigureName,
@@ -55,12 +55,12 @@ export async function ledgerSummary(db: Db, userId: string) {
  * One figure of the rules table for one client, as an SQL expression (`userId` a bound value or a column
  * expression), for the conditions of a statement: the database checks it at the moment of writing.
  */
-export function figureSql(name: FigureName, userId: string | SQL): SQL<number> {
+export function figureSql(name: FigureName, userId: string | SQLWrapper): SQL<number> {
   return bindUserId((placeholder) => figureSqlText(name, placeholder), userId);
 }
 
 /** The rules module writes SQL text around a user id expression; here the id becomes a bound value. */
-function bindUserId(text: (userIdSql: string) => string, userId: string | SQL): SQL<number> {
+function bindUserId(text: (userIdSql: string) => string, userId: string | SQLWrapper): SQL<number> {
   const placeholder = "\u0000";
   const parts = text(placeholder)
     .split(placeholder)
@@ -69,7 +69,7 @@ function bindUserId(text: (userIdSql: string) => string, userId: string | SQL): 
 }
 
 /** What the client may still withdraw, pending withdrawals reserved. */
-export const withdrawableSql = (userId: string | SQL) => figureSql("withdrawable", userId);
+export const withdrawableSql = (userId: string | SQLWrapper) => figureSql("withdrawable", userId);
 
 export async function withdrawableCents(db: Db, userId: string): Promise<number> {
   const row = await db.get<{ value: number }>(sql`SELECT ${withdrawableSql(userId)} AS value`);
