@@ -21,8 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       phoneNumber: account?.phoneNumber ?? "",
       firstName: account?.firstName ?? "",
       status: account?.status ?? "unknown",
-      // SPEC §2: "Welcome" on the first sign-in (last login equals creation), "Welcome back" after.
-      firstVisit: account?.lastLoginAt === account?.createdAt,
+      // "Welcome" on the sign-in that began this profile (registration, or the first one after the client's data
+      // was deleted), "Welcome back" after.
+      firstVisit: account?.lastLoginAt === account?.profileCreatedAt,
     },
     ...dashboard,
   };

@@ -152,10 +152,17 @@ export async function signIn(
   await writeTogether(db, {
     session: insertSession(db, session.row),
     lastLogin: db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
-    freshProfile: db
-      .insert(profiles)
-      .values({ userId: user.id, email: user.email, role: user.role, createdAt: now, updatedAt: now })
-      .onConflictDoNothing({ target: profiles.userId }),
+    // A client whose data an admin deleted gets a profile again, from what they registered with.
+    freshProfile: sql`
+      INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, referral_id,
+                            role, status, created_at, updated_at)
+      SELECT u.id, u.email, coalesce(a.first_name, ''), coalesce(a.last_name, ''), a.phone_number, a.username,
+             a.country, a.referral_id, u.role, 'active', ${now}, ${now}
+      FROM users u
+      LEFT JOIN (SELECT * FROM profiles_archive WHERE user_id = ${user.id}
+                 ORDER BY archived_at DESC, archive_id DESC LIMIT 1) a ON a.user_id = u.id
+      WHERE u.id = ${user.id}
+      ON CONFLICT (user_id) DO NOTHING`,
     budget: clearAttempts(db, BUDGETS.signInPerAccount, credentials.email),
   });
   return { ok: true, user: { id: user.id, role: user.role }, setCookie: session.setCookie };
@@ -299,6 +306,9 @@ export function accountQuery(db: Db, userId: string) {
       phoneNumber: profiles.phoneNumber,
       username: profiles.username,
       country: profiles.country,
+      /** When this profile began: at registration, or at the first sign-in after the client's data was deleted. */
+      // Aliased: D1 returns a batch's rows keyed by column name, and users.created_at has the same name.
+      profileCreatedAt: sql<number | null>`${profiles.createdAt}`.as("profile_created_at"),
       /** The profile's projections of the ledger, kept by every batch that changes approved rows. */
       balanceCents: profiles.balanceCents,
       totalTrades: profiles.totalTrades,

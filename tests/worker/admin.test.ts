@@ -415,6 +415,12 @@ describe("deleting a client's data", () => {
 
     const signIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD });
     expect(signIn.status).toBe(302);
+    // The new profile is made from what the client registered with, and greets them as new.
+    const dashboard = await (await getPage("/dashboard", cookieFrom(signIn))).text();
+    expect(dashboard).toContain("Welcome<!-- -->, <!-- -->Pat");
+    expect(
+      await env.DB.prepare("SELECT first_name, last_name FROM profiles WHERE user_id = ?").bind(client.id).first(),
+    ).toEqual({ first_name: "Pat", last_name: "Tester" });
     expect(
       await env.DB.prepare("SELECT balance_cents, status FROM profiles WHERE user_id = ?").bind(client.id).first(),
     ).toEqual({
