@@ -55,8 +55,8 @@ export type FeedEvent =
  * bindings are typed by it, so the server needs no import of the objects' classes.
  */
 export interface FeedHub extends Rpc.DurableObjectBranded {
-  /** Sends one event to every connected socket; returns how many received it. */
-  publish(event: FeedEvent): number;
+  /** Sends one event to every connected socket whose session is alive; returns how many received it. */
+  publish(event: FeedEvent): Promise<number>;
   /** Closes the sockets of one listener (signed out, suspended or deleted); returns how many. */
   disconnectListener(listenerId: string, reason?: string): number;
   listenerCount(): number;

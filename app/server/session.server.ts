@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { and, eq, gt, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
@@ -21,6 +21,8 @@ export interface SessionUser {
   /** The client's profile status; null for an account whose data was deleted (no profile until next sign-in). */
   profileStatus: "active" | "suspended" | null;
   sessionId: string;
+  /** When the session ends whatever happens (the absolute limit). */
+  expiresAt: number;
 }
 
 /**
@@ -117,6 +119,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
       lastName: sql<string>`coalesce(${profiles.lastName}, '')`,
       profileStatus: profiles.status,
+      expiresAt: sessions.expiresAt,
       lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
@@ -136,6 +139,26 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
   }
   const { lastSeenAt: _ignored, ...user } = row;
   return { ...user, sessionId };
+}
+
+/**
+ * Which of these sessions (by stored id) are still alive now: not ended, not past the absolute limit, not
+ * idle too long. The realtime feeds ask before they send, so a socket outlives no session.
+ */
+export async function liveSessionIds(db: Db, sessionIds: string[], now = Date.now()): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const { sessions } = schema;
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        inArray(sessions.id, sessionIds),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, now - SESSION_IDLE_MS),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Ends the request's session server-side and returns the Set-Cookie header that clears it. */

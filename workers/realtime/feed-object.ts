@@ -3,12 +3,25 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { type FeedEvent, type FeedHub, feedTransactionColumns } from "../../app/lib/realtime";
 import { createDb, schema } from "../../app/server/db.server";
 import type { WorkerBindings } from "../../app/server/env.server";
+import { liveSessionIds } from "../../app/server/session.server";
 
 /** Close codes a peer may report but nobody may send (RFC 6455 §7.4.1). */
 const RESERVED_CLOSE_CODES = new Set([1005, 1006, 1015]);
 
 export const LISTENER_ROLE_HEADER = "X-Listener-Role";
 export const LISTENER_ID_HEADER = "X-Listener-Id";
+/** The listener's session (its stored id) and when it ends at the latest: a socket never outlives it. */
+export const LISTENER_SESSION_HEADER = "X-Listener-Session";
+export const LISTENER_EXPIRES_HEADER = "X-Listener-Expires";
+/** How often the sockets' sessions are checked again when nothing is published (the idle timeout's scale). */
+const SESSION_CHECK_MS = 5 * 60 * 1000;
+/** Close code for a listener whose session ended: the page does not come back. */
+const SESSION_ENDED = 4001;
+
+interface SocketSession {
+  sessionId: string;
+  expiresAt: number;
+}
 /** For a client feed: whose transactions to replay to a socket that reconnects with `?since=`. */
 export const FEED_OWNER_HEADER = "X-Feed-Owner";
 const MAX_REPLAY = 500;
@@ -19,6 +32,11 @@ const MAX_REPLAY = 500;
  * suspension can close exactly that listener's sockets. The Worker checks session and role before it
  * forwards an upgrade here; the object trusts the tags it is given. D1 stays the source of truth:
  * events are hints that make pages refresh what they show.
+ *
+ * A socket lives no longer than the session that opened it: it carries the session's id and absolute expiry,
+ * and before each publish (and on an alarm while nothing is published) the object asks D1 which of its
+ * sockets' sessions are still alive, closing the others. A sign-out, a password change or reset, a
+ * suspension, a deletion or an expiry thus stops the events even on an admin's socket on a client's feed.
  */
 export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub {
   constructor(ctx: DurableObjectState, env: WorkerBindings) {
@@ -34,6 +52,12 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
     const listenerId = request.headers.get(LISTENER_ID_HEADER) ?? "unknown";
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [`role:${role}`, `listener:${listenerId}`]);
+    const sessionId = request.headers.get(LISTENER_SESSION_HEADER);
+    const expiresAt = Number(request.headers.get(LISTENER_EXPIRES_HEADER));
+    if (sessionId && Number.isFinite(expiresAt)) {
+      server.serializeAttachment({ sessionId, expiresAt } satisfies SocketSession);
+      await this.scheduleCheck(Math.min(expiresAt, Date.now() + SESSION_CHECK_MS));
+    }
 
     // Catch-up: the socket is accepted first, so a row committed from now on arrives live; the rows committed
     // before are read from D1. The page merges by id, so a row that comes both ways is shown once.
@@ -63,10 +87,10 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
     }
   }
 
-  publish(event: FeedEvent): number {
+  async publish(event: FeedEvent): Promise<number> {
     const message = JSON.stringify(event);
     let delivered = 0;
-    for (const socket of this.ctx.getWebSockets()) {
+    for (const socket of await this.liveSockets()) {
       try {
         socket.send(message);
         delivered++;
@@ -79,8 +103,44 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
 
   disconnectListener(listenerId: string, reason = "Session ended"): number {
     const sockets = this.ctx.getWebSockets(`listener:${listenerId}`);
-    for (const socket of sockets) socket.close(4001, reason);
+    for (const socket of sockets) socket.close(SESSION_ENDED, reason);
     return sockets.length;
+  }
+
+  /**
+   * The sockets whose session is still alive; the others are closed. Sockets opened without a session (only
+   * the Worker opens sockets here, always with one) are not checked.
+   */
+  private async liveSockets(now = Date.now()): Promise<WebSocket[]> {
+    const sockets = this.ctx.getWebSockets().map((socket) => ({
+      socket,
+      session: socket.deserializeAttachment() as SocketSession | null,
+    }));
+    const ids = [...new Set(sockets.flatMap(({ session }) => (session ? [session.sessionId] : [])))];
+    const alive = await liveSessionIds(createDb(this.env.DB), ids, now);
+    const live: WebSocket[] = [];
+    for (const { socket, session } of sockets) {
+      if (!session || (session.expiresAt > now && alive.has(session.sessionId))) live.push(socket);
+      else socket.close(SESSION_ENDED, session.expiresAt > now ? "Session ended" : "Session expired");
+    }
+    return live;
+  }
+
+  private async scheduleCheck(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Closes the sockets whose session ended or expired while nothing was published, then checks again later. */
+  async alarm(): Promise<void> {
+    const live = await this.liveSockets();
+    const sessions = live.flatMap((socket) => {
+      const session = socket.deserializeAttachment() as SocketSession | null;
+      return session ? [session] : [];
+    });
+    if (sessions.length === 0) return;
+    const soonest = Math.min(...sessions.map((session) => session.expiresAt));
+    await this.scheduleCheck(Math.min(soonest, Date.now() + SESSION_CHECK_MS));
   }
 
   listenerCount(): number {

@@ -1,7 +1,13 @@
 import { type Context, Hono } from "hono";
 import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
 import { getSessionUser, type SessionUser } from "../../app/server/session.server";
-import { FEED_OWNER_HEADER, LISTENER_ID_HEADER, LISTENER_ROLE_HEADER } from "../realtime/feed-object";
+import {
+  FEED_OWNER_HEADER,
+  LISTENER_EXPIRES_HEADER,
+  LISTENER_ID_HEADER,
+  LISTENER_ROLE_HEADER,
+  LISTENER_SESSION_HEADER,
+} from "../realtime/feed-object";
 import type { AppBindings } from "../types";
 
 /**
@@ -29,6 +35,8 @@ async function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: S
     Upgrade: "websocket",
     [LISTENER_ROLE_HEADER]: user.role,
     [LISTENER_ID_HEADER]: user.id,
+    [LISTENER_SESSION_HEADER]: user.sessionId,
+    [LISTENER_EXPIRES_HEADER]: String(user.expiresAt),
   });
   if (owner) headers.set(FEED_OWNER_HEADER, owner);
   const answer = await stub.fetch(new Request(c.req.url, { headers }));
