@@ -237,10 +237,18 @@ export const emailOutbox = sqliteTable(
     dedupeKey: text("dedupe_key").unique(),
     createdAt: integer("created_at").notNull().default(now),
     sentAt: integer("sent_at"),
+    /** When the row was marked failed; cleared when an admin re-queues it. */
+    failedAt: integer("failed_at"),
+    /** When an admin last re-queued the failed row; its retry window then starts again from here. */
+    requeuedAt: integer("requeued_at"),
   },
   (t) => [
     check("email_outbox_status", sql`${t.status} IN (${inList(OUTBOX_STATUSES)})`),
     index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    // The admin's mail page lists the notices not delivered yet, newest first; sent rows are the bulk and stay out.
+    index("email_outbox_open_idx").on(t.createdAt, t.id).where(sql`status IN ('pending', 'failed')`),
+    // The /admin banner counts the notices that failed in the last day.
+    index("email_outbox_failed_idx").on(t.failedAt).where(sql`status = 'failed'`),
   ],
 );
 

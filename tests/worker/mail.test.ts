@@ -9,8 +9,9 @@ import {
   deliverDueEmails,
   deliverEmail,
   enqueueEmail,
-  MAX_DELIVERY_ATTEMPTS,
+  MAX_RETRY_DELAY_MS,
   RETRY_BASE_MS,
+  RETRY_WINDOW_MS,
 } from "~/server/mail/outbox.server";
 import { renderEmail } from "~/server/mail/templates.server";
 import worker from "../../workers/app";
@@ -70,6 +71,35 @@ const accepted = (id: string) => Response.json({ id }, { status: 200 });
 // Error bodies as the provider's API sends them.
 const outage = () =>
   Response.json({ statusCode: 503, name: "internal_server_error", message: "Service unavailable" }, { status: 503 });
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Tests that run the cron through hours of simulated time: seconds of real time on a busy machine. */
+const SIMULATION_TIMEOUT_MS = 30_000;
+
+/**
+ * The cron, every minute from `from` until `until`, leaving out the minutes in which no row is due (a run
+ * then does nothing). Returns the minute after the last run.
+ */
+async function runCron(env: typeof withResend, from: number, until: number) {
+  let now = from;
+  while (now < until) {
+    await deliverDueEmails(db, env, now);
+    const next = await db
+      .select({ at: sql<number | null>`min(${emailOutbox.nextAttemptAt})` })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.status, "pending"))
+      .get();
+    const due = next?.at ?? until;
+    now = Math.max(now + MINUTE, from + Math.ceil((due - from) / MINUTE) * MINUTE);
+  }
+  return now;
+}
+
+async function rowOf(id: number) {
+  const row = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
+  if (!row) throw new Error(`no outbox row ${id}`);
+  return row;
+}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -236,6 +266,7 @@ describe("outbox delivery through the provider", () => {
       sent: 0,
       captured: 0,
       retry: 0,
+      held: 0,
       failed: 0,
     });
     expect(retried).toHaveLength(0);
@@ -253,21 +284,137 @@ describe("outbox delivery through the provider", () => {
     });
   });
 
-  it("marks the row failed after the attempt limit and keeps it", async () => {
-    const id = await enqueueDeposit();
-    fakeResend(() => outage());
-    let now = Date.now();
-    const outcomes: string[] = [];
-    for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
-      outcomes.push(String(await deliverEmail(db, withResend, id, now)));
-      now += 24 * 60 * 60 * 1000;
-    }
-    expect(outcomes).toEqual([...Array(MAX_DELIVERY_ATTEMPTS - 1).fill("retry"), "failed"]);
-    expect(await deliverEmail(db, withResend, id, now)).toBeNull();
-    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get()).toMatchObject({
+  it(
+    "retries a 6-hour outage and then delivers every row exactly once",
+    async () => {
+      const ids = [await enqueueDeposit(), await enqueueDeposit(), await enqueueDeposit(), await enqueueDeposit()];
+      const start = Date.now();
+      // Notices keep coming during the outage: one at its start, then one every 90 minutes.
+      for (const [i, id] of ids.entries()) {
+        const queued = start + i * 90 * MINUTE;
+        await db.update(emailOutbox).set({ createdAt: queued, nextAttemptAt: queued }).where(eq(emailOutbox.id, id));
+      }
+      let providerUp = false;
+      const calls = fakeResend((n) => (providerUp ? accepted(`re_recovered_${n}`) : outage()));
+
+      // The cron runs every minute through six hours of outage.
+      let now = await runCron(withResend, start, start + 6 * HOUR);
+      for (const id of ids) expect((await rowOf(id)).status).toBe("pending");
+      // The first notice was tried at 0, 1, 3, 7, 15, 31, 63 minutes, then every hour: 11 times in 6 hours.
+      expect(await rowOf(ids[0] as number)).toMatchObject({ attempts: 11, failedAt: null });
+      expect((await rowOf(ids[0] as number)).lastError).toMatch(/^503: /);
+
+      // Back up: within the longest wait (an hour) every notice has gone out, once.
+      providerUp = true;
+      const outageCalls = calls.length;
+      now = await runCron(withResend, now, now + MAX_RETRY_DELAY_MS + MINUTE);
+      for (const id of ids) {
+        expect(await rowOf(id)).toMatchObject({ status: "sent", lastError: null, failedAt: null });
+        const sends = calls.slice(outageCalls).filter((call) => call.headers.get("Idempotency-Key") === `outbox-${id}`);
+        expect(sends).toHaveLength(1);
+      }
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+
+  it(
+    "fails a row only when a try fails 24 hours after it was queued, keeping its attempts and last error",
+    async () => {
+      const id = await enqueueDeposit();
+      const { createdAt } = await rowOf(id);
+      fakeResend(() => outage());
+      const waits: number[] = [];
+      let now = createdAt;
+      for (;;) {
+        const outcome = await deliverEmail(db, withResend, id, now);
+        if (outcome !== "retry") {
+          expect(outcome).toBe("failed");
+          break;
+        }
+        const row = await rowOf(id);
+        expect(row.status).toBe("pending");
+        waits.push((row.nextAttemptAt - now) / MINUTE);
+        now = row.nextAttemptAt;
+      }
+      // 1, 2, 4 … 32 minutes, then hourly, the last wait cut short so that the last try falls on the 24th hour.
+      expect(waits).toEqual([1, 2, 4, 8, 16, 32, ...Array(22).fill(60), 57]);
+      expect(now).toBe(createdAt + RETRY_WINDOW_MS);
+      expect(await rowOf(id)).toMatchObject({
+        status: "failed",
+        attempts: 30,
+        failedAt: createdAt + RETRY_WINDOW_MS,
+        lastError: expect.stringMatching(/^503: Service unavailable/),
+      });
+      expect(await deliverEmail(db, withResend, id, now + HOUR)).toBeNull();
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+
+  it.each([
+    [401, "restricted_api_key", "This API key is restricted to only send emails."],
+    [403, "invalid_api_key", "API key is invalid"],
+  ])(
+    "holds the queue on a %i (our key refused): no attempt counted, nothing failed, one probe a run, then resumes",
+    async (status, name, message) => {
+      const loud = vi.spyOn(console, "error").mockImplementation(() => {});
+      const ids = [await enqueueDeposit(), await enqueueDeposit(), await enqueueDeposit()];
+      const inBackoff = ids[2] as number;
+      await db.update(emailOutbox).set({ attempts: 3 }).where(eq(emailOutbox.id, inBackoff));
+      let keyWorks = false;
+      const calls = fakeResend(() =>
+        keyWorks ? accepted("re_key_fixed") : Response.json({ statusCode: status, name, message }, { status }),
+      );
+      const start = Date.now();
+
+      // Delivery right after the action is held too.
+      expect(await deliverEmail(db, withResend, ids[0] as number, start)).toBe("held");
+      expect(loud).toHaveBeenCalledWith(expect.stringMatching(/MAIL PROVIDER REFUSED OUR API KEY/));
+      expect((await rowOf(ids[0] as number)).lastError).toBe(`${status}: ${message}`);
+
+      // The cron probes with one notice a run, for longer than the retry window: nothing fails, no attempt counts.
+      for (let now = start; now <= start + RETRY_WINDOW_MS + 6 * HOUR; now += HOUR) {
+        const before = calls.length;
+        expect(await deliverDueEmails(db, withResend, now)).toMatchObject({ held: 1, sent: 0, retry: 0, failed: 0 });
+        expect(calls.length - before).toBe(1);
+      }
+      for (const id of ids) {
+        expect(await rowOf(id)).toMatchObject({
+          status: "pending",
+          attempts: id === inBackoff ? 3 : 0,
+          failedAt: null,
+        });
+      }
+
+      // The key is fixed: the next run's probe goes through and takes every held notice with it.
+      keyWorks = true;
+      const outcomes = await deliverDueEmails(db, withResend, start + RETRY_WINDOW_MS + 7 * HOUR);
+      expect(outcomes).toMatchObject({ held: 0, failed: 0 });
+      expect(outcomes.sent).toBeGreaterThanOrEqual(ids.length);
+      for (const id of ids) {
+        expect(await rowOf(id)).toMatchObject({
+          status: "sent",
+          attempts: id === inBackoff ? 4 : 1,
+          lastError: null,
+          providerId: "re_key_fixed",
+        });
+      }
+    },
+    SIMULATION_TIMEOUT_MS,
+  );
+
+  it("fails at once a stored notice that no longer renders, without calling the provider", async () => {
+    const row = await db
+      .insert(emailOutbox)
+      .values({ toAddress: "broken@example.com", template: "password_reset", payload: { name: "A" } })
+      .returning({ id: emailOutbox.id })
+      .get();
+    const calls = fakeResend(() => accepted("re_never"));
+    expect(await deliverEmail(db, withResend, row.id)).toBe("failed");
+    expect(calls).toHaveLength(0);
+    expect(await rowOf(row.id)).toMatchObject({
       status: "failed",
-      attempts: MAX_DELIVERY_ATTEMPTS,
-      lastError: expect.stringMatching(/503/),
+      attempts: 1,
+      lastError: "render: resetUrl: Invalid input: expected string, received undefined",
     });
   });
 
@@ -276,10 +423,14 @@ describe("outbox delivery through the provider", () => {
     fakeResend(() =>
       Response.json({ statusCode: 422, name: "validation_error", message: "Invalid `to` field" }, { status: 422 }),
     );
-    expect(await deliverEmail(db, withResend, id)).toBe("failed");
-    expect((await db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get())?.lastError).toMatch(
-      /422: Invalid `to` field/,
-    );
+    const now = Date.now();
+    expect(await deliverEmail(db, withResend, id, now)).toBe("failed");
+    expect(await rowOf(id)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      failedAt: now,
+      lastError: expect.stringMatching(/422: Invalid `to` field/),
+    });
   });
 
   it("runs from the cron trigger", async () => {

@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = [
   "wallet.update",
   "admin.create",
   "admin.promote",
+  "email.resend",
 ] as const;
 
 /** How a type is labelled on the admin's buttons and tables. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, lte, type SQL, sql } from "drizzle-orm";
 import { Resend } from "resend";
+import { z } from "zod";
 import type { Db } from "../db.server";
 import { returning, schema } from "../db.server";
 import type { AppEnv } from "../env.server";
@@ -7,19 +8,49 @@ import { type EmailData, type EmailTemplate, emailTemplates, renderStoredEmail }
 
 const { emailOutbox } = schema;
 
-/** After this many failed tries a notice is marked failed and stays visible; it is never deleted. */
-export const MAX_DELIVERY_ATTEMPTS = 8;
-/** First retry after a minute, then doubling: 1, 2, 4 … 64 minutes. */
+/*
+ * The retry policy (docs/decisions/0016-mail-that-never-arrives.md). An outage is retried with capped
+ * exponential backoff for a day; a refused API key holds the queue without counting against any notice; a
+ * message the provider refuses as malformed fails at once. A failed notice stays visible on /admin/mail, where
+ * an admin can queue it again.
+ */
+
+/** First retry after a minute, then doubling: 1, 2, 4 … 32, then every 60 minutes. */
 export const RETRY_BASE_MS = 60_000;
+export const MAX_RETRY_DELAY_MS = 60 * 60_000;
+/** An outage is retried this long after the notice was queued (created, or re-queued by an admin); then it fails. */
+export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 /** A claimed row is invisible to other deliverers this long, so the cron and a waitUntil never race. */
 const CLAIM_LEASE_MS = 5 * 60_000;
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
-export type DeliveryOutcome = "sent" | "captured" | "retry" | "failed";
+/** "held": the provider refused our API key; the row waits, unchanged but for its last error. */
+export type DeliveryOutcome = "sent" | "captured" | "retry" | "held" | "failed";
 
+/** The wait after the `attempts`-th failed try of an outage. */
 export function retryDelayMs(attempts: number): number {
-  return RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1);
+  return Math.min(MAX_RETRY_DELAY_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
 }
+
+/** When an outage stops being retried for this row: a day after it was queued. */
+export function retryDeadline(row: Pick<OutboxRow, "createdAt" | "requeuedAt">): number {
+  return (row.requeuedAt ?? row.createdAt) + RETRY_WINDOW_MS;
+}
+
+/**
+ * The provider's answers to a bad, revoked or under-privileged key, or to a sender domain it will not send
+ * from (401 missing_api_key / restricted_api_key, 403 invalid_api_key / validation_error). Nothing about the
+ * notice is wrong: the configuration is, and every notice would get the same answer until someone fixes it.
+ */
+const KEY_REFUSED_STATUSES = [401, 403];
+/** The same refusals by name, for an error body without its status code. */
+const KEY_REFUSED_NAMES: Record<string, number> = {
+  missing_api_key: 401,
+  restricted_api_key: 401,
+  invalid_api_key: 403,
+};
+/** Rows whose last try was refused for our key: `last_error` starts with the status, as `sendWithResend` writes it. */
+export const keyRefusedError = sql`(${emailOutbox.lastError} LIKE '401:%' OR ${emailOutbox.lastError} LIKE '403:%')`;
 
 export interface OutgoingEmail<T extends EmailTemplate> {
   to: string;
@@ -63,16 +94,29 @@ export function enqueueEmailFor<T extends EmailTemplate>(email: {
   );
 }
 
-interface ProviderResult {
-  ok: boolean;
-  providerId?: string;
-  error?: string;
-  /** A refusal that no retry can fix (a malformed message), as opposed to an outage. */
-  permanent?: boolean;
-}
+type ProviderResult =
+  | { kind: "sent"; providerId: string }
+  /** Our API key or sending domain was refused: a configuration fault, not the notice's. */
+  | { kind: "key-refused"; error: string }
+  /** A refusal that no retry can fix (a malformed message). */
+  | { kind: "permanent"; error: string }
+  /** An outage: 5xx, 408, 409, 429, a timeout or a network error. */
+  | { kind: "outage"; error: string };
 
 async function sendWithResend(env: AppEnv, row: OutboxRow): Promise<ProviderResult> {
-  const message = renderStoredEmail(row.template, row.payload, env);
+  let message: ReturnType<typeof renderStoredEmail>;
+  try {
+    message = renderStoredEmail(row.template, row.payload, env);
+  } catch (error) {
+    // A stored row that does not render never will.
+    const reason =
+      error instanceof z.ZodError
+        ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { kind: "permanent", error: `render: ${reason}` };
+  }
   const resend = new Resend(env.RESEND_API_KEY);
   const { data, error } = await resend.emails.send(
     {
@@ -85,17 +129,27 @@ async function sendWithResend(env: AppEnv, row: OutboxRow): Promise<ProviderResu
     // The provider drops a repeat of the same key, so a retry after a lost answer cannot send twice.
     { idempotencyKey: `outbox-${row.id}` },
   );
-  if (error || !data) {
-    const status = (error as { statusCode?: number | null } | null)?.statusCode ?? null;
-    const permanent = status !== null && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
-    return { ok: false, error: `${status ?? "network"}: ${error?.message ?? "no response"}`, permanent };
+  if (!error && data) return { kind: "sent", providerId: data.id };
+  const details = error as { statusCode?: number | null; name?: string; message?: string } | null;
+  const status = details?.statusCode ?? KEY_REFUSED_NAMES[details?.name ?? ""] ?? null;
+  const text = `${status ?? "network"}: ${details?.message ?? "no response"}`;
+  if (status !== null && KEY_REFUSED_STATUSES.includes(status)) return { kind: "key-refused", error: text };
+  if (status !== null && status >= 400 && status < 500 && ![408, 409, 429].includes(status)) {
+    return { kind: "permanent", error: text };
   }
-  return { ok: true, providerId: data.id };
+  return { kind: "outage", error: text };
 }
 
 /**
  * Delivers one outbox row if it is due and nobody else holds it. Without RESEND_API_KEY (local dev,
  * tests) the row is "captured": kept for the local mailbox instead of sent.
+ *
+ * - Accepted: "sent", with the provider's id.
+ * - Outage: "retry" after `retryDelayMs(attempts)`, never later than the row's deadline (a day after it was
+ *   queued); a try that fails at or after the deadline marks the row "failed".
+ * - Key refused (401/403): "held". The row stays pending, its attempts unchanged, due again at once; only the
+ *   error is kept. Nothing is marked failed however long the key stays wrong.
+ * - Malformed (other 4xx, or a stored row that does not render): "failed" at once.
  */
 export async function deliverEmail(db: Db, env: AppEnv, id: number, now = Date.now()): Promise<DeliveryOutcome | null> {
   const row = await db
@@ -115,44 +169,77 @@ export async function deliverEmail(db: Db, env: AppEnv, id: number, now = Date.n
   try {
     result = await sendWithResend(env, row);
   } catch (error) {
-    result = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    result = { kind: "outage", error: error instanceof Error ? error.message : String(error) };
   }
+
+  if (result.kind === "key-refused") {
+    console.error(
+      `MAIL PROVIDER REFUSED OUR API KEY (${result.error}). Check RESEND_API_KEY and that MAIL_FROM's domain is verified. ` +
+        `The outbox is on hold: nothing is marked failed, and one notice a minute is tried until the key works (email_outbox ${id}).`,
+    );
+    await db.update(emailOutbox).set({ lastError: result.error, nextAttemptAt: now }).where(eq(emailOutbox.id, id));
+    return "held";
+  }
+
   const attempts = row.attempts + 1;
-  if (result.ok) {
+  if (result.kind === "sent") {
     await db
       .update(emailOutbox)
-      .set({ status: "sent", attempts, providerId: result.providerId ?? null, sentAt: now, lastError: null })
+      .set({ status: "sent", attempts, providerId: result.providerId, sentAt: now, lastError: null })
       .where(eq(emailOutbox.id, id));
     return "sent";
   }
-  const givesUp = result.permanent || attempts >= MAX_DELIVERY_ATTEMPTS;
-  if (givesUp) console.error(`email_outbox ${id}: giving up after ${attempts} attempt(s): ${result.error}`);
+
+  const deadline = retryDeadline(row);
+  const givesUp = result.kind === "permanent" || now >= deadline;
+  if (givesUp) console.error(`email_outbox ${id}: failed after ${attempts} attempt(s): ${result.error}`);
   await db
     .update(emailOutbox)
     .set({
       status: givesUp ? "failed" : "pending",
       attempts,
-      lastError: result.error ?? "unknown error",
-      nextAttemptAt: givesUp ? now : now + retryDelayMs(attempts),
+      lastError: result.error,
+      nextAttemptAt: givesUp ? now : Math.min(now + retryDelayMs(attempts), deadline),
+      failedAt: givesUp ? now : null,
     })
     .where(eq(emailOutbox.id, id));
   return givesUp ? "failed" : "retry";
 }
 
-/** The cron's work: every due row, oldest first, a bounded number per run. */
+/**
+ * The cron's work: every due row, oldest due first, a bounded number per run. A refused key stops the run at
+ * that row, so while the key is wrong each run makes one probe instead of one refused request per notice;
+ * the first accepted probe lets the rest of the run go out.
+ */
 export async function deliverDueEmails(db: Db, env: AppEnv, now = Date.now(), limit = 50) {
   const due = await db
     .select({ id: emailOutbox.id })
     .from(emailOutbox)
     .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
-    .orderBy(asc(emailOutbox.nextAttemptAt))
+    .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
     .limit(limit);
-  const outcomes: Record<DeliveryOutcome, number> = { sent: 0, captured: 0, retry: 0, failed: 0 };
+  const outcomes: Record<DeliveryOutcome, number> = { sent: 0, captured: 0, retry: 0, held: 0, failed: 0 };
   for (const { id } of due) {
     const outcome = await deliverEmail(db, env, id, now);
     if (outcome) outcomes[outcome]++;
+    if (outcome === "held") break;
   }
   return outcomes;
+}
+
+/**
+ * Puts a failed row back in the queue, as it was (same id, so the same idempotency key for the provider): due
+ * now, attempts counted afresh, a new retry window from now. Does nothing unless the row is failed; the row's
+ * id comes back only when it was re-queued.
+ */
+export function requeueFailedEmail(id: number, now = Date.now()) {
+  return returning<{ id: number }>(
+    sql`UPDATE email_outbox
+        SET status = 'pending', attempts = 0, next_attempt_at = ${now}, last_error = NULL, failed_at = NULL,
+            requeued_at = ${now}
+        WHERE id = ${id} AND status = 'failed'
+        RETURNING id`,
+  );
 }
 
 /** Delivers freshly enqueued rows after the response, without making the request wait for the provider. */

@@ -1,0 +1,144 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Banner } from "~/components/form";
+import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
+import { parseCursor } from "~/server/paging.server";
+import { requireAdmin } from "~/server/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Mail · Admin Panel" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const after = parseCursor(new URL(request.url).searchParams.get("before"));
+  return mailQueue(context.db, { after });
+}
+
+type Reply = { tone: "success" | "error"; message: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const form = await request.formData();
+  if (form.get("intent") !== "resend") {
+    return data<Reply>({ tone: "error", message: MAIL_MESSAGES.unknownAction }, { status: 400 });
+  }
+  const id = String(form.get("id") ?? "");
+  if (!/^\d{1,15}$/.test(id)) return data<Reply>({ tone: "error", message: MAIL_MESSAGES.notFound }, { status: 404 });
+  const result = await resendEmail(context, admin, Number(id));
+  if (!result.ok) return data<Reply>({ tone: "error", message: result.error }, { status: result.status });
+  return data<Reply>({ tone: "success", message: MAIL_MESSAGES.resent(result.id) });
+}
+
+/** "2026-11-23 14:05:09" in UTC, as the audit log shows times. */
+const utc = (epochMs: number) => new Date(epochMs).toISOString().replace("T", " ").slice(0, 19);
+
+function ResendButton({ id }: { id: number }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("id") === String(id);
+  return (
+    <Form method="post">
+      <input type="hidden" name="id" value={id} />
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        disabled={pending}
+        aria-busy={pending}
+        className="rounded-md bg-brand-strong px-3 py-1 text-sm font-semibold text-white hover:bg-brand disabled:cursor-not-allowed disabled:opacity-60"
+      >
+        {pending ? "Resending…" : "Resend"}
+      </button>
+    </Form>
+  );
+}
+
+export default function AdminMail() {
+  const { emails, next, keyRefused } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  return (
+    <section className="space-y-6">
+      <div>
+        <Link to="/admin" className="text-sm text-brand hover:underline">
+          Back to Admin Panel
+        </Link>
+        <h1 className="mt-1 text-3xl font-bold">Mail</h1>
+        <p className="mt-1 text-sm text-ink-muted">
+          Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then
+          marked failed; a failed notice can be resent.
+        </p>
+      </div>
+      {keyRefused ? (
+        <Banner tone="error">
+          The mail provider refuses our API key. Delivery is on hold and nothing is marked failed: check RESEND_API_KEY
+          and the sending domain, and delivery resumes within a minute of the fix.
+        </Banner>
+      ) : null}
+      {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
+      <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
+        <table className="w-full min-w-[56rem] text-left text-sm">
+          <thead className="text-ink-muted">
+            <tr>
+              {[
+                "Created (UTC)",
+                "Template",
+                "Recipient",
+                "Status",
+                "Attempts",
+                "Last error",
+                "Next attempt (UTC)",
+                "",
+              ].map((h) => (
+                <th key={h || "action"} scope="col" className="py-2 pr-4 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {emails.map((email) => (
+              <tr key={email.id}>
+                <td className="py-2 pr-4 whitespace-nowrap">{utc(email.createdAt)}</td>
+                <td className="py-2 pr-4 font-mono">{email.template}</td>
+                <td className="py-2 pr-4 break-all">{email.toAddress}</td>
+                <td className={`py-2 pr-4 ${email.status === "failed" ? "font-semibold text-danger" : ""}`}>
+                  {email.status}
+                </td>
+                <td className="py-2 pr-4">{email.attempts}</td>
+                <td className="py-2 pr-4 text-ink-muted break-words">{email.lastError ?? ""}</td>
+                <td className="py-2 pr-4 whitespace-nowrap">
+                  {email.status === "pending" ? utc(email.nextAttemptAt) : "—"}
+                </td>
+                <td className="py-2">{email.status === "failed" ? <ResendButton id={email.id} /> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {emails.length === 0 ? <p className="py-4 text-sm text-ink-muted">Every notice has been delivered.</p> : null}
+        <div className="mt-3 flex gap-3 text-sm">
+          {params.get("before") ? (
+            <Link to="." className="text-brand hover:underline">
+              Newest
+            </Link>
+          ) : null}
+          {next ? (
+            <Link to={`?before=${next}`} className="text-brand hover:underline">
+              Older notices
+            </Link>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <section className="py-16 text-center">
+      <h1 className="text-2xl font-bold">Failed to load the mail queue</h1>
+      <Link to="/admin" className="mt-6 inline-block text-brand hover:underline">
+        Back to Admin Panel
+      </Link>
+    </section>
+  );
+}
