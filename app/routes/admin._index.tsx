@@ -3,6 +3,7 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
 import { Banner } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { formatCents, formatLongDate } from "~/lib/format";
@@ -135,7 +136,7 @@ function WalletsModal({
 }
 
 export default function AdminPanel() {
-  const { counts, pending, clients, wallets, search } = useLoaderData<typeof loader>();
+  const { counts, pending, clients, wallets, search, mailTrouble } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const deleteMessage = useTimedMessage(reply, "delete");
   const submit = useSubmit();
@@ -146,6 +147,7 @@ export default function AdminPanel() {
 
   return (
     <section className="space-y-6">
+      <MailFailureBanner trouble={mailTrouble} />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Admin Panel</h1>
         <div className="flex gap-3">
@@ -154,6 +156,12 @@ export default function AdminPanel() {
             className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
           >
             Audit Log
+          </Link>
+          <Link
+            to="/admin/mail"
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Mail
           </Link>
           <WalletsModal wallets={wallets} reply={reply} />
         </div>

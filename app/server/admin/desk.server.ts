@@ -1,6 +1,6 @@
 /**
- * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list
- * and the firm's wallets.
+ * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list,
+ * the firm's wallets and whether mail is failing.
  */
 import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { personColumns } from "../auth.server";
@@ -10,6 +10,7 @@ import { figureSql } from "../ledger/figures.server";
 import { listDepositWallets } from "../ledger/reads.server";
 import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
 import { displayName } from "./clients.server";
+import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 
 const { users, profiles, transactions } = schema;
 
@@ -24,7 +25,7 @@ interface ClientListOptions {
 
 export async function adminDesk(db: Db, options: ClientListOptions = {}) {
   const pageSize = options.pageSize ?? CLIENTS_PAGE;
-  const { clients, pending, waiting, page, wallets } = await readTogether(db, {
+  const { clients, pending, waiting, page, wallets, mail } = await readTogether(db, {
     // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
     clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
     // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
@@ -32,6 +33,7 @@ export async function adminDesk(db: Db, options: ClientListOptions = {}) {
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
     page: clientsPageQuery(db, { ...options, pageSize }),
     wallets: listDepositWallets(db),
+    mail: mailTroubleQuery(db),
   });
   const { rows, next } = pageOf(page, pageSize);
   return {
@@ -39,6 +41,7 @@ export async function adminDesk(db: Db, options: ClientListOptions = {}) {
     pending: waiting.map(toWaitingClient),
     clients: { clients: rows.map(toClientRow), next },
     wallets,
+    mailTrouble: toMailTrouble(mail),
   };
 }
 
