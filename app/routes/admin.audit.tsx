@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { SelectField } from "~/components/form";
+import { RouteError } from "~/components/route-error";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin.server";
 import { requireAdmin } from "~/server/session.server";
@@ -117,4 +118,8 @@ export default function AuditLog() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner } from "~/components/form";
+import { RouteError } from "~/components/route-error";
 import { confirmEmail } from "~/server/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm Email" }, { name: "robots", content: "noindex" }];
@@ -26,4 +27,8 @@ export default function ConfirmEmail() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

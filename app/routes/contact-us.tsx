@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { RouteError } from "~/components/route-error";
 import { useBrand } from "~/lib/brand";
 import { contactContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
@@ -31,4 +32,8 @@ export default function ContactUs() {
       </ul>
     </article>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

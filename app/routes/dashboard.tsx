@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
-import { formatCents } from "~/lib/format";
+import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { dashboardData } from "~/server/ledger.server";
@@ -29,9 +30,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 type Row = Awaited<ReturnType<typeof loader>>["recentActivity"][number];
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const formatDate = (epochMs: number) => dateFormat.format(new Date(epochMs));
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -81,7 +79,7 @@ function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus
               {row.tradingPair ? <span className="ml-2 text-ink-muted">{row.tradingPair}</span> : null}
               {row.stock ? <span className="ml-2 text-ink-muted">{row.stock}</span> : null}
             </p>
-            <p className="text-xs text-ink-muted">{formatDate(row.createdAt)}</p>
+            <p className="text-xs text-ink-muted">{formatMediumDate(row.createdAt)}</p>
           </div>
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
@@ -277,4 +275,8 @@ export default function Dashboard() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -4,6 +4,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
+import { FormErrors } from "~/components/form";
+import { RouteError } from "~/components/route-error";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { depositWalletViews, submitDeposit } from "~/server/ledger.server";
@@ -41,7 +43,13 @@ export default function Deposit() {
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit</h1>
-      <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} error={actionData?.error} />
+      <FormErrors reply={actionData}>
+        <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} error={actionData?.error} />
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

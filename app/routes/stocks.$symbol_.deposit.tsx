@@ -4,7 +4,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
-import { SelectField } from "~/components/form";
+import { FormErrors, SelectField } from "~/components/form";
+import { RouteError } from "~/components/route-error";
+import { errorFor } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
 import { depositWalletViews, submitDeposit } from "~/server/ledger.server";
@@ -50,23 +52,36 @@ export default function StockDeposit() {
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>
-      <DepositForm
-        wallets={wallets}
-        amount=""
-        idempotencyKey={idempotencyKey}
-        error={error}
-        openQrOnChoice
-        disabled={!known}
-        lockedField={
-          <>
-            {/* Locked to the URL's stock: shown disabled, sent as a hidden field. */}
-            <SelectField label="Stock" name="stockShown" value={symbol} disabled onChange={() => undefined}>
-              <option value={symbol}>{symbol}</option>
-            </SelectField>
-            <input type="hidden" name="stock" value={symbol} />
-          </>
-        }
-      />
+      <FormErrors reply={actionData}>
+        <DepositForm
+          wallets={wallets}
+          amount=""
+          idempotencyKey={idempotencyKey}
+          error={error}
+          openQrOnChoice
+          disabled={!known}
+          lockedField={
+            <>
+              {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}
+              <SelectField
+                label="Stock"
+                name="stockShown"
+                value={symbol}
+                disabled
+                onChange={() => undefined}
+                error={errorFor(actionData, "stock")}
+              >
+                <option value={symbol}>{symbol}</option>
+              </SelectField>
+              <input type="hidden" name="stock" value={symbol} />
+            </>
+          }
+        />
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

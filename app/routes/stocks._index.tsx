@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PriceChange } from "~/components/price-change";
+import { RouteError } from "~/components/route-error";
 import { formatUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
@@ -86,4 +87,8 @@ export default function StocksWatchlist() {
       )}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, Field, SelectField, SubmitButton } from "~/components/form";
+import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
+import { RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
@@ -57,23 +58,29 @@ export default function Withdraw() {
         </p>
         <p className="mt-2 text-xs text-ink-muted">Withdrawals awaiting review are already deducted.</p>
       </div>
-      <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
-        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
-        <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
-          <option value="">Select a cryptocurrency</option>
-          {WITHDRAWAL_CURRENCIES.map((currency) => (
-            <option key={currency} value={currency}>
-              {currency}
-            </option>
-          ))}
-        </SelectField>
-        <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
-        <SubmitButton pendingText="Processing..." className="w-full">
-          Submit Withdrawal
-        </SubmitButton>
-      </Form>
+      <FormErrors reply={actionData}>
+        <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
+          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
+          <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
+            <option value="">Select a cryptocurrency</option>
+            {WITHDRAWAL_CURRENCIES.map((currency) => (
+              <option key={currency} value={currency}>
+                {currency}
+              </option>
+            ))}
+          </SelectField>
+          <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+          <SubmitButton pendingText="Processing..." className="w-full">
+            Submit Withdrawal
+          </SubmitButton>
+        </Form>
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }
