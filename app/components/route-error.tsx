@@ -1,3 +1,4 @@
+import type { MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 
 interface ErrorText {
@@ -63,4 +64,12 @@ export function RouteError({
       </Link>
     </section>
   );
+}
+
+/**
+ * A page's meta, except on its error page, which keeps the site's own title (the root's meta): an error page is
+ * the site's, not the page's, and a 404 must not name the page it stands for (the production /dev/mailbox).
+ */
+export function pageMeta<Loader = unknown>(meta: MetaFunction<Loader>): MetaFunction<Loader> {
+  return (args) => (args.error ? (args.matches.find((match) => match.id === "root")?.meta ?? []) : meta(args));
 }

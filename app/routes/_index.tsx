@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { useBrand } from "~/lib/brand";
 import { landingContent } from "~/lib/content";
@@ -21,12 +21,13 @@ const TICKER_SYMBOLS = [
   { proName: "BITSTAMP:ETHUSD", title: "ETH/USD" },
 ];
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, {
     title: "Trade forex, crypto and stocks",
     description: "Fund your account with Bitcoin or USDT, follow your balance and results, and withdraw when you need.",
     path: "/",
-  });
+  }),
+);
 
 export function loader({ context }: LoaderFunctionArgs) {
   return { tradersClaim: context.env.TRADERS_CLAIM };

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
@@ -14,7 +14,7 @@ import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Account Settings" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);

@@ -5,7 +5,7 @@ import { DeskCounts } from "~/components/admin/desk-counts";
 import { PendingList } from "~/components/admin/pending-list";
 import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { adminDesk, deleteClientData, parseClientCursor, updateDepositWallets } from "~/server/admin.server";
@@ -13,7 +13,7 @@ import { deliverInBackground } from "~/server/mail/outbox.server";
 import { disconnectUser, publish } from "~/server/realtime.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Admin Panel" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Admin Panel" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

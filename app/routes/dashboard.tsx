@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
@@ -10,7 +10,7 @@ import { dashboardData } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 import type { loader as activityLoader } from "./dashboard.activity";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });

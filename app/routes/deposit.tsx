@@ -5,14 +5,14 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
 import { FormErrors } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { depositWalletViews, submitDeposit } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Make a Deposit" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Make a Deposit" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireClient(request, context);

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { isProduction } from "~/server/env.server";
 import { notFound } from "~/server/http.server";
 import { recentEmails } from "~/server/mail/outbox.server";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 
-export const meta: MetaFunction = () => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }]);
 
 /** Development only: the notices the app would have sent, so reset and confirmation links work offline. */
 export async function loader({ context }: LoaderFunctionArgs) {

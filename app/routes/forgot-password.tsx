@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
@@ -11,7 +11,7 @@ import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
 
-export const meta: MetaFunction = () => [{ title: "Forgot Password" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);

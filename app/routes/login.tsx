@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
@@ -14,8 +14,9 @@ import { getSessionUser } from "~/server/session.server";
 
 const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
 
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" });
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" }),
+);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);

@@ -4,7 +4,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { errorFor, type FormRefusal, refusalOf } from "~/lib/forms";
 import { fieldOfAccountError, registrationSchema, validateForm } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
@@ -13,8 +13,9 @@ import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" });
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
+);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);

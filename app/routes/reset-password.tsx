@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { MESSAGES, resetPasswordSchema } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
 import { isResetTokenUsable, resetPassword } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
 
-export const meta: MetaFunction = () => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

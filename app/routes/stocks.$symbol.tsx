@@ -2,17 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PriceChange } from "~/components/price-change";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { StockLogo } from "~/components/stock-logo";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { logoUrl } from "~/server/env.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: data ? `${data.stock.name} (${data.stock.symbol})` : "Stock" },
   { name: "description", content: data?.stock.description ?? "" },
-];
+]);
 
 export function loader({ params, context }: LoaderFunctionArgs) {
   const stock = stockView(params.symbol ?? "");

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
 import { FormErrors, SelectField } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { errorFor } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
@@ -13,7 +13,7 @@ import { depositWalletViews, submitDeposit } from "~/server/ledger.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }];
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireClient(request, context);

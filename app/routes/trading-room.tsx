@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { CountrySelect } from "~/components/country-select";
 import { Field } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Trading Room" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Trading Room" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);

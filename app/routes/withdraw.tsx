@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
@@ -12,7 +12,7 @@ import { publishTransaction } from "~/server/realtime.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Withdraw Funds" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
