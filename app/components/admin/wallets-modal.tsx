@@ -20,10 +20,15 @@ export function WalletsModal({
   const [open, setOpen] = useState(false);
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "wallets";
-  const message = reply?.intent === "wallets" ? reply : undefined;
+  // The last reply to a save, kept here: live updates revalidate the page, and a revalidation drops the action's
+  // reply (or hands back an equal but new object) while the banner shows and the close timer runs.
+  const incoming = reply?.intent === "wallets" ? reply : undefined;
+  const [message, setMessage] = useState(incoming);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one update per reply, identified by its stamp
+  useEffect(() => {
+    if (incoming) setMessage(incoming);
+  }, [incoming?.at]);
 
-  // Keyed on the reply's stamp, not its identity: live updates reload the page's data (and may hand back an
-  // equal but new reply object) while the timer runs.
   const savedAt = message?.tone === "success" ? message.at : null;
   const savedText = message?.message;
   useEffect(() => {
