@@ -26,7 +26,7 @@ export type FormValues = Record<string, unknown>;
  * The message and the field may depend on the data ("First name and last name are required" is about
  * whichever of the two is blank).
  */
-export type Rule<T, C> = readonly [
+type Rule<T, C> = readonly [
   passes: (data: T, context: C) => boolean,
   message: string | ((data: T) => string),
   field?: string | ((data: T) => string),

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { formatCents, formatLongDate } from "~/lib/format";
 
-export interface ClientProfileView {
+interface ClientProfileView {
   username: string | null;
   name: string;
   email: string;
@@ -10,7 +10,7 @@ export interface ClientProfileView {
   status: string;
 }
 
-export interface ClientSummaryView {
+interface ClientSummaryView {
   balanceCents: number;
   totalDepositsCents: number;
   stockBalanceCents: number;

@@ -4,7 +4,7 @@ import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 
 /** What the table shows of a transaction (a row read with the page, or one pushed by the live feed). */
-export type TransactionRow = Omit<FeedTransaction, "userId">;
+type TransactionRow = Omit<FeedTransaction, "userId">;
 
 /**
  * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,

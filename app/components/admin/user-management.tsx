@@ -6,7 +6,7 @@ import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import type { AdminReply } from "./reply";
 
-export interface ClientRow {
+interface ClientRow {
   id: string;
   name: string;
   status: string;
