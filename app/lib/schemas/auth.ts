@@ -30,8 +30,6 @@ export const MESSAGES = {
   passwordUpdated: "Password updated successfully",
 } as const;
 
-export { type FormSchema, validateForm } from "~/lib/forms";
-
 const email = (value: unknown) => text(value, 320).toLowerCase();
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
 /** "First name and last name are required" is about the first of the two that is blank. */
