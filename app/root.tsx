@@ -1,20 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ActivityTracker } from "~/components/activity-tracker";
 import { LiveChat } from "~/components/live-chat";
 import { NavigationProgress } from "~/components/navigation-progress";
+import { RouteError } from "~/components/route-error";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toasts } from "~/components/toasts";
@@ -93,25 +84,7 @@ export default function App() {
   return <Outlet />;
 }
 
+/** When the root itself fails (or a page has no boundary of its own): the same error page, in the shell. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
-  return (
-    <section className="mx-auto max-w-xl py-16 text-center">
-      <p className="text-sm font-semibold text-brand">{notFound ? "404" : "Error"}</p>
-      <h1 className="mt-2 text-3xl font-bold">{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p className="mt-4 text-ink-muted">
-        {notFound
-          ? "The page you are looking for does not exist or has moved."
-          : "An unexpected error occurred. Please try again in a moment."}
-      </p>
-      <Link
-        to="/"
-        className="mt-8 inline-block rounded-md bg-brand-strong px-4 py-2 font-medium text-white hover:bg-brand"
-      >
-        Back to Home
-      </Link>
-    </section>
-  );
+  return <RouteError />;
 }

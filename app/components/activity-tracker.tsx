@@ -7,8 +7,9 @@ const ACTIVITY_EVENTS = ["mousemove", "keydown", "click", "scroll", "focus"] as 
 const HEARTBEAT_MS = 5 * 60 * 1_000;
 
 /**
- * SPEC §4: activity (mouse, keys, clicks, scrolling, the tab becoming visible or focused) keeps a
- * signed-in user's session alive; 30 minutes without any signs them out and returns them home.
+ * Activity (mouse, keys, clicks, scrolling, the tab becoming visible or focused) keeps a
+ * signed-in user's session alive; 30 minutes without any signs them out and returns them home
+ * (docs/product.md, "Accounts and sessions").
  */
 export function ActivityTracker() {
   const lastActivity = useRef(Date.now());

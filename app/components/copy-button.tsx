@@ -4,7 +4,7 @@ import { COPY_CONFIRMATION_MS } from "~/lib/timers";
 
 export const COPIED_MESSAGE = "Wallet address copied to clipboard";
 
-/** Copies a value; says so in a toast and inline, for 2 seconds (SPEC §2). */
+/** Copies a value; says so in a toast and inline, for 2 seconds (docs/product.md, "Constants"). */
 export function CopyButton({ value, disabled }: { value: string; disabled?: boolean }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { SelectField } from "~/components/form";
 import { COUNTRIES } from "~/lib/countries";
 
-/** The country select of SPEC's registration and trading-room forms: every country with its dialling code. */
+/** The country select of the registration and trading-room forms: every country with its dialling code. */
 export function CountrySelect({ required }: { required?: boolean }) {
   return (
     <SelectField label="Country" name="country" defaultValue="" autoComplete="country-name" required={required}>

@@ -32,7 +32,7 @@ export function DepositForm({
   error?: string | null;
   /** Extra field shown above the wallet (the stock deposit's locked stock select). */
   lockedField?: ReactNode;
-  /** The stock deposit opens the QR code as soon as a wallet is chosen (SPEC §2). */
+  /** The stock deposit opens the QR code as soon as a wallet is chosen (docs/product.md, "Screens"). */
   openQrOnChoice?: boolean;
   disabled?: boolean;
 }) {

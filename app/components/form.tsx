@@ -1,48 +1,98 @@
 import { useNavigation } from "@remix-run/react";
-import { type ComponentProps, type ReactNode, useId } from "react";
+import { type ComponentProps, createContext, type ReactNode, useContext, useId } from "react";
+import { errorFor, type FormReply } from "~/lib/forms";
 
-/** Labelled input. Every control has a real <label>; errors are announced by the banner. */
+const FormErrorsContext = createContext<FormReply>(null);
+
+/**
+ * Hands a form's refusal (its action's `{ error, field }`, or a check made in the page) to the fields inside:
+ * the field it names shows the message under itself. The form's banner shows it too.
+ */
+export function FormErrors({ reply, children }: { reply: FormReply; children: ReactNode }) {
+  return <FormErrorsContext.Provider value={reply}>{children}</FormErrorsContext.Provider>;
+}
+
+/**
+ * The error of one control: the message under it, `aria-invalid` on it and `aria-describedby` pointing at the
+ * message (and at its hint, if any). `error` given explicitly wins over the surrounding FormErrors.
+ */
+export function useFieldError(name: string | undefined, error: string | null | undefined, hasHint = false) {
+  const reply = useContext(FormErrorsContext);
+  const id = useId();
+  const message = error !== undefined ? error : name ? errorFor(reply, name) : undefined;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hasHint ? hintId : null, message ? errorId : null].filter(Boolean).join(" ");
+  return {
+    id,
+    hintId,
+    message: message || null,
+    controlProps: {
+      "aria-invalid": message ? true : undefined,
+      "aria-describedby": describedBy || undefined,
+    },
+    errorText: message ? (
+      <p id={errorId} className="mt-1 text-sm text-danger">
+        {message}
+      </p>
+    ) : null,
+  };
+}
+
+const INVALID = "aria-[invalid=true]:border-danger aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-danger/50";
+
+/** Labelled input. Every control has a real <label>; an error about it shows under it as well as in the banner. */
 export function Field({
   label,
   hint,
+  error,
   className = "",
   ...input
-}: ComponentProps<"input"> & { label: string; hint?: ReactNode; name: string }) {
-  const id = useId();
+}: ComponentProps<"input"> & { label: string; hint?: ReactNode; name: string; error?: string | null }) {
+  const field = useFieldError(input.name, error, Boolean(hint));
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-ink">
+      <label htmlFor={field.id} className="block text-sm font-medium text-ink">
         {label}
       </label>
       <input
-        id={id}
+        id={field.id}
+        {...field.controlProps}
         {...input}
-        className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink placeholder:text-ink-muted/70 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 read-only:opacity-80"
+        className={`mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink placeholder:text-ink-muted/70 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 read-only:opacity-80 ${INVALID}`}
       />
-      {hint ? <p className="mt-1 text-xs text-ink-muted">{hint}</p> : null}
+      {hint ? (
+        <p id={field.hintId} className="mt-1 text-xs text-ink-muted">
+          {hint}
+        </p>
+      ) : null}
+      {field.errorText}
     </div>
   );
 }
 
 export function SelectField({
   label,
+  error,
   children,
   className = "",
   ...select
-}: ComponentProps<"select"> & { label: string; name: string }) {
-  const id = useId();
+}: ComponentProps<"select"> & { label: string; name: string; error?: string | null }) {
+  const field = useFieldError(select.name, error);
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-ink">
+      <label htmlFor={field.id} className="block text-sm font-medium text-ink">
         {label}
       </label>
       <select
-        id={id}
+        id={field.id}
+        {...field.controlProps}
         {...select}
-        className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
+        className={`mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 ${INVALID}`}
       >
         {children}
       </select>
+      {field.errorText}
     </div>
   );
 }
@@ -78,7 +128,7 @@ export function SubmitButton({
   );
 }
 
-/** The one message area of a form: red for errors, green for success (SPEC §8). */
+/** The one message area of a form: red for errors, green for success (docs/decisions/0011). */
 export function Banner({ tone, children }: { tone: "error" | "success"; children: ReactNode }) {
   return (
     <div

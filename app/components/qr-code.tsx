@@ -1,4 +1,4 @@
-/** SPEC §9: the QR is 200 px. A quiet zone of 4 modules keeps it scannable on dark backgrounds. */
+/** The QR is 200 px (docs/product.md, "Constants"). A quiet zone of 4 modules keeps it scannable on dark backgrounds. */
 export function QrCode({
   path,
   size,

@@ -30,7 +30,7 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change by design
   useEffect(() => setMenuOpen(false), [location.key]);
 
-  // The bottom rule is a shadow, not a border, so the bar is exactly 64 px tall (SPEC §2).
+  // The bottom rule is a shadow, not a border, so the bar is exactly 64 px tall (docs/product.md, "Constants").
   return (
     <header className="sticky top-0 z-40 bg-surface/95 shadow-[0_1px_0_var(--color-border)] backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-header max-w-6xl items-center justify-between px-4">

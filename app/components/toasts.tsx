@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { toast as showToast, Toaster } from "sonner";
 
-/** SPEC §9: at most 20 toasts at once. */
+/** At most 20 toasts at once (docs/product.md, "Constants"). */
 export const MAX_VISIBLE_TOASTS = 20;
 
 export interface FlashToast {

@@ -1,6 +1,6 @@
 /**
- * Display formats shared by every page (SPEC §9): US money with 2 decimals, long dates in UTC. The
- * formatters are built once: `toLocaleString` with options builds a new one on every call, which made
+ * Display formats shared by every page: US money with 2 decimals (docs/product.md, "Constants"), dates in
+ * UTC. The formatters are built once: `toLocaleString` with options builds a new one on every call, which made
  * long lists cost milliseconds to render.
  */
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
@@ -12,6 +12,8 @@ const wholeUsd = new Intl.NumberFormat("en-US", {
   maximumFractionDigits: 0,
 });
 const longDate = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+const mediumDate = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export function formatCents(cents: number): string {
   return usd.format(cents / 100);
@@ -30,4 +32,14 @@ export function formatWholeUsd(dollars: number): string {
 export function formatLongDate(epochMs: number | null | undefined): string {
   if (!epochMs) return "N/A";
   return longDate.format(new Date(epochMs));
+}
+
+/** "Mar 5, 2025": the dashboard's lists. */
+export function formatMediumDate(epochMs: number): string {
+  return mediumDate.format(new Date(epochMs));
+}
+
+/** "Mar 5, 2025, 2:07 PM": the back office's transaction lists. */
+export function formatDateTime(epochMs: number): string {
+  return dateTime.format(new Date(epochMs));
 }

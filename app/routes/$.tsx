@@ -1,8 +1,15 @@
-/** Any unknown path: a real 404 status, rendered by the root error boundary inside the site shell. */
+import { RouteError } from "~/components/route-error";
+import { notFound } from "~/server/http.server";
+
+/** Any unknown path: a real 404 status, rendered by the error boundary inside the site's shell. */
 export function loader() {
-  throw new Response("Not Found", { status: 404 });
+  notFound();
 }
 
 export default function NotFound() {
   return null;
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

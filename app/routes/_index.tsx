@@ -1,23 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { useBrand } from "~/lib/brand";
 import { landingContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
 
-/** SPEC §1: leverage up to 1:500. The number of traders is configuration (TRADERS_CLAIM), empty by default. */
+/**
+ * Leverage up to 1:500 (docs/product.md, "Constants"). The number of traders is configuration (TRADERS_CLAIM),
+ * empty by default.
+ */
 const MAX_LEVERAGE = "1:500";
-
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, {
-    title: "Trade forex, crypto and stocks",
-    description: "Fund your account with Bitcoin or USDT, follow your balance and results, and withdraw when you need.",
-    path: "/",
-  });
-
-export function loader({ context }: LoaderFunctionArgs) {
-  return { tradersClaim: context.env.TRADERS_CLAIM };
-}
 
 const TICKER_SYMBOLS = [
   { proName: "NASDAQ:TSLA", title: "Tesla" },
@@ -27,6 +20,18 @@ const TICKER_SYMBOLS = [
   { proName: "NASDAQ:GOOGL", title: "Google" },
   { proName: "BITSTAMP:ETHUSD", title: "ETH/USD" },
 ];
+
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, {
+    title: "Trade forex, crypto and stocks",
+    description: "Fund your account with Bitcoin or USDT, follow your balance and results, and withdraw when you need.",
+    path: "/",
+  }),
+);
+
+export function loader({ context }: LoaderFunctionArgs) {
+  return { tradersClaim: context.env.TRADERS_CLAIM };
+}
 
 export default function Home() {
   const { tradersClaim } = useLoaderData<typeof loader>();
@@ -125,4 +130,8 @@ export default function Home() {
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

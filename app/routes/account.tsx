@@ -3,19 +3,23 @@ import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Banner, Field, SubmitButton } from "~/components/form";
+import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
-import { changePasswordSchema, MESSAGES, profileSchema, validateForm } from "~/lib/schemas/auth";
+import { validateForm } from "~/lib/forms";
+import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
+import { readForm } from "~/server/form.server";
+import { notFound } from "~/server/http.server";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Account Settings" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const account = await getAccount(context.db, user.id);
-  if (!account) throw new Response("Not Found", { status: 404 });
+  if (!account) notFound();
   return {
     account: {
       id: account.id,
@@ -29,25 +33,32 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type Result = { tone: "success" | "error"; message: string; intent: "profile" | "password"; at: number };
+/** One reply for both forms; `field` names the input an error is about. */
+type Result = {
+  tone: "success" | "error";
+  message: string;
+  field?: string;
+  intent: "profile" | "password";
+  at: number;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent") === "password" ? "password" : "profile";
-  const reply = (tone: Result["tone"], message: string, status = 200) =>
-    data<Result>({ tone, message, intent, at: Date.now() }, { status });
+  const reply = (tone: Result["tone"], message: string, status = 200, field?: string) =>
+    data<Result>({ tone, message, field, intent, at: Date.now() }, { status });
 
   if (intent === "profile") {
     const form = validateForm(profileSchema, formData);
-    if (!form.ok) return reply("error", form.error, 400);
+    if (!form.ok) return reply("error", form.error, 400, form.field);
     await updateProfile(context.db, user.id, form.data);
     return reply("success", MESSAGES.profileUpdated);
   }
   const form = validateForm(changePasswordSchema, formData);
-  if (!form.ok) return reply("error", form.error, 400);
+  if (!form.ok) return reply("error", form.error, 400, form.field);
   const result = await changePassword(context, user, form.data);
-  if (!result.ok) return reply("error", result.error, 400);
+  if (!result.ok) return reply("error", result.error, 400, fieldOfAccountError(result.error));
   return reply("success", MESSAGES.passwordUpdated);
 }
 
@@ -72,6 +83,10 @@ export default function AccountSettings() {
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const passwordChanged = result?.intent === "password" && result.tone === "success" ? result.at : 0;
+  // The field an error is about follows the banner: shown with it, cleared with it.
+  const refusalFor = (intent: Result["intent"]) =>
+    banner?.tone === "error" && banner.intent === intent ? { error: banner.message, field: banner.field } : null;
+  const passwordRefusal = passwordError ? { error: passwordError, field: "confirmPassword" } : refusalFor("password");
 
   return (
     <section className="mx-auto max-w-3xl space-y-6">
@@ -102,71 +117,79 @@ export default function AccountSettings() {
       <article className="rounded-xl border border-border bg-surface p-6">
         <h2 className="text-lg font-semibold">Profile Settings</h2>
         {/* Keyed on the stored values, so the fields refill whenever they change. */}
-        <Form
-          method="post"
-          className="mt-4 space-y-4"
-          key={`${account.firstName}|${account.lastName}|${account.phoneNumber}`}
-          onSubmit={() => setPasswordError(null)}
-        >
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="First Name" name="firstName" defaultValue={account.firstName} autoComplete="given-name" />
-            <Field label="Last Name" name="lastName" defaultValue={account.lastName} autoComplete="family-name" />
-          </div>
-          <Field
-            label="Phone Number"
-            name="phoneNumber"
-            type="tel"
-            defaultValue={account.phoneNumber}
-            autoComplete="tel"
-          />
-          <SubmitButton intent="profile" pendingText="Updating...">
-            Update Profile
-          </SubmitButton>
-        </Form>
+        <FormErrors reply={passwordError ? null : refusalFor("profile")}>
+          <Form
+            method="post"
+            className="mt-4 space-y-4"
+            key={`${account.firstName}|${account.lastName}|${account.phoneNumber}`}
+            onSubmit={() => setPasswordError(null)}
+          >
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="First Name" name="firstName" defaultValue={account.firstName} autoComplete="given-name" />
+              <Field label="Last Name" name="lastName" defaultValue={account.lastName} autoComplete="family-name" />
+            </div>
+            <Field
+              label="Phone Number"
+              name="phoneNumber"
+              type="tel"
+              defaultValue={account.phoneNumber}
+              autoComplete="tel"
+            />
+            <SubmitButton intent="profile" pendingText="Updating...">
+              Update Profile
+            </SubmitButton>
+          </Form>
+        </FormErrors>
       </article>
 
       <article className="rounded-xl border border-border bg-surface p-6">
         <h2 className="text-lg font-semibold">Change Password</h2>
-        <Form
-          method="post"
-          className="mt-4 space-y-4"
-          key={passwordChanged}
-          onSubmit={(event) => {
-            // SPEC §5: a mismatch is caught before any call is made.
-            const form = new FormData(event.currentTarget);
-            const mismatch = form.get("newPassword") !== form.get("confirmPassword");
-            setPasswordError(mismatch ? MESSAGES.newPasswordsDoNotMatch : null);
-            if (mismatch) event.preventDefault();
-          }}
-        >
-          <Field
-            label="Current Password"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-          <Field
-            label="New Password"
-            name="newPassword"
-            type="password"
-            placeholder="Enter new password"
-            autoComplete="new-password"
-            required
-          />
-          <Field
-            label="Confirm New Password"
-            name="confirmPassword"
-            type="password"
-            placeholder="Confirm new password"
-            autoComplete="new-password"
-            required
-          />
-          <SubmitButton intent="password" pendingText="Changing...">
-            Change Password
-          </SubmitButton>
-        </Form>
+        <FormErrors reply={passwordRefusal}>
+          <Form
+            method="post"
+            className="mt-4 space-y-4"
+            key={passwordChanged}
+            onSubmit={(event) => {
+              // A mismatch is caught here, before anything is sent (the server checks it again).
+              const form = new FormData(event.currentTarget);
+              const mismatch = form.get("newPassword") !== form.get("confirmPassword");
+              setPasswordError(mismatch ? MESSAGES.newPasswordsDoNotMatch : null);
+              if (mismatch) event.preventDefault();
+            }}
+          >
+            <Field
+              label="Current Password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+            <Field
+              label="New Password"
+              name="newPassword"
+              type="password"
+              placeholder="Enter new password"
+              autoComplete="new-password"
+              required
+            />
+            <Field
+              label="Confirm New Password"
+              name="confirmPassword"
+              type="password"
+              placeholder="Confirm new password"
+              autoComplete="new-password"
+              required
+            />
+            <SubmitButton intent="password" pendingText="Changing...">
+              Change Password
+            </SubmitButton>
+          </Form>
+        </FormErrors>
       </article>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { SelectField } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Audit Log" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Audit Log" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -117,4 +118,8 @@ export default function AuditLog() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

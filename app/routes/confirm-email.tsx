@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { confirmEmail } from "~/server/auth.server";
 
-export const meta: MetaFunction = () => [{ title: "Confirm Email" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Confirm Email" }, { name: "robots", content: "noindex" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -26,4 +27,8 @@ export default function ConfirmEmail() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { useBrand } from "~/lib/brand";
 import { contactContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
 
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Contact Us", description: "How to reach our support team.", path: "/contact-us" });
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, { title: "Contact Us", description: "How to reach our support team.", path: "/contact-us" }),
+);
 
 export function loader({ context }: LoaderFunctionArgs) {
   return { addresses: context.env.CONTACT_EMAILS };
@@ -31,4 +33,8 @@ export default function ContactUs() {
       </ul>
     </article>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

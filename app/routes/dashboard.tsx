@@ -1,15 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
-import { formatCents } from "~/lib/format";
+import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType, isCredit } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import type { loader as activityLoader } from "./dashboard.activity";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
@@ -30,9 +31,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 type Row = Awaited<ReturnType<typeof loader>>["recentActivity"][number];
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const formatDate = (epochMs: number) => dateFormat.format(new Date(epochMs));
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -82,7 +80,7 @@ function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus
               {row.tradingPair ? <span className="ml-2 text-ink-muted">{row.tradingPair}</span> : null}
               {row.stock ? <span className="ml-2 text-ink-muted">{row.stock}</span> : null}
             </p>
-            <p className="text-xs text-ink-muted">{formatDate(row.createdAt)}</p>
+            <p className="text-xs text-ink-muted">{formatMediumDate(row.createdAt)}</p>
           </div>
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
@@ -278,4 +276,8 @@ export default function Dashboard() {
       </div>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -4,6 +4,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
+import { FormErrors } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { refusalOf } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { depositWalletViews } from "~/server/ledger/reads.server";
@@ -11,7 +14,7 @@ import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server"
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Make a Deposit" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Make a Deposit" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireClient(request, context);
@@ -26,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const input = await readDepositForm(request, context);
-  if (!input.ok) return data({ error: input.error }, { status: input.status });
+  if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
@@ -44,7 +47,13 @@ export default function Deposit() {
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit</h1>
-      <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} error={actionData?.error} />
+      <FormErrors reply={actionData}>
+        <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} error={actionData?.error} />
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

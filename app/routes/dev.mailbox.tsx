@@ -1,14 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { isProduction } from "~/server/env.server";
+import { notFound } from "~/server/http.server";
 import { recentEmails } from "~/server/mail/outbox.server";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 
-export const meta: MetaFunction = () => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }]);
 
 /** Development only: the notices the app would have sent, so reset and confirmation links work offline. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  if (isProduction(context.env)) throw new Response("Not Found", { status: 404 });
+  if (isProduction(context.env)) notFound();
   const rows = await recentEmails(context.db, 50);
   return {
     emails: rows.map((row) => {
@@ -74,4 +76,8 @@ export default function Mailbox() {
       )}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,18 +1,21 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
-import { forgotPasswordSchema, MESSAGES, validateForm } from "~/lib/schemas/auth";
+import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { refusalOf } from "~/lib/forms";
+import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
 import { requestPasswordReset } from "~/server/auth.server";
+import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
 
-export const meta: MetaFunction = () => [{ title: "Forgot Password" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = validateForm(forgotPasswordSchema, await request.formData());
-  if (!form.ok) return data({ error: form.error, sent: false }, { status: 400 });
+  const form = await readValidForm(request, forgotPasswordSchema);
+  if (!form.ok) return data({ ...refusalOf(form), sent: false }, { status: 400 });
   const { emailIds } = await requestPasswordReset(
     context,
     form.data.email,
@@ -21,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
   deliverInBackground(context.ctx, context.db, context.env, emailIds);
   // The same answer whether or not the address has an account.
-  return { error: null, sent: true };
+  return { error: null, field: undefined, sent: true };
 }
 
 export default function ForgotPassword() {
@@ -35,16 +38,18 @@ export default function ForgotPassword() {
       {sent ? (
         <Banner tone="success">{MESSAGES.resetEmailSent}</Banner>
       ) : (
-        <Form method="post" className="space-y-4">
-          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-          <p className="text-sm text-ink-muted">
-            Enter your email and we will send you a link to choose a new password.
-          </p>
-          <Field label="Email" name="email" type="email" autoComplete="email" required />
-          <SubmitButton pendingText="Sending..." className="w-full">
-            Send Reset Link
-          </SubmitButton>
-        </Form>
+        <FormErrors reply={actionData}>
+          <Form method="post" className="space-y-4">
+            {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+            <p className="text-sm text-ink-muted">
+              Enter your email and we will send you a link to choose a new password.
+            </p>
+            <Field label="Email" name="email" type="email" autoComplete="email" required />
+            <SubmitButton pendingText="Sending..." className="w-full">
+              Send Reset Link
+            </SubmitButton>
+          </Form>
+        </FormErrors>
       )}
       <p className="mt-6 text-center text-sm">
         <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
@@ -53,4 +58,8 @@ export default function ForgotPassword() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,18 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
+import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { MESSAGES, signInSchema, validateForm } from "~/lib/schemas/auth";
+import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { signIn } from "~/server/auth.server";
+import { readValidForm } from "~/server/form.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" });
-
 const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
+
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" }),
+);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
@@ -21,11 +25,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = validateForm(signInSchema, await request.formData());
-  if (!form.ok) return data({ error: form.error }, { status: 400 });
+  const form = await readValidForm(request, signInSchema);
+  if (!form.ok) return data(refusalOf(form), { status: 400 });
   const result = await signIn(context, form.data, clientIp(request));
-  if (!result.ok)
-    return data({ error: result.error }, { status: result.error === MESSAGES.tooManyAttempts ? 429 : 401 });
+  if (!result.ok) {
+    // Wrong credentials are about the pair, not one field: the banner alone says so.
+    const status = result.error === MESSAGES.tooManyAttempts ? 429 : 401;
+    return data<FormRefusal>({ error: result.error }, { status });
+  }
   const destination = result.user.role === "admin" ? "/admin" : safeRedirect(form.data.redirectTo, "/dashboard");
   return redirect(destination, { headers: { "Set-Cookie": result.setCookie } });
 }
@@ -35,20 +42,22 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   return (
     <AuthCard title="Sign in to your account">
-      <Form method="post" className="space-y-4" noValidate={false}>
-        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-        <div className="flex justify-end text-sm">
-          <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
-            Forgot your password?
-          </Link>
-        </div>
-        <SubmitButton pendingText="Signing in..." className="w-full">
-          Sign In
-        </SubmitButton>
-      </Form>
+      <FormErrors reply={actionData}>
+        <Form method="post" className="space-y-4" noValidate={false}>
+          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+          <div className="flex justify-end text-sm">
+            <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
+              Forgot your password?
+            </Link>
+          </div>
+          <SubmitButton pendingText="Signing in..." className="w-full">
+            Sign In
+          </SubmitButton>
+        </Form>
+      </FormErrors>
       <p className="mt-6 text-center text-sm text-ink-muted">
         Don't have an account?{" "}
         <Link to="/register" className="text-brand underline underline-offset-2 hover:no-underline">
@@ -57,4 +66,8 @@ export default function Login() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

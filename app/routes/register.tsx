@@ -3,15 +3,19 @@ import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
 import { CountrySelect } from "~/components/country-select";
-import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
-import { registrationSchema, validateForm } from "~/lib/schemas/auth";
+import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
+import { fieldOfAccountError, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
+import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { getSessionUser } from "~/server/session.server";
 
-export const meta: MetaFunction = ({ matches }) =>
-  seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" });
+export const meta: MetaFunction = pageMeta(({ matches }) =>
+  seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
+);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
@@ -20,58 +24,75 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = validateForm(registrationSchema, await request.formData());
-  if (!form.ok) return data({ error: form.error }, { status: 400 });
+  const form = await readValidForm(request, registrationSchema);
+  if (!form.ok) return data(refusalOf(form), { status: 400 });
   const result = await registerClient(context, form.data, new URL(request.url).origin);
-  if (!result.ok) return data({ error: result.error }, { status: 409 });
+  if (!result.ok)
+    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status: 409 });
   deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
   return redirect("/dashboard", { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export default function Register() {
   const actionData = useActionData<typeof action>();
-  const [clientError, setClientError] = useState<string | null>(null);
-  const error = clientError ?? actionData?.error;
+  const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
+  const refusal = clientRefusal ?? actionData;
+  const termsError = errorFor(refusal, "terms");
 
   // The server checks everything again; this only spares a round trip for the obvious mistakes.
   function checkBeforeSubmit(event: FormEvent<HTMLFormElement>) {
     const result = validateForm(registrationSchema, new FormData(event.currentTarget));
-    setClientError(result.ok ? null : result.error);
+    setClientRefusal(result.ok ? null : refusalOf(result));
     if (!result.ok) event.preventDefault();
   }
 
   return (
     <AuthCard title="Create your account">
-      <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
-        {error ? <Banner tone="error">{error}</Banner> : null}
-        <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First Name" name="firstName" autoComplete="given-name" />
-          <Field label="Last Name" name="lastName" autoComplete="family-name" />
-        </div>
-        <Field label="Username" name="username" autoComplete="username" />
-        <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
-        <CountrySelect />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required />
-        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
-        <Field label="Referral ID (optional)" name="referralId" />
-        <div className="flex items-start gap-2 text-sm">
-          <input id="terms" name="terms" type="checkbox" required className="mt-1 h-4 w-4 accent-brand" />
-          <label htmlFor="terms" className="text-ink-muted">
-            I accept the{" "}
-            <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:no-underline">
-              Terms of Service
-            </Link>{" "}
-            and the{" "}
-            <Link to="/privacy" className="text-brand underline underline-offset-2 hover:no-underline">
-              Privacy Policy
-            </Link>
-          </label>
-        </div>
-        <SubmitButton pendingText="Creating account..." className="w-full">
-          Create Account
-        </SubmitButton>
-      </Form>
+      <FormErrors reply={refusal}>
+        <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
+          {refusal?.error ? <Banner tone="error">{refusal.error}</Banner> : null}
+          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="First Name" name="firstName" autoComplete="given-name" />
+            <Field label="Last Name" name="lastName" autoComplete="family-name" />
+          </div>
+          <Field label="Username" name="username" autoComplete="username" />
+          <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
+          <CountrySelect />
+          <Field label="Password" name="password" type="password" autoComplete="new-password" required />
+          <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
+          <Field label="Referral ID (optional)" name="referralId" />
+          <div className="flex items-start gap-2 text-sm">
+            <input
+              id="terms"
+              name="terms"
+              type="checkbox"
+              required
+              aria-invalid={termsError ? true : undefined}
+              aria-describedby={termsError ? "terms-error" : undefined}
+              className="mt-1 h-4 w-4 accent-brand"
+            />
+            <label htmlFor="terms" className="text-ink-muted">
+              I accept the{" "}
+              <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:no-underline">
+                Terms of Service
+              </Link>{" "}
+              and the{" "}
+              <Link to="/privacy" className="text-brand underline underline-offset-2 hover:no-underline">
+                Privacy Policy
+              </Link>
+            </label>
+          </div>
+          {termsError ? (
+            <p id="terms-error" className="-mt-3 text-sm text-danger">
+              {termsError}
+            </p>
+          ) : null}
+          <SubmitButton pendingText="Creating account..." className="w-full">
+            Create Account
+          </SubmitButton>
+        </Form>
+      </FormErrors>
       <p className="mt-6 text-center text-sm text-ink-muted">
         Already have an account?{" "}
         <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
@@ -85,4 +106,8 @@ export default function Register() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

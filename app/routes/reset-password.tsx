@@ -1,12 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard, Banner, Field, SubmitButton } from "~/components/form";
-import { MESSAGES, resetPasswordSchema, validateForm } from "~/lib/schemas/auth";
+import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { refusalOf } from "~/lib/forms";
+import { MESSAGES, resetPasswordSchema } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
 import { isResetTokenUsable, resetPassword } from "~/server/auth.server";
+import { readValidForm } from "~/server/form.server";
 
-export const meta: MetaFunction = () => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -14,11 +17,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = validateForm(resetPasswordSchema, await request.formData());
-  if (!form.ok) return data({ error: form.error, expired: false, done: false }, { status: 400 });
+  const form = await readValidForm(request, resetPasswordSchema);
+  if (!form.ok) return data({ ...refusalOf(form), expired: false, done: false }, { status: 400 });
   const changed = await resetPassword(context, form.data.token, form.data.password);
-  if (!changed) return data({ error: MESSAGES.resetLinkInvalid, expired: true, done: false }, { status: 410 });
-  return { error: null, expired: false, done: true };
+  if (!changed) {
+    return data({ error: MESSAGES.resetLinkInvalid, field: undefined, expired: true, done: false }, { status: 410 });
+  }
+  return { error: null, field: undefined, expired: false, done: true };
 }
 
 function AskAgain() {
@@ -49,15 +54,17 @@ export default function ResetPassword() {
     );
   else
     body = (
-      <Form method="post" className="space-y-4">
-        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-        <input type="hidden" name="token" value={token} />
-        <Field label="New Password" name="password" type="password" autoComplete="new-password" required />
-        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
-        <SubmitButton pendingText="Updating..." className="w-full">
-          Update Password
-        </SubmitButton>
-      </Form>
+      <FormErrors reply={actionData}>
+        <Form method="post" className="space-y-4">
+          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+          <input type="hidden" name="token" value={token} />
+          <Field label="New Password" name="password" type="password" autoComplete="new-password" required />
+          <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
+          <SubmitButton pendingText="Updating..." className="w-full">
+            Update Password
+          </SubmitButton>
+        </Form>
+      </FormErrors>
     );
 
   return (
@@ -70,4 +77,8 @@ export default function ResetPassword() {
       </p>
     </AuthCard>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

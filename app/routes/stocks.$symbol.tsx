@@ -2,16 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PriceChange } from "~/components/price-change";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { StockLogo } from "~/components/stock-logo";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { logoUrl } from "~/server/env.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: data ? `${data.stock.name} (${data.stock.symbol})` : "Stock" },
   { name: "description", content: data?.stock.description ?? "" },
-];
+]);
 
 export function loader({ params, context }: LoaderFunctionArgs) {
   const stock = stockView(params.symbol ?? "");
@@ -23,7 +24,8 @@ export function loader({ params, context }: LoaderFunctionArgs) {
       ? similarStocks(known, 5).map((s) => ({ symbol: s.symbol, name: s.name, price: s.price, change: s.change }))
       : [],
   };
-  // An unknown symbol still gets SPEC's placeholder page, but as a 404 for browsers and crawlers.
+  // An unknown symbol still gets the placeholder page (price 0, sector Unknown), but as a 404 for browsers and
+  // crawlers: the page is rendered, not thrown, so it is not the error boundary's.
   return known ? body : data(body, { status: 404 });
 }
 
@@ -92,4 +94,8 @@ export default function StockDetail() {
       ) : null}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

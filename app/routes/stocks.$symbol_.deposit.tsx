@@ -4,7 +4,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
-import { SelectField } from "~/components/form";
+import { FormErrors, SelectField } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
 import { depositWalletViews } from "~/server/ledger/reads.server";
@@ -12,7 +14,7 @@ import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server"
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }];
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireClient(request, context);
@@ -29,12 +31,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const input = await readDepositForm(request, context, (form) => {
     // A stock must be selected, and the URL's symbol must be a known one (any case).
     const selected = String(form.get("stock") ?? "").trim();
-    if (!selected) return { ok: false, error: STOCK_MESSAGES.selectStock };
+    if (!selected) return refuse(STOCK_MESSAGES.selectStock, "stock");
     const stock = findStock(params.symbol ?? "");
-    if (!stock || stock.symbol !== selected.toUpperCase()) return { ok: false, error: STOCK_MESSAGES.invalidSymbol };
-    return { ok: true, stock: stock.symbol };
+    if (!stock || stock.symbol !== selected.toUpperCase()) return refuse(STOCK_MESSAGES.invalidSymbol, "stock");
+    return { ok: true, data: stock.symbol };
   });
-  if (!input.ok) return data({ error: input.error }, { status: input.status });
+  if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
@@ -53,23 +55,36 @@ export default function StockDeposit() {
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>
-      <DepositForm
-        wallets={wallets}
-        amount=""
-        idempotencyKey={idempotencyKey}
-        error={error}
-        openQrOnChoice
-        disabled={!known}
-        lockedField={
-          <>
-            {/* Locked to the URL's stock: shown disabled, sent as a hidden field. */}
-            <SelectField label="Stock" name="stockShown" value={symbol} disabled onChange={() => undefined}>
-              <option value={symbol}>{symbol}</option>
-            </SelectField>
-            <input type="hidden" name="stock" value={symbol} />
-          </>
-        }
-      />
+      <FormErrors reply={actionData}>
+        <DepositForm
+          wallets={wallets}
+          amount=""
+          idempotencyKey={idempotencyKey}
+          error={error}
+          openQrOnChoice
+          disabled={!known}
+          lockedField={
+            <>
+              {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}
+              <SelectField
+                label="Stock"
+                name="stockShown"
+                value={symbol}
+                disabled
+                onChange={() => undefined}
+                error={errorFor(actionData, "stock")}
+              >
+                <option value={symbol}>{symbol}</option>
+              </SelectField>
+              <input type="hidden" name="stock" value={symbol} />
+            </>
+          }
+        />
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -2,16 +2,18 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { PriceChange } from "~/components/price-change";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, {
     title: "Stock market watchlist",
     description: "Well-known US stocks by sector, with a quick way to buy by deposit.",
     path: "/stocks",
-  });
+  }),
+);
 
 /** The query from the URL, so the filter also works without JavaScript (?q=). */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -86,4 +88,8 @@ export default function StocksWatchlist() {
       )}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

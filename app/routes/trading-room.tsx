@@ -1,16 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { CountrySelect } from "~/components/country-select";
 import { Field } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { requireUser } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Trading Room" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Trading Room" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   return null;
 }
 
-/** SPEC §2: the form is shown, but joining is not open yet: its button stays disabled and nothing is sent. */
+/** The form is shown, but joining is not open yet: its button stays disabled and nothing is sent. */
 export default function TradingRoom() {
   return (
     <section className="mx-auto max-w-xl">
@@ -36,4 +37,8 @@ export default function TradingRoom() {
       </form>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { statementCsv } from "~/server/admin/statement.server";
+import { notFound } from "~/server/http.server";
 import { requireAdmin } from "~/server/session.server";
 
 /** The client's statement as CSV: every transaction, oldest first, with the running ledger balance. */
@@ -10,7 +11,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     columns: { id: true },
     where: (u, { eq }) => eq(u.id, userId),
   });
-  if (!exists) throw new Response("User not found", { status: 404 });
+  if (!exists) notFound("User not found");
   return new Response(statementCsv(context.db, userId), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/cloudflare";
 
-/** SPEC §2: /user without a client id goes to /dashboard. */
+/** /user without a client id goes to /dashboard. */
 export function loader() {
   return redirect("/dashboard");
 }

@@ -1,16 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, Field, SelectField, SubmitButton } from "~/components/form";
+import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
+import { refusalOf } from "~/lib/forms";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
+import { readForm } from "~/server/form.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import { moneyRequester, submitWithdrawal } from "~/server/ledger/requests.server";
 import { getSessionUser, requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Withdraw Funds" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
@@ -26,9 +29,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
   const client = requester.client;
 
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
-  if (!parsed.ok) return data({ error: parsed.error }, { status: 400 });
+  if (!parsed.ok) return data(refusalOf(parsed), { status: 400 });
   const idempotencyKey = idempotencyKeyOf(form);
   if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
 
@@ -54,23 +57,29 @@ export default function Withdraw() {
         </p>
         <p className="mt-2 text-xs text-ink-muted">Withdrawals awaiting review are already deducted.</p>
       </div>
-      <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
-        {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
-        <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
-          <option value="">Select a cryptocurrency</option>
-          {WITHDRAWAL_CURRENCIES.map((currency) => (
-            <option key={currency} value={currency}>
-              {currency}
-            </option>
-          ))}
-        </SelectField>
-        <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
-        <SubmitButton pendingText="Processing..." className="w-full">
-          Submit Withdrawal
-        </SubmitButton>
-      </Form>
+      <FormErrors reply={actionData}>
+        <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
+          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
+          <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
+            <option value="">Select a cryptocurrency</option>
+            {WITHDRAWAL_CURRENCIES.map((currency) => (
+              <option key={currency} value={currency}>
+                {currency}
+              </option>
+            ))}
+          </SelectField>
+          <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+          <SubmitButton pendingText="Processing..." className="w-full">
+            Submit Withdrawal
+          </SubmitButton>
+        </Form>
+      </FormErrors>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -1,12 +1,15 @@
+import { formSchema, formValues, type Parsed, text } from "~/lib/forms";
 import { parseAmountToCents, TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
 import { isKnownStock, TRADING_PAIRS } from "~/lib/stocks";
 
-/** SPEC §5 "Admin ledger entry", in SPEC's order and words; shared by the entry panel and the action. */
+/**
+ * An admin's ledger entry (docs/product.md, "Messages"): the messages in the order they are checked; shared
+ * by the entry panel and the action.
+ */
 export const ENTRY_MESSAGES = {
   invalidAmount: "Please enter a valid amount",
   tradingPairRequired: "Please select a trading pair for profit or loss action",
   stockRequired: "Please select a stock for stock deposit transaction",
-  feeDepositPositive: "Fee deposit amount must be greater than 0",
   failed: "Failed to process transaction",
   wouldGoNegative: "This entry would make the balance negative",
   clientsOnly: "Ledger entries can only be posted to client accounts",
@@ -19,31 +22,40 @@ export interface ParsedEntry {
   stock?: string;
 }
 
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value.trim() : "";
-};
+const isTrade = (type: string) => type === "profit" || type === "loss";
 
-export function parseLedgerEntryForm(form: FormData): { ok: true; data: ParsedEntry } | { ok: false; error: string } {
-  const type = text(form, "type") as TransactionType;
-  if (!TRANSACTION_TYPES.includes(type)) return { ok: false, error: ENTRY_MESSAGES.failed };
-  const amountCents = parseAmountToCents(text(form, "amount"));
-  if (amountCents === null) return { ok: false, error: ENTRY_MESSAGES.invalidAmount };
-  if (type === "profit" || type === "loss") {
-    const tradingPair = text(form, "tradingPair");
-    if (!TRADING_PAIRS.includes(tradingPair)) return { ok: false, error: ENTRY_MESSAGES.tradingPairRequired };
-    return { ok: true, data: { type, amountCents, tradingPair } };
-  }
-  if (type === "stock_deposit") {
-    const stock = text(form, "stock").toUpperCase();
-    if (!isKnownStock(stock)) return { ok: false, error: ENTRY_MESSAGES.stockRequired };
-    return { ok: true, data: { type, amountCents, stock } };
-  }
-  if (type === "fee_deposit" && amountCents <= 0) return { ok: false, error: ENTRY_MESSAGES.feeDepositPositive };
-  return { ok: true, data: { type, amountCents } };
+const entrySchema = formSchema(
+  (v) => ({
+    type: text(v.type) as TransactionType,
+    amountCents: parseAmountToCents(text(v.amount)),
+    tradingPair: text(v.tradingPair),
+    stock: text(v.stock).toUpperCase(),
+  }),
+  [
+    // The type comes from the button the admin chose, not from a field: a wrong one is the generic failure.
+    [(v) => TRANSACTION_TYPES.includes(v.type), ENTRY_MESSAGES.failed],
+    [(v) => v.amountCents !== null, ENTRY_MESSAGES.invalidAmount, "amount"],
+    [
+      (v) => !isTrade(v.type) || TRADING_PAIRS.includes(v.tradingPair),
+      ENTRY_MESSAGES.tradingPairRequired,
+      "tradingPair",
+    ],
+    [(v) => v.type !== "stock_deposit" || isKnownStock(v.stock), ENTRY_MESSAGES.stockRequired, "stock"],
+  ],
+  // Only the detail that the type uses is kept: a pair for a trade, a stock for a stock deposit.
+  ({ type, amountCents, tradingPair, stock }): ParsedEntry => {
+    if (isTrade(type)) return { type, amountCents: amountCents as number, tradingPair };
+    if (type === "stock_deposit") return { type, amountCents: amountCents as number, stock };
+    return { type, amountCents: amountCents as number };
+  },
+);
+
+/** An amount above 0 for every type (a fee deposit too), plus a trading pair for a trade or a stock. */
+export function parseLedgerEntryForm(form: FormData): Parsed<ParsedEntry> {
+  return entrySchema.parse(formValues(form), undefined);
 }
 
-/** The back office's own messages (SPEC §8 where it has them). */
+/** The back office's own messages (docs/product.md, "Messages", where it lists them). */
 export const ADMIN_MESSAGES = {
   alreadyDecided: "This transaction has already been decided.",
   cannotCoverWithdrawal: "The client's balance no longer covers this withdrawal.",

@@ -1,9 +1,10 @@
 import { isKnownCountry } from "~/lib/countries";
+import { type FormSchema, formSchema, secret, text } from "~/lib/forms";
 
 /**
- * The account forms' rules, shared by the browser (instant feedback) and the actions (the rules that
- * count). Messages are SPEC's, verbatim. Where SPEC fixes an order, the checks run in that order and
- * only the first failure is reported, as the old app did.
+ * The account forms' rules, shared by the browser (instant feedback) and the actions (the rules that count).
+ * The messages and the order of the checks are the product's (docs/product.md, "Messages"): the checks run in
+ * that order and only the first failure is reported, with the field it is about.
  */
 export const MIN_PASSWORD_LENGTH = 6;
 
@@ -30,33 +31,10 @@ export const MESSAGES = {
   passwordUpdated: "Password updated successfully",
 } as const;
 
-/**
- * A form schema: reads raw form values into typed, trimmed data, then checks the rules in order and reports
- * only the first failure. Plain functions rather than a validation library: these forms run in the browser
- * too, and the rules are simple ordered checks.
- */
-export interface FormSchema<T> {
-  parse(values: Record<string, unknown>): { ok: true; data: T } | { ok: false; error: string };
-}
-
-type Rule<T> = [passes: (value: T) => boolean, message: string];
-
-function formSchema<T>(read: (values: Record<string, unknown>) => T, rules: Array<Rule<T>>): FormSchema<T> {
-  return {
-    parse(values) {
-      const data = read(values);
-      for (const [passes, message] of rules) if (!passes(data)) return { ok: false, error: message };
-      return { ok: true, data };
-    },
-  };
-}
-
-/** A trimmed text field, at most `max` characters (longer input is refused by the rules as blank). */
-const text = (value: unknown, max = 200) => (typeof value === "string" && value.length <= max ? value.trim() : "");
-/** A password: never trimmed, at most 200 characters. */
-const secret = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : "");
 const email = (value: unknown) => text(value, 320).toLowerCase();
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
+/** "First name and last name are required" is about the first of the two that is blank. */
+const blankName = (v: { firstName: string }) => (v.firstName === "" ? "firstName" : "lastName");
 
 export const registrationSchema = formSchema(
   (v) => ({
@@ -72,39 +50,45 @@ export const registrationSchema = formSchema(
     terms: v.terms === "on" || v.terms === true || v.terms === "true",
   }),
   [
-    [(v) => isEmail(v.email), MESSAGES.invalidEmail],
-    [(v) => v.terms, MESSAGES.termsRequired],
-    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
-    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
-    [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired],
-    [(v) => v.phoneNumber !== "", MESSAGES.phoneRequired],
-    [(v) => v.username !== "", MESSAGES.usernameRequired],
-    [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired],
+    [(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"],
+    [(v) => v.terms, MESSAGES.termsRequired, "terms"],
+    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch, "confirmPassword"],
+    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort, "password"],
+    [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName],
+    [(v) => v.phoneNumber !== "", MESSAGES.phoneRequired, "phoneNumber"],
+    [(v) => v.username !== "", MESSAGES.usernameRequired, "username"],
+    [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired, "country"],
   ],
 );
 export type RegistrationInput = typeof registrationSchema extends FormSchema<infer T> ? T : never;
 
 export const signInSchema = formSchema(
   (v) => ({ email: email(v.email), password: secret(v.password), redirectTo: text(v.redirectTo, 500) }),
-  [[(v) => v.email !== "" && v.password !== "", MESSAGES.signInRequired]],
+  [
+    [
+      (v) => v.email !== "" && v.password !== "",
+      MESSAGES.signInRequired,
+      (v) => (v.email === "" ? "email" : "password"),
+    ],
+  ],
 );
 
 export const forgotPasswordSchema = formSchema(
   (v) => ({ email: email(v.email) }),
-  [[(v) => isEmail(v.email), MESSAGES.invalidEmail]],
+  [[(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"]],
 );
 
 export const resetPasswordSchema = formSchema(
-  (v) => ({ token: text(v.token), password: secret(v.password), confirmPassword: secret(v.confirmPassword) }),
+  (v) => ({ token: text(v.token, 200), password: secret(v.password), confirmPassword: secret(v.confirmPassword) }),
   [
-    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch],
-    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
+    [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch, "confirmPassword"],
+    [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort, "password"],
   ],
 );
 
 export const profileSchema = formSchema(
   (v) => ({ firstName: text(v.firstName, 100), lastName: text(v.lastName, 100), phoneNumber: text(v.phoneNumber, 40) }),
-  [[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired]],
+  [[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName]],
 );
 
 export const changePasswordSchema = formSchema(
@@ -114,15 +98,14 @@ export const changePasswordSchema = formSchema(
     confirmPassword: secret(v.confirmPassword),
   }),
   [
-    [(v) => v.newPassword === v.confirmPassword, MESSAGES.newPasswordsDoNotMatch],
-    [(v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort],
+    [(v) => v.newPassword === v.confirmPassword, MESSAGES.newPasswordsDoNotMatch, "confirmPassword"],
+    [(v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort, "newPassword"],
   ],
 );
 
-/** Validates form data with one of the schemas above: the data, or the first message to show. */
-export function validateForm<T>(
-  schema: FormSchema<T>,
-  form: FormData | Record<string, unknown>,
-): { ok: true; data: T } | { ok: false; error: string } {
-  return schema.parse(form instanceof FormData ? Object.fromEntries(form) : form);
+/** The field a refusal from the account services is about (their other messages are about the whole form). */
+export function fieldOfAccountError(message: string): string | undefined {
+  if (message === MESSAGES.emailTaken) return "email";
+  if (message === MESSAGES.currentPasswordWrong) return "currentPassword";
+  return undefined;
 }

@@ -1,7 +1,11 @@
+import { formSchema, formValues, type Parsed, text } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
 import { invalidAddressMessage, isValidAddress, WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
 
-/** The client money forms' rules and SPEC's messages (§5, §8), shared by the pages and the actions. */
+/**
+ * The client money forms' rules and messages, shared by the pages and the actions. The messages and the
+ * order of the checks are the product's (docs/product.md, "Messages"): only the first failure is reported.
+ */
 export const MONEY_MESSAGES = {
   notAuthenticated: "User not authenticated",
   invalidAmount: "Please enter a valid amount",
@@ -15,22 +19,15 @@ export const MONEY_MESSAGES = {
   formExpired: "This form has expired. Please reload the page.",
 } as const;
 
-/** SPEC §5's extra rules for a stock deposit. */
+/** A stock deposit's extra rules: a stock is selected, and the URL's symbol is a known one. */
 export const STOCK_MESSAGES = {
   selectStock: "Please select a stock",
   invalidSymbol: "Invalid stock symbol in URL",
 } as const;
 
-type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
-
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value.trim() : "";
-};
-
 /** A form's idempotency key: generated when the form rendered, sent back with it. */
 export function idempotencyKeyOf(form: FormData): string | null {
-  const key = field(form, "idempotencyKey");
+  const key = text(form.get("idempotencyKey"));
   return /^[A-Za-z0-9-]{16,64}$/.test(key) ? key : null;
 }
 
@@ -39,34 +36,58 @@ export interface DepositWalletOption {
   walletAddress: string;
 }
 
-/** Deposit: amount above 0, then a wallet of the firm's (SPEC §5 order). */
+const depositSchema = formSchema(
+  (v, wallets: DepositWalletOption[]) => ({
+    amountCents: parseAmountToCents(text(v.amount)),
+    wallet: wallets.find((w) => w.walletType === text(v.walletType)),
+  }),
+  [
+    [(v) => v.amountCents !== null, MONEY_MESSAGES.invalidAmount, "amount"],
+    [(v) => v.wallet !== undefined, MONEY_MESSAGES.selectDepositWallet, "walletType"],
+  ],
+  (v) => ({ amountCents: v.amountCents as number, wallet: v.wallet as DepositWalletOption }),
+);
+
+/** Deposit: an amount above 0, then one of the firm's wallets. */
 export function parseDepositForm(
   form: FormData,
   wallets: DepositWalletOption[],
 ): Parsed<{ amountCents: number; wallet: DepositWalletOption }> {
-  const amountCents = parseAmountToCents(field(form, "amount"));
-  if (amountCents === null) return { ok: false, error: MONEY_MESSAGES.invalidAmount };
-  const wallet = wallets.find((w) => w.walletType === field(form, "walletType"));
-  if (!wallet) return { ok: false, error: MONEY_MESSAGES.selectDepositWallet };
-  return { ok: true, data: { amountCents, wallet } };
+  return depositSchema.parse(formValues(form), wallets);
 }
 
+const isWithdrawalCurrency = (value: string) => (WITHDRAWAL_CURRENCIES as readonly string[]).includes(value);
+
+const withdrawalSchema = formSchema(
+  (v, _withdrawableCents: number) => ({
+    amountCents: parseAmountToCents(text(v.amount)),
+    cryptoCurrency: text(v.cryptoCurrency),
+    walletAddress: text(v.walletAddress),
+  }),
+  [
+    [(v) => v.amountCents !== null, MONEY_MESSAGES.invalidAmount, "amount"],
+    [(v, withdrawable) => (v.amountCents ?? 0) <= withdrawable, MONEY_MESSAGES.exceedsBalance, "amount"],
+    [
+      (v) => isWithdrawalCurrency(v.cryptoCurrency) && v.walletAddress !== "",
+      MONEY_MESSAGES.selectCryptoAndAddress,
+      (v) => (isWithdrawalCurrency(v.cryptoCurrency) ? "walletAddress" : "cryptoCurrency"),
+    ],
+    [
+      (v) => isValidAddress(v.cryptoCurrency, v.walletAddress),
+      (v) => invalidAddressMessage(v.cryptoCurrency),
+      "walletAddress",
+    ],
+  ],
+  (v) => ({ amountCents: v.amountCents as number, cryptoCurrency: v.cryptoCurrency, address: v.walletAddress }),
+);
+
 /**
- * Withdrawal: amount above 0, not above what can be withdrawn, then currency and address, then the
- * address's format for that currency's network (SPEC §5 order, DESIGN §7).
+ * Withdrawal: an amount above 0 and not above what can be withdrawn, then a currency and an address, then the
+ * address's format for that currency's network (a typo in an address loses the money).
  */
 export function parseWithdrawalForm(
   form: FormData,
   withdrawableCents: number,
 ): Parsed<{ amountCents: number; cryptoCurrency: string; address: string }> {
-  const amountCents = parseAmountToCents(field(form, "amount"));
-  if (amountCents === null) return { ok: false, error: MONEY_MESSAGES.invalidAmount };
-  if (amountCents > withdrawableCents) return { ok: false, error: MONEY_MESSAGES.exceedsBalance };
-  const cryptoCurrency = field(form, "cryptoCurrency");
-  const address = field(form, "walletAddress");
-  if (!(WITHDRAWAL_CURRENCIES as readonly string[]).includes(cryptoCurrency) || !address) {
-    return { ok: false, error: MONEY_MESSAGES.selectCryptoAndAddress };
-  }
-  if (!isValidAddress(cryptoCurrency, address)) return { ok: false, error: invalidAddressMessage(cryptoCurrency) };
-  return { ok: true, data: { amountCents, cryptoCurrency, address } };
+  return withdrawalSchema.parse(formValues(form), withdrawableCents);
 }

@@ -5,12 +5,14 @@
  * makes a double click or a retried request one row.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { type FormRefusal, type Parsed, refusalOf } from "~/lib/forms";
 import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { readForm } from "../form.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { withdrawableSql } from "./figures.server";
@@ -226,15 +228,15 @@ async function submitted(
 export async function readDepositForm(
   request: Request,
   context: CommandContext,
-  checkStock?: (form: FormData) => Result<{ stock: string }>,
-): Promise<Outcome<{ client: SessionUser; deposit: DepositRequest }>> {
+  checkStock?: (form: FormData) => Parsed<string>,
+): Promise<Outcome<{ client: SessionUser; deposit: DepositRequest }> | ({ ok: false; status: number } & FormRefusal)> {
   const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return requester;
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseDepositForm(form, await listDepositWallets(context.db));
-  if (!parsed.ok) return { ok: false, error: parsed.error, status: 400 };
+  if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
   const stock = checkStock?.(form);
-  if (stock && !stock.ok) return { ok: false, error: stock.error, status: 400 };
+  if (stock && !stock.ok) return { ok: false, ...refusalOf(stock), status: 400 };
   const idempotencyKey = idempotencyKeyOf(form);
   if (!idempotencyKey) return { ok: false, error: MONEY_MESSAGES.formExpired, status: 400 };
   const { amountCents, wallet } = parsed.data;
@@ -245,7 +247,7 @@ export async function readDepositForm(
       amountCents,
       walletType: wallet.walletType,
       walletAddress: wallet.walletAddress,
-      stock: stock?.ok ? stock.stock : undefined,
+      stock: stock?.ok ? stock.data : undefined,
       idempotencyKey,
     },
   };

@@ -1,0 +1,62 @@
+import { Form } from "@remix-run/react";
+import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
+import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { EntryPanel } from "./entry-panel";
+
+/**
+ * The client page's Actions card: one button per entry type (opening the entry panel), and Suspend User or
+ * Activate User depending on the client's status.
+ */
+export function ClientActions({
+  entryType,
+  onChoose,
+  suspended,
+  idempotencyKey,
+}: {
+  entryType: TransactionType | null;
+  onChoose: (type: TransactionType | null) => void;
+  suspended: boolean;
+  idempotencyKey: string;
+}) {
+  return (
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <h2 className="text-lg font-semibold">Actions</h2>
+      <div className="mt-3 flex flex-wrap gap-2">
+        {TRANSACTION_TYPES.map((type) => (
+          <button
+            key={type}
+            type="button"
+            aria-pressed={entryType === type}
+            onClick={() => onChoose(type)}
+            className={`rounded-md border px-3 py-2 text-sm font-medium ${
+              entryType === type ? "border-brand bg-brand/15" : "border-border hover:bg-surface-raised"
+            }`}
+          >
+            {TYPE_LABELS[type]}
+          </button>
+        ))}
+        <Form method="post">
+          <input type="hidden" name="intent" value={suspended ? "activate" : "suspend"} />
+          <button
+            type="submit"
+            className={`rounded-md px-3 py-2 text-sm font-semibold ${
+              suspended
+                ? "bg-success/20 text-success hover:bg-success/30"
+                : "bg-danger/20 text-danger hover:bg-danger/30"
+            }`}
+          >
+            {suspended ? "Activate User" : "Suspend User"}
+          </button>
+        </Form>
+      </div>
+      {entryType ? (
+        <EntryPanel
+          key={`${entryType}-${idempotencyKey}`}
+          type={entryType}
+          idempotencyKey={idempotencyKey}
+          onCancel={() => onChoose(null)}
+        />
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,109 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useFieldError } from "~/components/form";
+import type { TransactionType } from "~/lib/ledger";
+import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
+
+/**
+ * The client page's ledger entry: an amount, plus a trading pair for a profit or loss and a stock for a stock
+ * deposit. Confirm posts it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
+ * the surrounding FormErrors) shows under that field.
+ */
+export function EntryPanel({
+  type,
+  idempotencyKey,
+  onCancel,
+}: {
+  type: TransactionType;
+  idempotencyKey: string;
+  onCancel: () => void;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "entry";
+  const amount = useFieldError("amount", undefined);
+  const pair = useFieldError("tradingPair", undefined);
+  const stock = useFieldError("stock", undefined);
+  return (
+    <Form
+      method="post"
+      className="mt-4 grid gap-4 rounded-xl border border-border bg-surface-raised p-4 sm:grid-cols-4"
+    >
+      <input type="hidden" name="intent" value="entry" />
+      <input type="hidden" name="type" value={type} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <div>
+        <label htmlFor="entry-amount" className="block text-sm font-medium">
+          {TYPE_LABELS[type]} amount
+        </label>
+        <input
+          id="entry-amount"
+          name="amount"
+          type="number"
+          step="0.01"
+          min="0.01"
+          inputMode="decimal"
+          required
+          {...amount.controlProps}
+          className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
+        />
+        {amount.errorText}
+      </div>
+      {type === "profit" || type === "loss" ? (
+        <div>
+          <label htmlFor="entry-pair" className="block text-sm font-medium">
+            Trading pair
+          </label>
+          <select
+            id="entry-pair"
+            name="tradingPair"
+            defaultValue=""
+            {...pair.controlProps}
+            className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
+          >
+            <option value="">Select a trading pair</option>
+            {TRADING_PAIRS.map((tradingPair) => (
+              <option key={tradingPair} value={tradingPair}>
+                {tradingPair}
+              </option>
+            ))}
+          </select>
+          {pair.errorText}
+        </div>
+      ) : null}
+      {type === "stock_deposit" ? (
+        <div>
+          <label htmlFor="entry-stock" className="block text-sm font-medium">
+            Stock
+          </label>
+          <select
+            id="entry-stock"
+            name="stock"
+            defaultValue=""
+            {...stock.controlProps}
+            className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
+          >
+            <option value="">Select a stock</option>
+            {STOCKS.map((s) => (
+              <option key={s.symbol} value={s.symbol}>
+                {s.symbol} · {s.name}
+              </option>
+            ))}
+          </select>
+          {stock.errorText}
+        </div>
+      ) : null}
+      <div className="flex items-end gap-2">
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand disabled:opacity-60"
+        >
+          {busy ? "Processing..." : "Confirm"}
+        </button>
+        <button type="button" onClick={onCancel} className="rounded-md border border-border px-4 py-2 hover:bg-surface">
+          Cancel
+        </button>
+      </div>
+    </Form>
+  );
+}

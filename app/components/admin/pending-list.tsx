@@ -1,0 +1,39 @@
+import { Link } from "@remix-run/react";
+import { formatCents, formatLongDate } from "~/lib/format";
+
+/** The desk's collapsible Pending Transactions list: clients with requests waiting, oldest first. */
+export function PendingList({
+  pending,
+}: {
+  pending: Array<{
+    userId: string;
+    name: string;
+    count: number;
+    incomingCents: number;
+    outgoingCents: number;
+    oldest: number;
+  }>;
+}) {
+  return (
+    <details open className="rounded-xl border border-border bg-surface p-5">
+      <summary className="cursor-pointer text-lg font-semibold">Pending Transactions</summary>
+      {pending.length === 0 ? (
+        <p className="mt-4 text-sm text-ink-muted">No pending transactions found.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-border">
+          {pending.map((group) => (
+            <li key={group.userId} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+              <Link to={`/user/${group.userId}`} className="font-medium text-brand hover:underline">
+                {group.name}
+              </Link>
+              <span className="text-ink-muted">
+                {group.count} pending · in {formatCents(group.incomingCents)} · out {formatCents(group.outgoingCents)} ·
+                since {formatLongDate(group.oldest)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,82 @@
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { formatCents, formatDateTime } from "~/lib/format";
+import type { FeedTransaction } from "~/lib/realtime";
+import { TYPE_LABELS } from "~/lib/schemas/admin";
+
+/** What the table shows of a transaction (a row read with the page, or one pushed by the live feed). */
+type TransactionRow = Omit<FeedTransaction, "userId">;
+
+/**
+ * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,
+ * rejected rows greyed out, links to older rows and back to the newest.
+ */
+export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next: string | null }) {
+  const [params] = useSearchParams();
+  return (
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <h2 className="text-lg font-semibold">Transactions</h2>
+      <div className="mt-3 overflow-x-auto">
+        <table className="w-full min-w-[44rem] text-left text-sm">
+          <thead className="text-ink-muted">
+            <tr>
+              {["Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"].map((h) => (
+                <th key={h} scope="col" className="py-2 pr-4 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {rows.map((tx) => (
+              <tr key={tx.id} data-status={tx.status} className={tx.status === "rejected" ? "opacity-50" : undefined}>
+                <td className="py-2 pr-4">{TYPE_LABELS[tx.transactionType]}</td>
+                <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
+                <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
+                <td className="py-2 pr-4 capitalize">{tx.status}</td>
+                <td className="py-2">
+                  {tx.status === "pending" ? (
+                    <Form method="post" className="flex gap-2">
+                      <input type="hidden" name="transactionId" value={tx.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="approve"
+                        aria-label={`Approve ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
+                        className="rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30"
+                      >
+                        Approve
+                      </button>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="reject"
+                        aria-label={`Reject ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
+                        className="rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30"
+                      >
+                        Reject
+                      </button>
+                    </Form>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
+      </div>
+      <div className="mt-3 flex gap-3 text-sm">
+        {params.get("before") ? (
+          <Link to="." className="text-brand hover:underline">
+            Newest
+          </Link>
+        ) : null}
+        {next ? (
+          <Link to={`?before=${next}`} className="text-brand hover:underline">
+            Older transactions
+          </Link>
+        ) : null}
+      </div>
+    </article>
+  );
+}

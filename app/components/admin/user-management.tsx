@@ -1,0 +1,159 @@
+import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Banner } from "~/components/form";
+import { formatLongDate } from "~/lib/format";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import type { AdminReply } from "./reply";
+
+interface ClientRow {
+  id: string;
+  name: string;
+  status: string;
+  suspended: boolean;
+  hasProfile: boolean;
+  joinedAt: number;
+  lastActivityAt: number | null;
+}
+
+/** A reply of one intent, shown until its timer runs out: 3 s for a success, 5 s for an error. */
+function useTimedMessage(reply: AdminReply | undefined, intent: string) {
+  const [shown, setShown] = useState<AdminReply | null>(null);
+  const relevant = reply?.intent === intent ? reply : undefined;
+  const stamp = relevant?.at;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one timer per reply, identified by its stamp
+  useEffect(() => {
+    if (!relevant) return;
+    setShown(relevant);
+    const timer = setTimeout(() => setShown(null), relevant.tone === "success" ? SUCCESS_MESSAGE_MS : DELETE_ERROR_MS);
+    return () => clearTimeout(timer);
+  }, [stamp]);
+  return shown;
+}
+
+/**
+ * The desk's User Management card: search by name or email, the clients 25 a page with their status and last
+ * activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
+ * card's banner for a while.
+ */
+export function UserManagement({
+  clients,
+  next,
+  search,
+  reply,
+}: {
+  clients: ClientRow[];
+  next: string | null;
+  search: string;
+  reply?: AdminReply;
+}) {
+  const deleteMessage = useTimedMessage(reply, "delete");
+  const submit = useSubmit();
+  const [params] = useSearchParams();
+  return (
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">User Management</h2>
+        <Form method="get" role="search" className="flex gap-2">
+          <label htmlFor="client-search" className="sr-only">
+            Search clients by name or email
+          </label>
+          <input
+            id="client-search"
+            name="q"
+            type="search"
+            defaultValue={search}
+            placeholder="Search by name or email"
+            className="rounded-md border border-border bg-canvas px-3 py-2 text-sm"
+          />
+          <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
+            Search
+          </button>
+        </Form>
+      </div>
+      {deleteMessage ? (
+        <div className="mt-4">
+          <Banner tone={deleteMessage.tone}>{deleteMessage.message}</Banner>
+        </div>
+      ) : null}
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full min-w-[40rem] text-left text-sm">
+          <thead className="text-ink-muted">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                User
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Last Activity
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {clients.map((client) => (
+              <tr key={client.id}>
+                <td className="py-3 pr-4">
+                  <div className="flex items-center gap-3">
+                    <span
+                      aria-hidden="true"
+                      className="flex h-9 w-9 items-center justify-center rounded-full bg-surface-raised font-semibold"
+                    >
+                      {client.name.charAt(0).toUpperCase()}
+                    </span>
+                    <div>
+                      <Link to={`/user/${client.id}`} className="font-medium text-brand hover:underline">
+                        {client.name}
+                      </Link>
+                      <p className="text-xs text-ink-muted">Since {formatLongDate(client.joinedAt)}</p>
+                    </div>
+                  </div>
+                </td>
+                <td className="py-3 pr-4">
+                  <span className={client.status === "active" ? "text-success" : "text-danger"}>{client.status}</span>
+                  {client.suspended ? <span className="ml-2 text-xs text-danger">(suspended)</span> : null}
+                </td>
+                <td className="py-3 pr-4">{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
+                <td className="py-3">
+                  <button
+                    type="button"
+                    className="rounded-md border border-danger/60 px-3 py-1 text-danger hover:bg-danger/10 disabled:opacity-50"
+                    disabled={!client.hasProfile}
+                    aria-label={`Delete ${client.name}'s data`}
+                    onClick={() => {
+                      if (window.confirm(ADMIN_MESSAGES.deleteConfirm)) {
+                        submit({ intent: "delete", userId: client.id }, { method: "post" });
+                      }
+                    }}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {clients.length === 0 ? <p className="py-4 text-sm text-ink-muted">No clients found.</p> : null}
+      </div>
+      <div className="mt-4 flex gap-3 text-sm">
+        {params.get("after") ? (
+          <Link to={search ? `?q=${encodeURIComponent(search)}` : "."} className="text-brand hover:underline">
+            First page
+          </Link>
+        ) : null}
+        {next ? (
+          <Link
+            to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), after: next })}`}
+            className="text-brand hover:underline"
+          >
+            Next page
+          </Link>
+        ) : null}
+      </div>
+    </article>
+  );
+}

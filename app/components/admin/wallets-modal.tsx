@@ -1,0 +1,101 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Banner, useFieldError } from "~/components/form";
+import { Modal } from "~/components/modal";
+import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
+import type { AdminReply } from "./reply";
+
+/**
+ * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address. A saved
+ * change shows in the modal's banner and a toast, and the modal closes 1.5 s later.
+ */
+export function WalletsModal({
+  wallets,
+  reply,
+}: {
+  wallets: Array<{ id: number; walletType: string; walletAddress: string }>;
+  reply?: AdminReply;
+}) {
+  const [open, setOpen] = useState(false);
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "wallets";
+  // The last reply to a save, kept here: live updates revalidate the page, and a revalidation drops the action's
+  // reply (or hands back an equal but new object) while the banner shows and the close timer runs.
+  const incoming = reply?.intent === "wallets" ? reply : undefined;
+  const [message, setMessage] = useState(incoming);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one update per reply, identified by its stamp
+  useEffect(() => {
+    if (incoming) setMessage(incoming);
+  }, [incoming?.at]);
+
+  const savedAt = message?.tone === "success" ? message.at : null;
+  const savedText = message?.message;
+  useEffect(() => {
+    if (savedAt === null) return;
+    if (savedText) toast.success(savedText);
+    const timer = setTimeout(() => setOpen(false), WALLET_MODAL_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [savedAt, savedText]);
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand"
+      >
+        Update Deposit Wallets
+      </button>
+      <Modal open={open} title="Deposit Wallets" onClose={() => setOpen(false)}>
+        {wallets.length === 0 ? (
+          <p className="text-sm text-ink-muted">No deposit wallets found.</p>
+        ) : (
+          <Form method="post" className="space-y-4" key={message?.at}>
+            {message && !saving ? <Banner tone={message.tone}>{message.message}</Banner> : null}
+            {wallets.map((wallet) => (
+              <WalletField key={wallet.id} wallet={wallet} reply={saving ? undefined : message} />
+            ))}
+            <button
+              type="submit"
+              name="intent"
+              value="wallets"
+              disabled={saving}
+              className="w-full rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand disabled:opacity-60"
+            >
+              {saving ? "Saving..." : "Save Changes"}
+            </button>
+          </Form>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+/** One wallet's address; an error about it (the reply's field `wallet-{id}`) shows under it. */
+function WalletField({
+  wallet,
+  reply,
+}: {
+  wallet: { id: number; walletType: string; walletAddress: string };
+  reply?: AdminReply;
+}) {
+  const name = `wallet-${wallet.id}`;
+  const field = useFieldError(name, reply?.tone === "error" && reply.field === name ? reply.message : undefined);
+  return (
+    <div>
+      <label htmlFor={name} className="block text-sm font-medium">
+        {wallet.walletType}
+      </label>
+      <input
+        id={name}
+        name={name}
+        defaultValue={wallet.walletAddress}
+        spellCheck={false}
+        {...field.controlProps}
+        className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 font-mono text-sm"
+      />
+      {field.errorText}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The one way a form is checked and its refusal reported, on the page (instant feedback) and in the action
+ * (the check that counts). A form schema reads the raw values into typed, trimmed data, then runs its rules
+ * in the product's order and reports only the first failure: its message, for the form's banner, and the
+ * field it is about, so the page can also show it next to that field. Browser-safe: no server imports.
+ *
+ * Plain functions rather than a validation library: see docs/decisions/0006 and 0010.
+ */
+
+/** A refused form: the one message to show, and the name of the field it belongs to (none for the whole form). */
+export interface FormRefusal {
+  error: string;
+  field?: string;
+}
+
+export type Parsed<T> = { ok: true; data: T } | ({ ok: false } & FormRefusal);
+
+/** What a page reads back from its action to show a refusal: the action's data, or nothing. */
+export type FormReply = { error?: string | null; field?: string | null } | null | undefined;
+
+/** The raw values of a form: the first value of each name, as `FormData.get` reads it. */
+export type FormValues = Record<string, unknown>;
+
+/**
+ * One rule: a check on the read data, the message when it fails, and the name of the form field it is about.
+ * The message and the field may depend on the data ("First name and last name are required" is about
+ * whichever of the two is blank).
+ */
+type Rule<T, C> = readonly [
+  passes: (data: T, context: C) => boolean,
+  message: string | ((data: T) => string),
+  field?: string | ((data: T) => string),
+];
+
+export interface FormSchema<T, C = void, Out = T> {
+  parse(values: FormValues, context: C): Parsed<Out>;
+}
+
+/**
+ * A form schema: `read` turns raw values into data, `rules` run in order and the first failure is the answer,
+ * `output` (optional) shapes the accepted data (for example, drops the fields a choice made irrelevant).
+ */
+export function formSchema<T, C = void, Out = T>(
+  read: (values: FormValues, context: C) => T,
+  rules: ReadonlyArray<Rule<T, C>>,
+  output?: (data: T) => Out,
+): FormSchema<T, C, Out> {
+  return {
+    parse(values, context) {
+      const data = read(values, context);
+      for (const [passes, message, field] of rules) {
+        if (passes(data, context)) continue;
+        const name = typeof field === "function" ? field(data) : field;
+        return refuse(typeof message === "function" ? message(data) : message, name);
+      }
+      return { ok: true, data: output ? output(data) : (data as unknown as Out) };
+    },
+  };
+}
+
+/** A refusal, with its field when it has one. */
+export function refuse(error: string, field?: string): { ok: false } & FormRefusal {
+  return field ? { ok: false, error, field } : { ok: false, error };
+}
+
+/** The refusal as an action sends it back to its page: `{ error, field }`, without the `ok` flag. */
+export function refusalOf(result: FormRefusal): FormRefusal {
+  return result.field ? { error: result.error, field: result.field } : { error: result.error };
+}
+
+/** The raw values of submitted form data (the first value of each name). */
+export function formValues(form: FormData): FormValues {
+  const values: FormValues = {};
+  for (const name of form.keys()) if (!(name in values)) values[name] = form.get(name);
+  return values;
+}
+
+/** Checks form data (or already-read values) with a schema: the data, or the first refusal. */
+export function validateForm<T, Out>(schema: FormSchema<T, void, Out>, form: FormData | FormValues): Parsed<Out> {
+  return schema.parse(form instanceof FormData ? formValues(form) : form, undefined);
+}
+
+/** The message for one field of a reply, when the reply's error belongs to that field. */
+export function errorFor(reply: FormReply, name: string): string | undefined {
+  return reply?.error && reply.field === name ? reply.error : undefined;
+}
+
+/** A trimmed text value; not a string, or longer than `max`, reads as blank (and the rules refuse blank). */
+export const text = (value: unknown, max = Number.POSITIVE_INFINITY) =>
+  typeof value === "string" && value.length <= max ? value.trim() : "";
+
+/** A password: never trimmed, at most 200 characters. */
+export const secret = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : "");

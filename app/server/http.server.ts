@@ -1,0 +1,31 @@
+/**
+ * The HTTP errors a loader or an action throws. Thrown, they stop the route; the route's error boundary
+ * (app/components/route-error.tsx) renders them inside the site's shell, with their status.
+ */
+
+export const HTTP_MESSAGES = {
+  notFound: "Not Found",
+  noFormData: "This request carries no form data. Please reload the page and send the form again.",
+  unreadableForm: "This form could not be read. Please reload the page and send the form again.",
+  unsupportedMediaType:
+    "Forms are accepted as application/x-www-form-urlencoded or multipart/form-data, and nothing else.",
+} as const;
+
+function plain(message: string, status: number): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** 404: there is nothing at this address (an unknown page, a client that does not exist). */
+export function notFound(message: string = HTTP_MESSAGES.notFound): never {
+  throw plain(message, 404);
+}
+
+/** 400: the request cannot be understood as sent; nothing was done. */
+export function badRequest(message: string): never {
+  throw plain(message, 400);
+}
+
+/** 415: the request's body is of a type this address does not take; nothing was done. */
+export function unsupportedMediaType(message: string = HTTP_MESSAGES.unsupportedMediaType): never {
+  throw plain(message, 415);
+}
