@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
-import { displayType, isCredit } from "~/lib/ledger";
+import { displayType } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
@@ -84,12 +85,7 @@ function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus
           </div>
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
-            <span
-              className={`font-semibold tabular-nums ${isCredit(row.transactionType) ? "text-success" : "text-danger"}`}
-            >
-              {isCredit(row.transactionType) ? "+" : "−"}
-              {formatCents(row.amountCents)}
-            </span>
+            <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />
           </div>
         </li>
       ))}

@@ -301,6 +301,24 @@ async function countRowsOf(userId: string, type: string, status: string) {
 }
 
 describe("dashboard", () => {
+  it("colours only approved money: a pending request is neutral, a declined one grey and struck through", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 11_111 });
+    await insertTransaction(client.id, { status: "pending", amountCents: 22_222 });
+    await insertTransaction(client.id, { status: "rejected", amountCents: 32_109 });
+    await insertTransaction(client.id, { status: "rejected", amountCents: 4_400, transactionType: "withdraw" });
+    const html = await (await getPage("/dashboard", await sessionCookieFor(client.id))).text();
+    const escaped = (text: string) => text.replace(/[$.]/g, (c) => `\\${c}`);
+    const classOf = (amount: string) =>
+      new RegExp(`<span class="([^"]*)" data-status="\\w+">[+−](?:<!-- -->)?${escaped(amount)}<`).exec(html)?.[1];
+    expect(classOf("$111.11")).toContain("text-success");
+    expect(classOf("$222.22")).not.toMatch(/text-success|text-danger/);
+    expect(classOf("$321.09")).toContain("line-through");
+    expect(classOf("$321.09")).not.toContain("text-success");
+    expect(classOf("$44.00")).toContain("line-through");
+    expect(classOf("$44.00")).not.toContain("text-danger");
+  });
+
   it("shows SPEC's empty texts and 'Welcome' to a new client", async () => {
     const client = await createUser({ firstName: "Nova" });
     await env.DB.prepare("UPDATE users SET last_login_at = created_at WHERE id = ?").bind(client.id).run();
