@@ -1,16 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { isProduction } from "~/server/env.server";
-import { notFound } from "~/server/http.server";
+import { isLoopbackRequest, notFound } from "~/server/http.server";
 import { recentEmails } from "~/server/mail/outbox.server";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }]);
 
-/** Development only: the notices the app would have sent, so reset and confirmation links work offline. */
-export async function loader({ context }: LoaderFunctionArgs) {
-  if (isProduction(context.env)) notFound();
+/**
+ * Development only: the notices the app would have sent, so reset and confirmation links work offline. It
+ * shows live reset links for every account, so it answers only `ENVIRONMENT=development` on this machine.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (context.env.ENVIRONMENT !== "development" || !isLoopbackRequest(request)) notFound();
   const rows = await recentEmails(context.db, 50);
   return {
     emails: rows.map((row) => {

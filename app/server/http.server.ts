@@ -29,3 +29,17 @@ export function badRequest(message: string): never {
 export function unsupportedMediaType(message: string = HTTP_MESSAGES.unsupportedMediaType): never {
   throw plain(message, 415);
 }
+
+const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const LOOPBACK_IPS = /^(127(?:\.\d{1,3}){3}|::1|::ffff:127(?:\.\d{1,3}){3})$/;
+
+/**
+ * A request from this machine: addressed to a loopback host and, where the runtime says who connected, sent
+ * from a loopback address. Development tools that show other people's data (the local mailbox) answer only
+ * such requests.
+ */
+export function isLoopbackRequest(request: Request): boolean {
+  const connectingIp = request.headers.get("CF-Connecting-IP");
+  if (connectingIp && !LOOPBACK_IPS.test(connectingIp)) return false;
+  return LOOPBACK_HOSTS.test(new URL(request.url).hostname);
+}

@@ -511,6 +511,19 @@ describe("templates", () => {
   });
 });
 
+/** The Worker in a given environment, as a request to it from `url` with these headers arrives. */
+async function mailbox(url: string, environment: string, headers: Record<string, string> = {}) {
+  const ctx = createExecutionContext();
+  const production = environment === "production" ? { PASSWORD_HASH_COST: "standard" } : {};
+  const response = await worker.fetch(
+    new Request(url, { headers }),
+    { ...env, ENVIRONMENT: environment, ...production },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
 describe("/dev/mailbox", () => {
   it("lists captured mail newest first, with clickable links", async () => {
     await db.batch([
@@ -522,7 +535,7 @@ describe("/dev/mailbox", () => {
       }),
     ]);
     await deliverDueEmails(db, appEnv);
-    const response = await exports.default.fetch(`${ORIGIN}/dev/mailbox`);
+    const response = await mailbox(`${ORIGIN}/dev/mailbox`, "development");
     expect(response.status).toBe(200);
     const html = await response.text();
     const reset = html.indexOf(`Reset your ${appEnv.BRAND_NAME} password`);
@@ -534,14 +547,27 @@ describe("/dev/mailbox", () => {
   });
 
   it("does not exist in production", async () => {
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(
-      new Request(`${ORIGIN}/dev/mailbox`),
-      { ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" },
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    const response = await mailbox(`${ORIGIN}/dev/mailbox`, "production");
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain("Local mailbox");
+  });
+
+  it.each([
+    ["in test mode", `${ORIGIN}/dev/mailbox`, "test", {}],
+    ["for another host name", "http://dev.example/dev/mailbox", "development", {}],
+    ["from another machine", `${ORIGIN}/dev/mailbox`, "development", { "CF-Connecting-IP": "203.0.113.9" }],
+    ["from a private network", "http://127.0.0.1/dev/mailbox", "development", { "CF-Connecting-IP": "192.168.1.20" }],
+  ] as const)("does not exist %s", async (_case, url, environment, headers) => {
+    const response = await mailbox(url, environment, headers);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("Local mailbox");
+  });
+
+  it("answers development from this machine, by IPv4 or IPv6", async () => {
+    for (const url of ["http://127.0.0.1/dev/mailbox", "http://[::1]/dev/mailbox"]) {
+      const response = await mailbox(url, "development", { "CF-Connecting-IP": "127.0.0.1" });
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    }
   });
 });
