@@ -32,6 +32,26 @@ type Rule<T, C> = readonly [
   field?: string | ((data: T) => string),
 ];
 
+/** A text field's name as the messages say it, and its length limit. */
+export interface TextField {
+  label: string;
+  max: number;
+}
+
+export const FORM_MESSAGES = {
+  forbiddenCharacters: (label: string) => `${label} contains characters that are not allowed`,
+  tooLong: (label: string, max: number) => `${label} must be at most ${max} characters`,
+} as const;
+
+/**
+ * Control characters (NUL, escapes, line breaks) and the invisible marks that reverse how text is shown
+ * (U+200E/F, U+202A–U+202E, U+2066–U+2069): a name carrying them shows one thing and stores another.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const FORBIDDEN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Passwords are taken as typed: any character may be part of one. */
+const SECRET_FIELD = /password/i;
+
 export interface FormSchema<T, C = void, Out = T> {
   parse(values: FormValues, context: C): Parsed<Out>;
 }
@@ -39,14 +59,26 @@ export interface FormSchema<T, C = void, Out = T> {
 /**
  * A form schema: `read` turns raw values into data, `rules` run in order and the first failure is the answer,
  * `output` (optional) shapes the accepted data (for example, drops the fields a choice made irrelevant).
+ * Before the rules, every value but a password is refused if it carries control or text-direction characters,
+ * and each of `fields` if it is longer than its limit, each with a message naming the field.
  */
 export function formSchema<T, C = void, Out = T>(
   read: (values: FormValues, context: C) => T,
   rules: ReadonlyArray<Rule<T, C>>,
   output?: (data: T) => Out,
+  fields: Record<string, TextField> = {},
 ): FormSchema<T, C, Out> {
   return {
     parse(values, context) {
+      for (const [name, value] of Object.entries(values)) {
+        if (typeof value !== "string" || SECRET_FIELD.test(name) || !FORBIDDEN_CHARACTERS.test(value)) continue;
+        return refuse(FORM_MESSAGES.forbiddenCharacters(fields[name]?.label ?? "This field"), name);
+      }
+      for (const [name, { label, max }] of Object.entries(fields)) {
+        const value = values[name];
+        if (typeof value === "string" && value.trim().length > max)
+          return refuse(FORM_MESSAGES.tooLong(label, max), name);
+      }
       const data = read(values, context);
       for (const [passes, message, field] of rules) {
         if (passes(data, context)) continue;

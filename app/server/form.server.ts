@@ -16,11 +16,16 @@ export async function readForm(request: Request): Promise<FormData> {
     if (request.body === null || request.headers.get("Content-Length") === "0") badRequest(HTTP_MESSAGES.noFormData);
     unsupportedMediaType();
   }
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     badRequest(HTTP_MESSAGES.unreadableForm);
   }
+  // A name twice is no form of ours: which value would count is a guess, and a guess is how money goes wrong.
+  const names = [...form.keys()];
+  if (new Set(names).size !== names.length) badRequest(HTTP_MESSAGES.duplicateField);
+  return form;
 }
 
 /** Reads an action's form data and checks it with a form schema: the data, or the first refusal. */

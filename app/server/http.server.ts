@@ -7,6 +7,7 @@ export const HTTP_MESSAGES = {
   notFound: "Not Found",
   noFormData: "This request carries no form data. Please reload the page and send the form again.",
   unreadableForm: "This form could not be read. Please reload the page and send the form again.",
+  duplicateField: "This form sent a field more than once. Please reload the page and send the form again.",
   unsupportedMediaType:
     "Forms are accepted as application/x-www-form-urlencoded or multipart/form-data, and nothing else.",
 } as const;

@@ -1,5 +1,5 @@
 import { isKnownCountry } from "~/lib/countries";
-import { type FormSchema, formSchema, secret, text } from "~/lib/forms";
+import { type FormSchema, formSchema, secret, type TextField, text } from "~/lib/forms";
 
 /**
  * The account forms' rules, shared by the browser (instant feedback) and the actions (the rules that count).
@@ -31,6 +31,18 @@ export const MESSAGES = {
   passwordUpdated: "Password updated successfully",
 } as const;
 
+/** The account's text fields: how messages name them, and their length limits. */
+const TEXT_FIELDS = {
+  email: { label: "Email", max: 320 },
+  firstName: { label: "First name", max: 100 },
+  lastName: { label: "Last name", max: 100 },
+  phoneNumber: { label: "Phone number", max: 40 },
+  username: { label: "Username", max: 60 },
+  country: { label: "Country", max: 100 },
+  referralId: { label: "Referral ID", max: 60 },
+} satisfies Record<string, TextField>;
+const { email: emailField, ...profileFields } = TEXT_FIELDS;
+
 const email = (value: unknown) => text(value, 320).toLowerCase();
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
 /** "First name and last name are required" is about the first of the two that is blank. */
@@ -59,6 +71,8 @@ export const registrationSchema = formSchema(
     [(v) => v.username !== "", MESSAGES.usernameRequired, "username"],
     [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired, "country"],
   ],
+  undefined,
+  TEXT_FIELDS,
 );
 export type RegistrationInput = typeof registrationSchema extends FormSchema<infer T> ? T : never;
 
@@ -76,6 +90,8 @@ export const signInSchema = formSchema(
 export const forgotPasswordSchema = formSchema(
   (v) => ({ email: email(v.email) }),
   [[(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"]],
+  undefined,
+  { email: emailField },
 );
 
 export const resetPasswordSchema = formSchema(
@@ -89,6 +105,8 @@ export const resetPasswordSchema = formSchema(
 export const profileSchema = formSchema(
   (v) => ({ firstName: text(v.firstName, 100), lastName: text(v.lastName, 100), phoneNumber: text(v.phoneNumber, 40) }),
   [[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName]],
+  undefined,
+  { firstName: profileFields.firstName, lastName: profileFields.lastName, phoneNumber: profileFields.phoneNumber },
 );
 
 export const changePasswordSchema = formSchema(
