@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { withBrand } from "~/lib/seo";
 
 interface ErrorText {
   title: string;
@@ -67,9 +68,17 @@ export function RouteError({
 }
 
 /**
- * A page's meta, except on its error page, which keeps the site's own title (the root's meta): an error page is
- * the site's, not the page's, and a 404 must not name the page it stands for (the production /dev/mailbox).
+ * A page's meta, its title followed by the brand ("Dashboard | Northwind Markets"), except on its error page,
+ * which keeps the site's own title (the root's meta): an error page is the site's, not the page's, and a 404
+ * must not name the page it stands for (the production /dev/mailbox).
  */
 export function pageMeta<Loader = unknown>(meta: MetaFunction<Loader>): MetaFunction<Loader> {
-  return (args) => (args.error ? (args.matches.find((match) => match.id === "root")?.meta ?? []) : meta(args));
+  return (args) => {
+    if (args.error) return args.matches.find((match) => match.id === "root")?.meta ?? [];
+    return meta(args).map((descriptor) =>
+      "title" in descriptor && typeof descriptor.title === "string"
+        ? { title: withBrand(descriptor.title, args.matches) }
+        : descriptor,
+    );
+  };
 }

@@ -25,5 +25,16 @@ export function Toasts({ flash }: { flash: FlashToast | null }) {
     return () => clearTimeout(timer);
   }, [flash]);
 
-  return <Toaster theme="dark" position="top-right" richColors closeButton visibleToasts={MAX_VISIBLE_TOASTS} />;
+  // Below the sticky header, so a toast never covers its links.
+  return (
+    <Toaster
+      theme="dark"
+      position="top-right"
+      offset={{ top: "calc(var(--spacing-header) + 12px)" }}
+      mobileOffset={{ top: "calc(var(--spacing-header) + 8px)" }}
+      richColors
+      closeButton
+      visibleToasts={MAX_VISIBLE_TOASTS}
+    />
+  );
 }

@@ -80,7 +80,7 @@ export function landingContent(
       },
       {
         title: "Reviewed withdrawals",
-        text: "Each withdrawal request is reviewed by two members of our desk before it is paid out.",
+        text: "Each withdrawal request is reviewed by our desk before it is paid out.",
       },
     ],
     faqs: [
@@ -318,8 +318,8 @@ export function termsContent(brand: string): {
 export function contactContent(brand: string): { intro: string; responseText: string } {
   return {
     intro:
-      `Have a question about your account or our services? Send the ${brand} team a message using the form below, ` +
-      "or write to us from your client portal.",
+      `Have a question about your account or our services? Write to the ${brand} team at the address below that ` +
+      "fits your question.",
     responseText: "Our support team is available 24/7, and we reply to every message as soon as possible.",
   };
 }

@@ -6,6 +6,12 @@ interface RootMeta {
   siteUrl?: string;
 }
 
+/** A page's title followed by the brand, the way every page names itself: "Dashboard | Northwind Markets". */
+export function withBrand(title: string, matches: ReadonlyArray<{ id: string; data: unknown }>): string {
+  const brand = ((matches.find((match) => match.id === "root")?.data ?? {}) as RootMeta).brand?.name ?? "";
+  return brand && title !== brand && !title.endsWith(` | ${brand}`) ? `${title} | ${brand}` : title;
+}
+
 /**
  * A page's title, description, canonical URL and Open Graph tags, in one call from a route's `meta`.
  * `matches` is the meta function's argument; the root loader's data supplies brand and origin.
@@ -16,7 +22,7 @@ export function seo(
 ): MetaDescriptor[] {
   const root = (matches.find((match) => match.id === "root")?.data ?? {}) as RootMeta;
   const brand = root.brand?.name ?? "";
-  const title = brand && page.title !== brand ? `${page.title} | ${brand}` : page.title;
+  const title = withBrand(page.title, matches);
   const url = `${root.siteUrl ?? ""}${page.path}`;
   return [
     { title },

@@ -2,11 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Banner } from "~/components/form";
+import { pageMeta } from "~/components/route-error";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = () => [{ title: "Mail · Admin Panel" }];
+export const meta: MetaFunction = pageMeta(() => [{ title: "Mail · Admin Panel" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

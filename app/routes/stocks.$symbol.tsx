@@ -46,16 +46,19 @@ export default function StockDetail() {
         </div>
         <div className="text-right">
           <p className="text-2xl font-semibold tabular-nums">{formatUsd(stock.price)}</p>
-          <PriceChange change={stock.change} />
+          {/* An unknown symbol has no price movement to show, and nothing to buy (below). */}
+          {stock.known ? <PriceChange change={stock.change} /> : null}
         </div>
       </div>
       <p className="max-w-3xl text-ink-muted">{stock.description}</p>
-      <Link
-        to={`/stocks/${stock.symbol}/deposit`}
-        className="inline-block rounded-md bg-brand-strong px-5 py-2 font-semibold text-white hover:bg-brand"
-      >
-        Buy Now
-      </Link>
+      {stock.known ? (
+        <Link
+          to={`/stocks/${stock.symbol}/deposit`}
+          className="inline-block rounded-md bg-brand-strong px-5 py-2 font-semibold text-white hover:bg-brand"
+        >
+          Buy Now
+        </Link>
+      ) : null}
       {stock.known ? (
         <TradingViewWidget
           title={`${stock.symbol} price over 12 months`}

@@ -9,7 +9,7 @@ import { ClientProfile, ClientSummary } from "~/components/admin/client-overview
 import { type AdminReply, refusalFor } from "~/components/admin/reply";
 import { TransactionsTable } from "~/components/admin/transactions-table";
 import { Banner, FormErrors } from "~/components/form";
-import { RouteError } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import type { TransactionType } from "~/lib/ledger";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
@@ -24,9 +24,9 @@ import { notFound } from "~/server/http.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: data ? `${data.profile.name} · Client` : "Client" },
-];
+]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

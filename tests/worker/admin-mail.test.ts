@@ -130,7 +130,7 @@ describe("/admin/mail", () => {
     const response = await getPage("/admin/mail", admin.cookie);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain("<title>Mail · Admin Panel</title>");
+    expect(html).toMatch(/<title>Mail · Admin Panel \| [^<]+<\/title>/);
     const pendingAt = html.indexOf(`pending-${tag}@example.com`);
     const failedAt = html.indexOf(`failed-${tag}@example.com`);
     expect(pendingAt).toBeGreaterThan(-1);

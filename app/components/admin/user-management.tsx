@@ -54,7 +54,7 @@ export function UserManagement({
     <article className="rounded-xl border border-border bg-surface p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">User Management</h2>
-        <Form method="get" role="search" className="flex gap-2">
+        <Form method="get" role="search" className="flex w-full gap-2 sm:w-auto">
           <label htmlFor="client-search" className="sr-only">
             Search clients by name or email
           </label>
@@ -64,7 +64,7 @@ export function UserManagement({
             type="search"
             defaultValue={search}
             placeholder="Search by name or email"
-            className="rounded-md border border-border bg-canvas px-3 py-2 text-sm"
+            className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
           />
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search

@@ -1,0 +1,34 @@
+import { DEMO_ADMIN, DEMO_CLIENT, expect, signIn, test } from "./support";
+
+test("a toast appears below the header and never covers its links", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/deposit");
+  await page.getByLabel("Payment Wallet").selectOption("BTC");
+  await page.getByRole("button", { name: "Copy" }).click();
+  const toast = page.locator("[data-sonner-toast]").first();
+  await expect(toast).toBeVisible();
+  const header = await page.locator("header").first().boundingBox();
+  const shown = await toast.boundingBox();
+  expect(header && shown ? shown.y >= header.y + header.height : false).toBe(true);
+});
+
+test("the admin's client search shows its whole placeholder, on a phone too", async ({ page }) => {
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const search = page.getByPlaceholder("Search by name or email");
+    await expect(search).toBeVisible();
+    const fits = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement("canvas").getContext("2d");
+      if (!context) return false;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return context.measureText(input.placeholder).width <= room;
+    });
+    expect([width, fits]).toEqual([width, true]);
+  }
+});

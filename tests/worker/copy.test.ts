@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { appEnv, createUser, getPage, sessionCookieFor } from "../support/fixtures";
+
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+
+describe("what the pages claim", () => {
+  it("makes no claim the product does not keep: one review of a withdrawal, no contact form", async () => {
+    const landing = await (await getPage("/")).text();
+    expect(landing).not.toContain("two members");
+    expect(landing).toContain("reviewed by our desk");
+    const contact = await (await getPage("/contact-us")).text();
+    expect(contact).not.toContain("form below");
+    expect(contact).not.toMatch(/<form[^>]*method="post"/i);
+  });
+
+  it("shows an unknown stock without a price change or a Buy Now that leads nowhere", async () => {
+    const response = await getPage("/stocks/NOPE");
+    const html = await response.text();
+    expect(html).toContain("NOPE");
+    expect(html).not.toContain("Buy Now");
+    expect(html).not.toContain("0.00%");
+    const known = await (await getPage("/stocks/AAPL")).text();
+    expect(known).toContain("Buy Now");
+  });
+
+  it("names the brand in every page's title", async () => {
+    const client = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const asClient = await sessionCookieFor(client.id);
+    const asAdmin = await sessionCookieFor(admin.id);
+    const pages: Array<[string, string | undefined]> = [
+      ["/", undefined],
+      ["/login", undefined],
+      ["/forgot-password", undefined],
+      ["/stocks", undefined],
+      ["/stocks/AAPL", undefined],
+      ["/dashboard", asClient],
+      ["/deposit", asClient],
+      ["/withdraw", asClient],
+      ["/account", asClient],
+      ["/trading-room", asClient],
+      ["/stocks/AAPL/deposit", asClient],
+      ["/admin", asAdmin],
+      ["/admin/audit", asAdmin],
+      ["/admin/mail", asAdmin],
+      [`/user/${client.id}`, asAdmin],
+    ];
+    for (const [path, cookie] of pages) {
+      const title = titleOf(await (await getPage(path, cookie)).text());
+      expect([path, title.endsWith(` | ${appEnv.BRAND_NAME}`)]).toEqual([path, true]);
+    }
+  });
+});
