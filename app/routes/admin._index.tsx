@@ -37,7 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "wallets") {
     const submitted = [...form.entries()]
       .filter(([name]) => name.startsWith("wallet-"))
-      .map(([name, value]) => ({ id: Number(name.slice("wallet-".length)), walletAddress: String(value) }));
+      .map(([name, value]) => {
+        const id = Number(name.slice("wallet-".length));
+        return { id, walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") };
+      });
     const result = await saveDepositWallets(context, admin, submitted);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", `Updated ${result.updated} wallet(s) successfully`);

@@ -451,7 +451,7 @@ describe("deleting a client's data", () => {
 });
 
 describe("deposit wallets", () => {
-  const walletsForm = async (changes: Record<string, string>) => {
+  const walletsForm = async (changes: Record<string, string>, rendered?: Record<string, string>) => {
     const wallets = await env.DB.prepare(
       "SELECT id, wallet_type, wallet_address FROM deposit_wallets ORDER BY id",
     ).all<{
@@ -460,9 +460,43 @@ describe("deposit wallets", () => {
       wallet_address: string;
     }>();
     const fields: Record<string, string> = { intent: "wallets" };
-    for (const w of wallets.results) fields[`wallet-${w.id}`] = changes[w.wallet_type] ?? w.wallet_address;
+    for (const w of wallets.results) {
+      fields[`wallet-${w.id}`] = changes[w.wallet_type] ?? w.wallet_address;
+      // As the modal sends it: the address it showed.
+      fields[`was-${w.id}`] = rendered?.[w.wallet_type] ?? w.wallet_address;
+    }
     return postForm("/admin", fields, { cookie: admin.cookie });
   };
+
+  it("refuses a save from a form rendered before another admin's save, and keeps theirs", async () => {
+    const shown = await env.DB.prepare("SELECT wallet_type, wallet_address FROM deposit_wallets ORDER BY id").all<{
+      wallet_type: string;
+      wallet_address: string;
+    }>();
+    const rendered = Object.fromEntries(shown.results.map((w) => [w.wallet_type, w.wallet_address]));
+    const [first] = shown.results;
+    if (!first) throw new Error("no wallets");
+    const theirs =
+      first.wallet_type === "BTC" ? "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy" : "0x4444444444444444444444444444444444444444";
+    const ours =
+      first.wallet_type === "BTC" ? "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2" : "0x5555555555555555555555555555555555555555";
+    const audits = await auditCount("wallet.update");
+    const mails = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
+
+    expect(await (await walletsForm({ [first.wallet_type]: theirs }, rendered)).text()).toContain(
+      "Updated 1 wallet(s)",
+    );
+    const stale = await walletsForm({ [first.wallet_type]: ours }, rendered);
+    expect(stale.status).toBe(400);
+    expect(await stale.text()).toContain(ADMIN_MESSAGES.walletChangedMeanwhile);
+    const stored = await env.DB.prepare("SELECT wallet_address FROM deposit_wallets WHERE wallet_type = ?")
+      .bind(first.wallet_type)
+      .first();
+    expect(stored).toEqual({ wallet_address: theirs });
+    expect(await auditCount("wallet.update")).toBe(audits + 1);
+    const admins = await countRows("users", "role = 'admin'");
+    expect(await countRows("email_outbox", "template = 'deposit_wallet_changed'")).toBe(mails + admins);
+  });
 
   it("says 'No changes to save' when nothing changed", async () => {
     const before = await auditCount("wallet.update");

@@ -51,7 +51,13 @@ export function WalletsModal({
         {wallets.length === 0 ? (
           <p className="text-sm text-ink-muted">No deposit wallets found.</p>
         ) : (
-          <Form method="post" className="space-y-4" key={message?.at}>
+          // Keyed by what the database holds: after a save (here or by another admin, through a live update) the
+          // fields show the stored addresses, never what was typed before.
+          <Form
+            method="post"
+            className="space-y-4"
+            key={`${message?.at}:${wallets.map((w) => w.walletAddress).join("|")}`}
+          >
             {message && !saving ? <Banner tone={message.tone}>{message.message}</Banner> : null}
             {wallets.map((wallet) => (
               <WalletField key={wallet.id} wallet={wallet} reply={saving ? undefined : message} />
@@ -87,6 +93,8 @@ function WalletField({
       <label htmlFor={name} className="block text-sm font-medium">
         {wallet.walletType}
       </label>
+      {/* The address this form was rendered with: the save refuses to overwrite one that changed since. */}
+      <input type="hidden" name={`was-${wallet.id}`} value={wallet.walletAddress} />
       <input
         id={name}
         name={name}

@@ -63,6 +63,7 @@ export const ADMIN_MESSAGES = {
   processingFailed: "Failed to process transaction",
   noWalletChanges: "No changes to save",
   walletsFailed: "Failed to update wallets",
+  walletChangedMeanwhile: "This wallet was changed by someone else. Reload and try again.",
   deleteConfirm: "Are you sure you want to delete this user's profile and transactions? This action cannot be undone.",
   deleted: "User data deleted successfully.",
   deleteFailed: "An unexpected error occurred while deleting user data.",
