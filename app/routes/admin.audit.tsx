@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
@@ -85,15 +86,7 @@ export default function AuditLog() {
       </Form>
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[48rem] text-left text-sm">
-          <thead className="text-ink-muted">
-            <tr>
-              {["Time (UTC)", "Admin", "Action", "Target", "Details"].map((h) => (
-                <th key={h} scope="col" className="py-2 pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]} />
           <tbody className="divide-y divide-border">
             {entries.map((entry) => (
               <tr key={entry.id}>
