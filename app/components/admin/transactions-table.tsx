@@ -7,6 +7,20 @@ import { TYPE_LABELS } from "~/lib/schemas/admin";
 /** What the table shows of a transaction (a row read with the page, or one pushed by the live feed). */
 type TransactionRow = Omit<FeedTransaction, "userId">;
 
+/** The two decisions on a pending row, in the order their buttons stand. */
+const DECISIONS = [
+  {
+    intent: "approve",
+    label: "Approve",
+    className: "rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30",
+  },
+  {
+    intent: "reject",
+    label: "Reject",
+    className: "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30",
+  },
+] as const;
+
 /**
  * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,
  * rejected rows greyed out, links to older rows and back to the newest.
@@ -30,24 +44,18 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
                   {tx.status === "pending" ? (
                     <Form method="post" className="flex gap-2">
                       <input type="hidden" name="transactionId" value={tx.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="approve"
-                        aria-label={`Approve ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
-                        className="rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30"
-                      >
-                        Approve
-                      </button>
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="reject"
-                        aria-label={`Reject ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
-                        className="rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30"
-                      >
-                        Reject
-                      </button>
+                      {DECISIONS.map(({ intent, label, className }) => (
+                        <button
+                          key={intent}
+                          type="submit"
+                          name="intent"
+                          value={intent}
+                          aria-label={`${label} ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
+                          className={className}
+                        >
+                          {label}
+                        </button>
+                      ))}
                     </Form>
                   ) : null}
                 </td>
