@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -40,15 +41,9 @@ export default function AuditLog() {
   const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v) as Array<[string, string]>);
   return (
     <section className="space-y-6">
-      <div>
-        <Link to="/admin" className="text-sm text-brand hover:underline">
-          Back to Admin Panel
-        </Link>
-        <h1 className="mt-1 text-3xl font-bold">Audit Log</h1>
-        <p className="mt-1 text-sm text-ink-muted">
-          Every admin action, newest first. Entries can never be edited or removed.
-        </p>
-      </div>
+      <AdminPageHeader title="Audit Log">
+        Every admin action, newest first. Entries can never be edited or removed.
+      </AdminPageHeader>
       <Form
         method="get"
         className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-4 sm:items-end"

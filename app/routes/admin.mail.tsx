@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
@@ -58,16 +59,10 @@ export default function AdminMail() {
   const reply = useActionData<typeof action>();
   return (
     <section className="space-y-6">
-      <div>
-        <Link to="/admin" className="text-sm text-brand hover:underline">
-          Back to Admin Panel
-        </Link>
-        <h1 className="mt-1 text-3xl font-bold">Mail</h1>
-        <p className="mt-1 text-sm text-ink-muted">
-          Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then
-          marked failed; a failed notice can be resent.
-        </p>
-      </div>
+      <AdminPageHeader title="Mail">
+        Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then marked
+        failed; a failed notice can be resent.
+      </AdminPageHeader>
       {keyRefused ? (
         <Banner tone="error">
           The mail provider refuses our API key. Delivery is on hold and nothing is marked failed: check RESEND_API_KEY
