@@ -1,9 +1,11 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
+import { toast } from "sonner";
 import { CopyButton } from "~/components/copy-button";
-import { Banner, Field, SelectField } from "~/components/form";
+import { Banner, Field, FormErrors, SelectField } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { QrCode } from "~/components/qr-code";
+import type { FormReply } from "~/lib/forms";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 
 export interface DepositWalletView {
@@ -15,13 +17,16 @@ export interface DepositWalletView {
 
 /**
  * The deposit form shared by /deposit and /stocks/{symbol}/deposit: amount, the firm's wallets, the chosen
- * address with copy and QR code, and a submit button that stays disabled until a wallet is chosen.
+ * address with copy and QR code, and a submit button that stays disabled until a wallet is chosen. A refusal
+ * from the action shows in the form's banner and under its field and, on these two forms only, also as a toast
+ * (docs/decisions/0011).
  */
 export function DepositForm({
   wallets,
   amount,
   idempotencyKey,
-  error,
+  reply,
+  notice,
   lockedField,
   openQrOnChoice = false,
   disabled = false,
@@ -29,7 +34,10 @@ export function DepositForm({
   wallets: DepositWalletView[];
   amount: string;
   idempotencyKey: string;
-  error?: string | null;
+  /** The action's answer to the last submission, if any. */
+  reply: FormReply;
+  /** A state of the page shown in the banner when no refusal is (the stock deposit's unknown symbol). */
+  notice?: string | null;
   /** Extra field shown above the wallet (the stock deposit's locked stock select). */
   lockedField?: ReactNode;
   /** The stock deposit opens the QR code as soon as a wallet is chosen (docs/product.md, "Screens"). */
@@ -41,9 +49,13 @@ export function DepositForm({
   const [qrOpen, setQrOpen] = useState(false);
   const wallet = wallets.find((w) => w.walletType === walletType);
   const submitting = navigation.state === "submitting";
+  const error = reply?.error ?? notice;
+  useEffect(() => {
+    if (reply?.error) toast.error(reply.error);
+  }, [reply]);
 
   return (
-    <>
+    <FormErrors reply={reply}>
       <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
         {error ? <Banner tone="error">{error}</Banner> : null}
         {wallets.length === 0 ? <Banner tone="error">{MONEY_MESSAGES.noWallets}</Banner> : null}
@@ -123,6 +135,6 @@ export function DepositForm({
           </div>
         ) : null}
       </Modal>
-    </>
+    </FormErrors>
   );
 }

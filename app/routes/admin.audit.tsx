@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
@@ -39,15 +41,9 @@ export default function AuditLog() {
   const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v) as Array<[string, string]>);
   return (
     <section className="space-y-6">
-      <div>
-        <Link to="/admin" className="text-sm text-brand hover:underline">
-          Back to Admin Panel
-        </Link>
-        <h1 className="mt-1 text-3xl font-bold">Audit Log</h1>
-        <p className="mt-1 text-sm text-ink-muted">
-          Every admin action, newest first. Entries can never be edited or removed.
-        </p>
-      </div>
+      <AdminPageHeader title="Audit Log">
+        Every admin action, newest first. Entries can never be edited or removed.
+      </AdminPageHeader>
       <Form
         method="get"
         className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-4 sm:items-end"
@@ -85,15 +81,7 @@ export default function AuditLog() {
       </Form>
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[48rem] text-left text-sm">
-          <thead className="text-ink-muted">
-            <tr>
-              {["Time (UTC)", "Admin", "Action", "Target", "Details"].map((h) => (
-                <th key={h} scope="col" className="py-2 pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]} />
           <tbody className="divide-y divide-border">
             {entries.map((entry) => (
               <tr key={entry.id}>

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { pageMeta } from "~/components/route-error";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
@@ -56,19 +58,12 @@ function ResendButton({ id }: { id: number }) {
 export default function AdminMail() {
   const { emails, next, keyRefused } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const [params] = useSearchParams();
   return (
     <section className="space-y-6">
-      <div>
-        <Link to="/admin" className="text-sm text-brand hover:underline">
-          Back to Admin Panel
-        </Link>
-        <h1 className="mt-1 text-3xl font-bold">Mail</h1>
-        <p className="mt-1 text-sm text-ink-muted">
-          Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then
-          marked failed; a failed notice can be resent.
-        </p>
-      </div>
+      <AdminPageHeader title="Mail">
+        Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then marked
+        failed; a failed notice can be resent.
+      </AdminPageHeader>
       {keyRefused ? (
         <Banner tone="error">
           The mail provider refuses our API key. Delivery is on hold and nothing is marked failed: check RESEND_API_KEY
@@ -78,24 +73,18 @@ export default function AdminMail() {
       {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[56rem] text-left text-sm">
-          <thead className="text-ink-muted">
-            <tr>
-              {[
-                "Created (UTC)",
-                "Template",
-                "Recipient",
-                "Status",
-                "Attempts",
-                "Last error",
-                "Next attempt (UTC)",
-                "",
-              ].map((h) => (
-                <th key={h || "action"} scope="col" className="py-2 pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              "Created (UTC)",
+              "Template",
+              "Recipient",
+              "Status",
+              "Attempts",
+              "Last error",
+              "Next attempt (UTC)",
+              "",
+            ]}
+          />
           <tbody className="divide-y divide-border">
             {emails.map((email) => (
               <tr key={email.id}>
@@ -116,18 +105,7 @@ export default function AdminMail() {
           </tbody>
         </table>
         {emails.length === 0 ? <p className="py-4 text-sm text-ink-muted">Every notice has been delivered.</p> : null}
-        <div className="mt-3 flex gap-3 text-sm">
-          {params.get("before") ? (
-            <Link to="." className="text-brand hover:underline">
-              Newest
-            </Link>
-          ) : null}
-          {next ? (
-            <Link to={`?before=${next}`} className="text-brand hover:underline">
-              Older notices
-            </Link>
-          ) : null}
-        </div>
+        <NewestOlderLinks next={next} olderLabel="Older notices" />
       </div>
     </section>
   );

@@ -1,16 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
-import { FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { depositWalletViews } from "~/server/ledger/reads.server";
-import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server";
+import { submitDepositForm } from "~/server/ledger/requests.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -28,10 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const input = await readDepositForm(request, context);
-  if (!input.ok) return data(refusalOf(input), { status: input.status });
-  const result = await submitDeposit(context, input.client, input.deposit);
-  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  const result = await submitDepositForm(request, context);
+  if (!result.ok) return data(refusalOf(result), { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.depositSubmitted,
@@ -41,15 +36,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Deposit() {
   const { wallets, amount, idempotencyKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  useEffect(() => {
-    if (actionData?.error) toast.error(actionData.error);
-  }, [actionData]);
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit</h1>
-      <FormErrors reply={actionData}>
-        <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} error={actionData?.error} />
-      </FormErrors>
+      <DepositForm wallets={wallets} amount={amount} idempotencyKey={idempotencyKey} reply={actionData} />
     </section>
   );
 }

@@ -1,16 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { toast } from "sonner";
 import { DepositForm } from "~/components/deposit-form";
-import { FormErrors, SelectField } from "~/components/form";
+import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
 import { depositWalletViews } from "~/server/ledger/reads.server";
-import { readDepositForm, submitDeposit } from "~/server/ledger/requests.server";
+import { submitDepositForm } from "~/server/ledger/requests.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -28,7 +26,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const input = await readDepositForm(request, context, (form) => {
+  const result = await submitDepositForm(request, context, (form) => {
     // A stock must be selected, and the URL's symbol must be a known one (any case).
     const selected = String(form.get("stock") ?? "").trim();
     if (!selected) return refuse(STOCK_MESSAGES.selectStock, "stock");
@@ -36,9 +34,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!stock || stock.symbol !== selected.toUpperCase()) return refuse(STOCK_MESSAGES.invalidSymbol, "stock");
     return { ok: true, data: stock.symbol };
   });
-  if (!input.ok) return data(refusalOf(input), { status: input.status });
-  const result = await submitDeposit(context, input.client, input.deposit);
-  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  if (!result.ok) return data(refusalOf(result), { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.depositSubmitted,
@@ -48,39 +44,34 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function StockDeposit() {
   const { symbol, known, wallets, idempotencyKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const error = actionData?.error ?? (known ? null : STOCK_MESSAGES.invalidSymbol);
-  useEffect(() => {
-    if (actionData?.error) toast.error(actionData.error);
-  }, [actionData]);
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>
-      <FormErrors reply={actionData}>
-        <DepositForm
-          wallets={wallets}
-          amount=""
-          idempotencyKey={idempotencyKey}
-          error={error}
-          openQrOnChoice
-          disabled={!known}
-          lockedField={
-            <>
-              {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}
-              <SelectField
-                label="Stock"
-                name="stockShown"
-                value={symbol}
-                disabled
-                onChange={() => undefined}
-                error={errorFor(actionData, "stock")}
-              >
-                <option value={symbol}>{symbol}</option>
-              </SelectField>
-              <input type="hidden" name="stock" value={symbol} />
-            </>
-          }
-        />
-      </FormErrors>
+      <DepositForm
+        wallets={wallets}
+        amount=""
+        idempotencyKey={idempotencyKey}
+        reply={actionData}
+        notice={known ? null : STOCK_MESSAGES.invalidSymbol}
+        openQrOnChoice
+        disabled={!known}
+        lockedField={
+          <>
+            {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}
+            <SelectField
+              label="Stock"
+              name="stockShown"
+              value={symbol}
+              disabled
+              onChange={() => undefined}
+              error={errorFor(actionData, "stock")}
+            >
+              <option value={symbol}>{symbol}</option>
+            </SelectField>
+            <input type="hidden" name="stock" value={symbol} />
+          </>
+        }
+      />
     </section>
   );
 }

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ClientActions } from "~/components/admin/client-actions";
 import { ClientHoldings } from "~/components/admin/client-holdings";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
+import { AdminPageHeader } from "~/components/admin/page-header";
 import { type AdminReply, refusalFor } from "~/components/admin/reply";
 import { TransactionsTable } from "~/components/admin/transactions-table";
 import { Banner, FormErrors } from "~/components/form";
@@ -115,12 +116,7 @@ export default function ClientDetail() {
         </div>
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <div>
-          <Link to="/admin" className="text-sm text-brand hover:underline">
-            Back to Admin Panel
-          </Link>
-          <h1 className="mt-1 text-3xl font-bold">{profile.name}</h1>
-        </div>
+        <AdminPageHeader title={profile.name} />
         <a
           href={`/user/${profile.id}/export`}
           className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"

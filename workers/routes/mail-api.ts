@@ -19,22 +19,31 @@ const amount = z.number("must be a number").positive("must be greater than 0").f
 const walletType = z.string("is required").trim().min(1, "is required").max(50);
 const walletAddress = z.string("is required").trim().min(1, "is required").max(200);
 
+/** What a deposit and a withdrawal notice both carry. */
+const moneyFields = {
+  to: recipient,
+  name,
+  amount,
+  wallet_type: walletType,
+  wallet_address: walletAddress,
+};
+
 const welcomeBody = z.strictObject({ to: recipient, name });
 const depositBody = z.strictObject({
-  to: recipient,
-  name,
-  amount,
-  wallet_type: walletType,
-  wallet_address: walletAddress,
+  ...moneyFields,
   stock: z.string("must be a string").trim().min(1, "must not be empty").max(20).optional(),
 });
-const withdrawalBody = z.strictObject({
-  to: recipient,
-  name,
-  amount,
-  wallet_type: walletType,
-  wallet_address: walletAddress,
-});
+const withdrawalBody = z.strictObject(moneyFields);
+
+/** A money notice's template data from its request body: a blank name greets "User". */
+function moneyData(body: z.infer<typeof withdrawalBody>) {
+  return {
+    name: body.name || "User",
+    amount: body.amount,
+    walletType: body.wallet_type,
+    walletAddress: body.wallet_address,
+  };
+}
 
 /* Every refusal of the token (none, not a bearer token, a wrong one) gets the same answer. */
 const unauthorized = {
@@ -85,30 +94,11 @@ export const mailApi = new Hono<AppBindings>()
   })
   .post("/send-deposit-email", jsonBody(depositBody), (c) => {
     const body = c.req.valid("json");
-    return accept(c, {
-      to: body.to,
-      template: "deposit_request",
-      data: {
-        name: body.name || "User",
-        amount: body.amount,
-        walletType: body.wallet_type,
-        walletAddress: body.wallet_address,
-        stock: body.stock,
-      },
-    });
+    return accept(c, { to: body.to, template: "deposit_request", data: { ...moneyData(body), stock: body.stock } });
   })
   .post("/send-withdrawal-email", jsonBody(withdrawalBody), (c) => {
     const body = c.req.valid("json");
-    return accept(c, {
-      to: body.to,
-      template: "withdrawal_request",
-      data: {
-        name: body.name || "User",
-        amount: body.amount,
-        walletType: body.wallet_type,
-        walletAddress: body.wallet_address,
-      },
-    });
+    return accept(c, { to: body.to, template: "withdrawal_request", data: moneyData(body) });
   })
   .all("*", (c) => c.json({ error: "Not found" }, 404))
   .onError((error, c) => {

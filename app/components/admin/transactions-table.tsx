@@ -1,4 +1,5 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { formatCents, formatDateTime } from "~/lib/format";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
@@ -6,26 +7,31 @@ import { TYPE_LABELS } from "~/lib/schemas/admin";
 /** What the table shows of a transaction (a row read with the page, or one pushed by the live feed). */
 type TransactionRow = Omit<FeedTransaction, "userId">;
 
+/** The two decisions on a pending row, in the order their buttons stand. */
+const DECISIONS = [
+  {
+    intent: "approve",
+    label: "Approve",
+    className: "rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30",
+  },
+  {
+    intent: "reject",
+    label: "Reject",
+    className: "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30",
+  },
+] as const;
+
 /**
  * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,
  * rejected rows greyed out, links to older rows and back to the newest.
  */
 export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next: string | null }) {
-  const [params] = useSearchParams();
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Transactions</h2>
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm">
-          <thead className="text-ink-muted">
-            <tr>
-              {["Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"].map((h) => (
-                <th key={h} scope="col" className="py-2 pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
           <tbody className="divide-y divide-border">
             {rows.map((tx) => (
               <tr key={tx.id} data-status={tx.status} className={tx.status === "rejected" ? "opacity-50" : undefined}>
@@ -38,24 +44,18 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
                   {tx.status === "pending" ? (
                     <Form method="post" className="flex gap-2">
                       <input type="hidden" name="transactionId" value={tx.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="approve"
-                        aria-label={`Approve ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
-                        className="rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30"
-                      >
-                        Approve
-                      </button>
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="reject"
-                        aria-label={`Reject ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
-                        className="rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30"
-                      >
-                        Reject
-                      </button>
+                      {DECISIONS.map(({ intent, label, className }) => (
+                        <button
+                          key={intent}
+                          type="submit"
+                          name="intent"
+                          value={intent}
+                          aria-label={`${label} ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
+                          className={className}
+                        >
+                          {label}
+                        </button>
+                      ))}
                     </Form>
                   ) : null}
                 </td>
@@ -65,18 +65,7 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
         </table>
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
-      <div className="mt-3 flex gap-3 text-sm">
-        {params.get("before") ? (
-          <Link to="." className="text-brand hover:underline">
-            Newest
-          </Link>
-        ) : null}
-        {next ? (
-          <Link to={`?before=${next}`} className="text-brand hover:underline">
-            Older transactions
-          </Link>
-        ) : null}
-      </div>
+      <NewestOlderLinks next={next} olderLabel="Older transactions" />
     </article>
   );
 }

@@ -225,7 +225,7 @@ async function submitted(
  * The deposit forms' input (/deposit and /stocks/{symbol}/deposit), checked in the form's order: who may
  * ask, the amount, a wallet of the firm's, then the stock (for a stock deposit), then the form's key.
  */
-export async function readDepositForm(
+async function readDepositForm(
   request: Request,
   context: CommandContext,
   checkStock?: (form: FormData) => Parsed<string>,
@@ -253,9 +253,18 @@ export async function readDepositForm(
   };
 }
 
-/** The deposit forms' command (/deposit and /stocks/{symbol}/deposit). */
-export function submitDeposit(context: CommandContext, client: Requester, request: DepositRequest) {
-  return submitted(context, client, requestDeposit(context.db, context.env, client, request));
+/**
+ * The deposit forms' command (/deposit and /stocks/{symbol}/deposit): the form read and checked, then the
+ * request submitted. A refusal carries its status and, when it is about one field, that field's name.
+ */
+export async function submitDepositForm(
+  request: Request,
+  context: CommandContext,
+  checkStock?: (form: FormData) => Parsed<string>,
+): Promise<Outcome<{ transactionId: number }> | ({ ok: false; status: number } & FormRefusal)> {
+  const input = await readDepositForm(request, context, checkStock);
+  if (!input.ok) return input;
+  return submitted(context, input.client, requestDeposit(context.db, context.env, input.client, input.deposit));
 }
 
 /** The withdrawal form's command. */

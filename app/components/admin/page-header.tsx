@@ -1,0 +1,15 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+/** A back-office page's heading: the way back to the Admin Panel, the page's title and, if given, what it shows. */
+export function AdminPageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div>
+      <Link to="/admin" className="text-sm text-brand hover:underline">
+        Back to Admin Panel
+      </Link>
+      <h1 className="mt-1 text-3xl font-bold">{title}</h1>
+      {children ? <p className="mt-1 text-sm text-ink-muted">{children}</p> : null}
+    </div>
+  );
+}
