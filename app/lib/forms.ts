@@ -49,8 +49,11 @@ export const FORM_MESSAGES = {
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const FORBIDDEN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-/** Passwords are taken as typed: any character may be part of one. */
-const SECRET_FIELD = /password/i;
+/**
+ * Fields this check leaves alone: passwords are taken as typed (any character may be part of one), and the
+ * sign-in form's hidden `redirectTo` falls back to a safe default whatever it holds (safeRedirect).
+ */
+const UNCHECKED_FIELD = /password|^redirectTo$/i;
 
 export interface FormSchema<T, C = void, Out = T> {
   parse(values: FormValues, context: C): Parsed<Out>;
@@ -71,7 +74,7 @@ export function formSchema<T, C = void, Out = T>(
   return {
     parse(values, context) {
       for (const [name, value] of Object.entries(values)) {
-        if (typeof value !== "string" || SECRET_FIELD.test(name) || !FORBIDDEN_CHARACTERS.test(value)) continue;
+        if (typeof value !== "string" || UNCHECKED_FIELD.test(name) || !FORBIDDEN_CHARACTERS.test(value)) continue;
         return refuse(FORM_MESSAGES.forbiddenCharacters(fields[name]?.label ?? "This field"), name);
       }
       for (const [name, { label, max }] of Object.entries(fields)) {

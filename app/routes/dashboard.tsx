@@ -25,7 +25,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       status: account?.status ?? "unknown",
       // "Welcome" on the sign-in that began this profile (registration, or the first one after the client's data
       // was deleted), "Welcome back" after.
-      firstVisit: account?.lastLoginAt === account?.profileCreatedAt,
+      firstVisit:
+        account?.lastLoginAt != null &&
+        (account.lastLoginAt === account.createdAt || account.lastLoginAt === account.profileCreatedAt),
     },
     ...dashboard,
   };
