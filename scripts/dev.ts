@@ -1,53 +1,137 @@
 /**
- * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 (PORT to
- * override) with the Remix build rebuilding on change and wrangler reloading the Worker.
+ * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 with the Remix build
+ * rebuilding on change and wrangler reloading the Worker.
+ *
+ * Settings (environment):
+ * - PORT: the port to serve on (8787).
+ * - INSPECTOR_PORT: the debugger's port; by default a free one, so that two checkouts can run side by side.
+ * - DEV_STATE_DIR: the folder of the local D1 and Durable Object storage (wrangler's .wrangler/state by default).
+ * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
+ *   cron's every minute; `wrangler dev` never fires cron triggers by itself).
+ *
+ * wrangler dev and remix watch are restarted when they exit unexpectedly (scripts/lib/supervise.ts); Ctrl-C or
+ * SIGTERM stops both, with everything they started.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { applyMigrations, BIN, ensureDevVars, quietEnv, ROOT, run } from "./lib/local-d1.ts";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "./lib/free-port.ts";
+import { applyMigrations, BIN, type D1Target, ensureDevVars, run } from "./lib/local-d1.ts";
+import { type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
-const inspectorPort = process.env.INSPECTOR_PORT ?? "9229";
+const origin = `http://127.0.0.1:${port}`;
+const target: D1Target = process.env.DEV_STATE_DIR ? { persistTo: resolve(process.env.DEV_STATE_DIR) } : {};
+const cronEveryMs = Number(process.env.DEV_CRON_INTERVAL_MS ?? 60_000);
+/** The deployed schedule (wrangler.toml [triggers]); the handler does the same work for any. */
+const CRON = "* * * * *";
+if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRON_INTERVAL_MS must be at least 100");
+
+/**
+ * Two dev servers started together on one state folder migrate and seed it at the same moment; SQLite lets one
+ * write at a time and the other fails with SQLITE_BUSY (or, seeding, on a row the other just wrote). Try again: by
+ * then the work is done and the step finds nothing left to do.
+ */
+async function untilUnlocked<T>(step: () => T | Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 5 || !/SQLITE_BUSY|database is locked|UNIQUE constraint failed/i.test(String(error))) throw error;
+      await sleep(1_000 * attempt);
+    }
+  }
+}
 
 ensureDevVars();
 console.log("Building…");
 run(join(BIN, "remix"), ["build"]);
 console.log("Applying local D1 migrations…");
-applyMigrations();
-if (await seedIfEmpty()) console.log("Seeded demo data.");
+await untilUnlocked(() => applyMigrations(target));
+if (await untilUnlocked(() => seedIfEmpty(target))) console.log("Seeded demo data.");
 
-const children: ChildProcess[] = [];
-function start(command: string, args: string[]) {
-  // Each child leads its own process group, so stopping it also stops workerd underneath.
-  const child = spawn(command, args, { cwd: ROOT, env: quietEnv, stdio: "inherit", detached: true });
-  children.push(child);
-  child.on("exit", (code) => {
-    if (!stopping) {
-      console.error(`${command} exited (${code}); stopping.`);
-      stop(1);
-    }
-  });
+const inspectorPort = async () => process.env.INSPECTOR_PORT ?? String(await freePort());
+const supervised: Supervised[] = [
+  // remix watch takes a free port of its own (3001-3100) for live reload; the app does not use it.
+  supervise({ name: "remix watch", command: join(BIN, "remix"), args: () => ["watch"], stdio: ["ignore", 1, 2] }),
+  supervise({
+    name: "wrangler dev",
+    command: join(BIN, "wrangler"),
+    args: async () => [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      port,
+      "--inspector-port",
+      await inspectorPort(),
+      ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
+      "--show-interactive-dev-session=false",
+    ],
+    stdio: ["ignore", 1, 2],
+    restartNote: `on ${origin} with the same database`,
+  }),
+];
+const [, wrangler] = supervised as [Supervised, Supervised];
+
+/**
+ * Runs the Worker's scheduled handler through wrangler's local trigger (/cdn-cgi/local/scheduled, answered by
+ * wrangler itself, not by the app), as the deployed cron would. Quiet when it works, one line when it does not.
+ */
+let cronBusy = false;
+async function runScheduled(): Promise<void> {
+  const upForMs = wrangler.upForMs();
+  if (cronBusy || upForMs === null) return;
+  cronBusy = true;
+  try {
+    const response = await fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    const outcome = await response.text();
+    if (!response.ok) console.error(`cron: the scheduled handler failed (${response.status} ${outcome.trim()}).`);
+  } catch (error) {
+    // Not listening yet: wrangler is still starting.
+    if (upForMs > 60_000) console.error(`cron: could not run the scheduled handler (${(error as Error).message}).`);
+  } finally {
+    cronBusy = false;
+  }
 }
+const cron = setInterval(runScheduled, cronEveryMs);
 
 let stopping = false;
-function stop(code = 0) {
-  stopping = true;
-  for (const child of children) {
-    if (child.pid) {
+async function stop(code: number): Promise<never> {
+  if (stopping) {
+    // A second Ctrl-C: do not wait for a clean stop.
+    for (const child of supervised) {
+      const pid = child.pid();
       try {
-        process.kill(-child.pid, "SIGTERM");
+        if (pid) process.kill(-pid, "SIGKILL");
       } catch {
         // already gone
       }
     }
+    process.exit(code);
   }
+  stopping = true;
+  clearInterval(cron);
+  await Promise.all(supervised.map((child) => child.stop()));
   process.exit(code);
 }
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+process.on("SIGHUP", () => void stop(0));
+for (const child of supervised) {
+  void child.finished.then((outcome) => {
+    if (outcome.reason === "gave-up" && !stopping) {
+      console.error("npm run dev: stopping.");
+      void stop(1);
+    }
+  });
+}
 
-start(join(BIN, "remix"), ["watch"]);
-start(join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, "--inspector-port", inspectorPort]);
 printDemoLogins();
-console.log(`Serving on http://127.0.0.1:${port}`);
+console.log(`Serving on ${origin}.`);
+console.log(
+  `The scheduled handler (mail retries, clean-up) runs every ${cronEveryMs / 1000} s: wrangler's warning that ` +
+    "scheduled Workers are not triggered locally does not apply.\n",
+);
