@@ -13,9 +13,9 @@
  * SIGTERM stops both, with everything they started.
  */
 import { join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { withFolderLock } from "./lib/folder-lock.ts";
 import { freePort } from "./lib/free-port.ts";
-import { applyMigrations, BIN, type D1Target, ensureDevVars, run } from "./lib/local-d1.ts";
+import { applyMigrations, BIN, type D1Target, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
 import { type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
@@ -27,28 +27,19 @@ const cronEveryMs = Number(process.env.DEV_CRON_INTERVAL_MS ?? 60_000);
 const CRON = "* * * * *";
 if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRON_INTERVAL_MS must be at least 100");
 
-/**
- * Two dev servers started together on one state folder migrate and seed it at the same moment; SQLite lets one
- * write at a time and the other fails with SQLITE_BUSY (or, seeding, on a row the other just wrote). Try again: by
- * then the work is done and the step finds nothing left to do.
- */
-async function untilUnlocked<T>(step: () => T | Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (attempt >= 5 || !/SQLITE_BUSY|database is locked|UNIQUE constraint failed/i.test(String(error))) throw error;
-      await sleep(1_000 * attempt);
-    }
-  }
-}
-
 ensureDevVars();
 console.log("Building…");
 run(join(BIN, "remix"), ["build"]);
-console.log("Applying local D1 migrations…");
-await untilUnlocked(() => applyMigrations(target));
-if (await untilUnlocked(() => seedIfEmpty(target))) console.log("Seeded demo data.");
+// Another dev server started at the same moment on the same state folder would apply the same migrations.
+await withFolderLock(
+  target.persistTo ?? join(ROOT, ".wrangler", "state"),
+  async () => {
+    console.log("Applying local D1 migrations…");
+    applyMigrations(target);
+    if (await seedIfEmpty(target)) console.log("Seeded demo data.");
+  },
+  () => console.log("Waiting for another npm run dev to finish setting up the same local database…"),
+);
 
 const inspectorPort = async () => process.env.INSPECTOR_PORT ?? String(await freePort());
 const supervised: Supervised[] = [
