@@ -8,7 +8,7 @@
  * database (scripts/lib/supervise.ts, shared with `npm run dev`), so one dropped request does not take
  * every later test down; see docs/decisions/0004 and 0015.
  */
-import { appendFileSync, mkdirSync, openSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.ts";
 import { applyMigrations, BIN, ensureDevVars, ROOT } from "./lib/local-d1.ts";
@@ -26,8 +26,10 @@ applyMigrations({ persistTo });
 await seedIfEmpty({ persistTo });
 
 // The request log goes to a file: on a pipe nobody reads it would fill up and stall the server.
+// Opened for appending, so the lines noting restarts land after what wrangler wrote instead of under its next write.
 mkdirSync(join(ROOT, "test-results"), { recursive: true });
-const log = openSync(logPath, "w");
+writeFileSync(logPath, "");
+const log = openSync(logPath, "a");
 console.log(`server log: ${logPath}`);
 
 const server = supervise({
