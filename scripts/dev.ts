@@ -66,8 +66,9 @@ const supervised: Supervised[] = [
 const [, wrangler] = supervised as [Supervised, Supervised];
 
 /**
- * Runs the Worker's scheduled handler through wrangler's local trigger (/cdn-cgi/local/scheduled, answered by
- * wrangler itself, not by the app), as the deployed cron would. Quiet when it works, one line when it does not.
+ * Runs the Worker's scheduled handler, as the deployed cron would, through the local trigger of `wrangler dev`
+ * (/cdn-cgi/local/scheduled, answered by the local runtime before the app; see docs/decisions/0015). Quiet when the
+ * handler succeeds, one line when it does not.
  */
 let cronBusy = false;
 async function runScheduled(): Promise<void> {
