@@ -1,14 +1,16 @@
 // Totals one CI run into its closing line "N passed, N failed".
-// Arguments: failed gate steps (typecheck, lint), then pairs of (test report, exit status).
+// Arguments: failed gate steps (typecheck, lint), then pairs of (test report, exit status): vitest's JSON,
+// Playwright's JSON, node's test runner TAP.
 // A suite that exited non-zero without reporting a failure (it crashed or could not start) counts one failure.
 import { existsSync, readFileSync } from "node:fs";
 
-const [gateFailuresArg, vitestReport, vitestStatus, e2eReport, e2eStatus] = process.argv.slice(2);
+const [gateFailuresArg, vitestReport, vitestStatus, e2eReport, e2eStatus, scriptsReport, scriptsStatus] =
+  process.argv.slice(2);
 let passed = 0;
 let failed = Number(gateFailuresArg ?? 0);
 
-function count(name, reportPath, status, read) {
-  const { ok, bad } = existsSync(reportPath) ? read(JSON.parse(readFileSync(reportPath, "utf8"))) : { ok: 0, bad: 0 };
+function count(name, reportPath, status, read, parse = JSON.parse) {
+  const { ok, bad } = existsSync(reportPath) ? read(parse(readFileSync(reportPath, "utf8"))) : { ok: 0, bad: 0 };
   const crashed = Number(status) !== 0 && bad === 0 ? 1 : 0;
   console.log(`${name}: ${ok} passed, ${bad + crashed} failed${crashed ? " (the suite did not finish)" : ""}`);
   passed += ok;
@@ -26,6 +28,19 @@ count("browser", e2eReport, e2eStatus, ({ stats, errors = [] }) => {
   if (stats.flaky > 0) console.log(`browser: ${stats.flaky} test(s) passed only on retry; see the report above`);
   return { ok: stats.expected + stats.flaky, bad: stats.unexpected + errors.length };
 });
+
+// node --test's TAP ends with "# pass N", "# fail N" and "# cancelled N" (tests stopped by a timeout or by a failed
+// `before` hook); the last such line counts, in case a test printed something alike.
+count(
+  "scripts",
+  scriptsReport,
+  scriptsStatus,
+  (text) => {
+    const total = (key) => Number([...text.matchAll(new RegExp(`^# ${key} (\\d+)$`, "gm"))].at(-1)?.[1] ?? 0);
+    return { ok: total("pass"), bad: total("fail") + total("cancelled") };
+  },
+  (text) => text,
+);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,53 +1,129 @@
 /**
- * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 (PORT to
- * override) with the Remix build rebuilding on change and wrangler reloading the Worker.
+ * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 with the Remix build
+ * rebuilding on change and wrangler reloading the Worker.
+ *
+ * Settings (environment):
+ * - PORT: the port to serve on (8787).
+ * - INSPECTOR_PORT: the debugger's port; by default a free one, so that two checkouts can run side by side.
+ * - DEV_STATE_DIR: the folder of the local D1 and Durable Object storage (wrangler's .wrangler/state by default).
+ * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
+ *   cron's every minute; `wrangler dev` never fires cron triggers by itself).
+ *
+ * wrangler dev and remix watch are restarted when they exit unexpectedly (scripts/lib/supervise.ts); Ctrl-C or
+ * SIGTERM stops both, with everything they started.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { applyMigrations, BIN, ensureDevVars, quietEnv, ROOT, run } from "./lib/local-d1.ts";
+import { join, resolve } from "node:path";
+import { withFolderLock } from "./lib/folder-lock.ts";
+import { freePort } from "./lib/free-port.ts";
+import { applyMigrations, BIN, type D1Target, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
+import { type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
-const inspectorPort = process.env.INSPECTOR_PORT ?? "9229";
+const origin = `http://127.0.0.1:${port}`;
+const target: D1Target = process.env.DEV_STATE_DIR ? { persistTo: resolve(process.env.DEV_STATE_DIR) } : {};
+const cronEveryMs = Number(process.env.DEV_CRON_INTERVAL_MS ?? 60_000);
+/** The deployed schedule (wrangler.toml [triggers]); the handler does the same work for any. */
+const CRON = "* * * * *";
+if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRON_INTERVAL_MS must be at least 100");
 
 ensureDevVars();
 console.log("Building…");
 run(join(BIN, "remix"), ["build"]);
-console.log("Applying local D1 migrations…");
-applyMigrations();
-if (await seedIfEmpty()) console.log("Seeded demo data.");
+// Another dev server started at the same moment on the same state folder would apply the same migrations.
+await withFolderLock(
+  target.persistTo ?? join(ROOT, ".wrangler", "state"),
+  async () => {
+    console.log("Applying local D1 migrations…");
+    applyMigrations(target);
+    if (await seedIfEmpty(target)) console.log("Seeded demo data.");
+  },
+  () => console.log("Waiting for another npm run dev to finish setting up the same local database…"),
+);
 
-const children: ChildProcess[] = [];
-function start(command: string, args: string[]) {
-  // Each child leads its own process group, so stopping it also stops workerd underneath.
-  const child = spawn(command, args, { cwd: ROOT, env: quietEnv, stdio: "inherit", detached: true });
-  children.push(child);
-  child.on("exit", (code) => {
-    if (!stopping) {
-      console.error(`${command} exited (${code}); stopping.`);
-      stop(1);
-    }
-  });
+const inspectorPort = async () => process.env.INSPECTOR_PORT ?? String(await freePort());
+const supervised: Supervised[] = [
+  // remix watch takes a free port of its own (3001-3100) for live reload; the app does not use it.
+  supervise({ name: "remix watch", command: join(BIN, "remix"), args: () => ["watch"], stdio: ["ignore", 1, 2] }),
+  supervise({
+    name: "wrangler dev",
+    command: join(BIN, "wrangler"),
+    args: async () => [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      port,
+      "--inspector-port",
+      await inspectorPort(),
+      ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
+      "--show-interactive-dev-session=false",
+    ],
+    stdio: ["ignore", 1, 2],
+    restartNote: `on ${origin} with the same database`,
+  }),
+];
+const [, wrangler] = supervised as [Supervised, Supervised];
+
+/**
+ * Runs the Worker's scheduled handler, as the deployed cron would, through the local trigger of `wrangler dev`
+ * (/cdn-cgi/local/scheduled, answered by the local runtime before the app; see docs/decisions/0015). Quiet when the
+ * handler succeeds, one line when it does not.
+ */
+let cronBusy = false;
+async function runScheduled(): Promise<void> {
+  const upForMs = wrangler.upForMs();
+  if (cronBusy || upForMs === null) return;
+  cronBusy = true;
+  try {
+    const response = await fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    const outcome = await response.text();
+    if (!response.ok) console.error(`cron: the scheduled handler failed (${response.status} ${outcome.trim()}).`);
+  } catch (error) {
+    // Not listening yet: wrangler is still starting.
+    if (upForMs > 60_000) console.error(`cron: could not run the scheduled handler (${(error as Error).message}).`);
+  } finally {
+    cronBusy = false;
+  }
 }
+const cron = setInterval(runScheduled, cronEveryMs);
 
 let stopping = false;
-function stop(code = 0) {
-  stopping = true;
-  for (const child of children) {
-    if (child.pid) {
+async function stop(code: number): Promise<never> {
+  if (stopping) {
+    // A second Ctrl-C: do not wait for a clean stop.
+    for (const child of supervised) {
+      const pid = child.pid();
       try {
-        process.kill(-child.pid, "SIGTERM");
+        if (pid) process.kill(-pid, "SIGKILL");
       } catch {
         // already gone
       }
     }
+    process.exit(code);
   }
+  stopping = true;
+  clearInterval(cron);
+  await Promise.all(supervised.map((child) => child.stop()));
   process.exit(code);
 }
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+process.on("SIGHUP", () => void stop(0));
+for (const child of supervised) {
+  void child.finished.then((outcome) => {
+    if (outcome.reason === "gave-up" && !stopping) {
+      console.error("npm run dev: stopping.");
+      void stop(1);
+    }
+  });
+}
 
-start(join(BIN, "remix"), ["watch"]);
-start(join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, "--inspector-port", inspectorPort]);
 printDemoLogins();
-console.log(`Serving on http://127.0.0.1:${port}`);
+console.log(`Serving on ${origin}.`);
+console.log(
+  `The scheduled handler (mail retries, clean-up) runs every ${cronEveryMs / 1000} s: wrangler's warning that ` +
+    "scheduled Workers are not triggered locally does not apply.\n",
+);

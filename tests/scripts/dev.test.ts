@@ -1,0 +1,324 @@
+/**
+ * `npm run dev` (scripts/dev.ts) as a developer runs it, and the supervisor it shares with the browser tests'
+ * server (scripts/lib/supervise.ts). Run with `npm run test:scripts` (node's test runner, Node 24).
+ *
+ * Two dev servers run side by side, each on its own ports and its own throwaway state folder (never the
+ * developer's .wrangler/state): both must answer, the scheduled handler must run under dev, a crashed wrangler
+ * must come back on the same port with the same data, and SIGTERM must leave no process behind.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { withFolderLock } from "../../scripts/lib/folder-lock.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { executeStatements, ROOT } from "../../scripts/lib/local-d1.ts";
+import { signInCookie } from "../../scripts/lib/local-server.ts";
+import { supervise } from "../../scripts/lib/supervise.ts";
+import { DEMO_ADMIN } from "../../scripts/seed.ts";
+
+const START_TIMEOUT_MS = 180_000;
+
+/** Every process below `root`, from `ps`. */
+function descendants(root: number): number[] {
+  const table = spawnSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).stdout;
+  const children = new Map<number, number[]>();
+  for (const line of table.split("\n")) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** Running, not merely a zombie waiting for its new parent to reap it. */
+function alive(pid: number): boolean {
+  const state = spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
+  return state !== "" && !state.startsWith("Z");
+}
+
+function commandOf(pid: number): string {
+  return spawnSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
+}
+
+async function waitUntil<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined> | T | undefined) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    await sleep(250);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+}
+
+/** One `npm run dev` on its own port and state folder, its output kept for the assertions. */
+class DevServer {
+  readonly stateDir = mkdtempSync(join(tmpdir(), "dev-test-state-"));
+  readonly port: number;
+  readonly origin: string;
+  output = "";
+  readonly process: ChildProcess;
+  /** Every process it started, as last seen: killed in `after` whatever happened. */
+  seen = new Set<number>();
+
+  constructor(port: number, env: Record<string, string> = {}) {
+    this.port = port;
+    this.origin = `http://127.0.0.1:${port}`;
+    const { INSPECTOR_PORT: _ignored, ...inherited } = process.env;
+    this.process = spawn(process.execPath, ["scripts/dev.ts"], {
+      cwd: ROOT,
+      env: { ...inherited, PORT: String(port), DEV_STATE_DIR: this.stateDir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const keep = (chunk: Buffer) => {
+      this.output += chunk.toString();
+    };
+    this.process.stdout?.on("data", keep);
+    this.process.stderr?.on("data", keep);
+  }
+
+  get exited(): boolean {
+    return this.process.exitCode !== null || this.process.signalCode !== null;
+  }
+
+  processes(): number[] {
+    const pid = this.process.pid;
+    if (!pid || this.exited) return [];
+    const found = descendants(pid);
+    for (const p of found) this.seen.add(p);
+    return found;
+  }
+
+  async healthy(timeoutMs = START_TIMEOUT_MS): Promise<void> {
+    await waitUntil(`${this.origin}/healthz`, timeoutMs, async () => {
+      if (this.exited) throw new Error(`npm run dev exited early:\n${this.output.slice(-3000)}`);
+      this.processes();
+      try {
+        return (await fetch(`${this.origin}/healthz`, { signal: AbortSignal.timeout(10_000) })).ok || undefined;
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  waitForOutput(pattern: RegExp, from: number, timeoutMs: number): Promise<RegExpMatchArray> {
+    return waitUntil(`${pattern} in the output`, timeoutMs, () => this.output.slice(from).match(pattern) ?? undefined);
+  }
+
+  /** SIGTERM, as Ctrl-C or a process manager would; resolves once it has exited. */
+  async terminate(timeoutMs = 30_000): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.process.once("exit", () => resolve()));
+    this.process.kill("SIGTERM");
+    await Promise.race([
+      gone,
+      sleep(timeoutMs, undefined, { ref: false }).then(() => Promise.reject(new Error("did not stop on SIGTERM"))),
+    ]);
+  }
+
+  /** Last resort for `after`: nothing it started may outlive the tests. */
+  kill(): void {
+    this.processes();
+    for (const pid of [this.process.pid, ...this.seen]) {
+      if (!pid) continue;
+      for (const target of [-pid, pid]) {
+        try {
+          process.kill(target, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    rmSync(this.stateDir, { recursive: true, force: true });
+  }
+}
+
+describe("npm run dev", { timeout: 400_000 }, () => {
+  let first: DevServer;
+  let second: DevServer;
+
+  before(async () => {
+    const [firstPort, secondPort] = [await freePort(), await freePort()];
+    // Both at once, as two checkouts side by side would be; the first fires the scheduled handler every 2 s.
+    first = new DevServer(firstPort, { DEV_CRON_INTERVAL_MS: "2000" });
+    second = new DevServer(secondPort);
+  });
+
+  after(() => {
+    first?.kill();
+    second?.kill();
+  });
+
+  test("two dev servers on one machine both answer, neither collides on a port", async (t) => {
+    await Promise.all([first.healthy(), second.healthy()]);
+    for (const server of [first, second]) {
+      const tail = server.output.slice(-4000);
+      assert.doesNotMatch(server.output, /wrangler dev exited/, tail);
+      // remix watch takes the first free port from 3001 for live reload; two started in the same instant can pick
+      // the same one, and the loser is restarted by the supervisor on the next. Any other collision fails.
+      const collisions = server.output
+        .split("\n")
+        .filter((line) => /address already in use/i.test(line) && !/:30\d\d\b/.test(line));
+      assert.deepEqual(collisions, [], tail);
+      if (/remix watch exited/.test(server.output)) t.diagnostic(`remix watch was restarted on ${server.origin}`);
+    }
+  });
+
+  test("the scheduled handler runs under dev and delivers a pending outbox notice", async () => {
+    const from = first.output.length;
+    executeStatements(
+      [
+        `INSERT INTO email_outbox (to_address, template, payload) VALUES ('cron-check@example.invalid', 'welcome', '{"name":"Cron Check"}')`,
+      ],
+      { persistTo: first.stateDir },
+    );
+    // The handler logs its outcomes after each run; the only due notice is the one just written. A run that
+    // started before the insert landed reports zeros, so wait for one that handled something.
+    const handled = await waitUntil("a scheduled run that handled the notice", 30_000, () => {
+      const runs = [
+        ...first.output.slice(from).matchAll(/outbox \{ sent: (\d+), captured: (\d+), retry: (\d+), failed: (\d+) \}/g),
+      ];
+      const counts = runs.map((run) => run.slice(1).reduce((sum, n) => sum + Number(n), 0));
+      return counts.find((count) => count > 0);
+    });
+    assert.equal(handled, 1);
+    assert.doesNotMatch(first.output, /cron: /, "the timer reported a failure");
+  });
+
+  test("a crashed wrangler comes back on the same port with the same database", async () => {
+    const cookie = await signInCookie(second.origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const admin = () => fetch(`${second.origin}/admin`, { headers: { Cookie: cookie }, redirect: "manual" });
+    assert.equal((await admin()).status, 200);
+
+    const wrangler = second.processes().find((pid) => /wrangler-dist\/cli\.js dev/.test(commandOf(pid)));
+    assert.ok(wrangler, "no wrangler process under npm run dev");
+    const from = second.output.length;
+    process.kill(wrangler, "SIGKILL");
+
+    await second.waitForOutput(
+      /wrangler dev exited \(.*\); restarting on http:\/\/127\.0\.0\.1:\d+ with the same database/,
+      from,
+      15_000,
+    );
+    await second.healthy(90_000);
+    // The session written before the crash is still there: same database.
+    assert.equal((await admin()).status, 200);
+  });
+
+  test("SIGTERM stops wrangler, workerd and remix watch, leaving no process behind", async () => {
+    const started = [...first.processes(), ...second.processes()];
+    const commands = started.map(commandOf).join("\n");
+    assert.match(commands, /workerd/);
+    assert.match(commands, /remix watch/);
+    await Promise.all([first.terminate(), second.terminate()]);
+    const left = await waitUntil("every process to stop", 10_000, () => {
+      const running = started.filter(alive);
+      return running.length === 0 ? [] : undefined;
+    }).catch(() => started.filter(alive));
+    assert.deepEqual(
+      left.map((pid) => `${pid} ${commandOf(pid)}`),
+      [],
+      "processes left after SIGTERM",
+    );
+  });
+});
+
+describe("the supervisor (scripts/lib/supervise.ts)", { timeout: 60_000 }, () => {
+  test("backs off and gives up after several quick failures, saying so", async () => {
+    const lines: string[] = [];
+    const supervised = supervise({
+      name: "failing tool",
+      command: process.execPath,
+      args: () => ["-e", "process.exit(3)"],
+      stdio: "ignore",
+      note: (line) => lines.push(line),
+      policy: { quickExitMs: 10_000, maxQuickExits: 3, firstDelayMs: 50, maxDelayMs: 150 },
+    });
+    const outcome = await supervised.finished;
+    assert.equal(outcome.reason, "gave-up");
+    assert.deepEqual(lines.slice(0, 2), [
+      "failing tool exited (code 3); restarting in 0.1 s (restart 1).",
+      "failing tool exited (code 3); restarting in 0.15 s (restart 2).",
+    ]);
+    assert.match(
+      lines[2] ?? "",
+      /^failing tool exited 3 times in a row within 10 s of starting \(last: code 3\); giving up\./,
+    );
+    assert.equal(lines.length, 3);
+  });
+
+  test("what it started does not outlive a supervising script that is killed", async () => {
+    const supervisor = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { supervise } from ${JSON.stringify(join(ROOT, "scripts/lib/supervise.ts"))};
+         const s = supervise({ name: "sleeper", command: process.execPath, args: () => ["-e", "setInterval(() => {}, 1000)"], stdio: "ignore" });
+         const wait = setInterval(() => { if (s.pid()) { console.log(s.pid()); clearInterval(wait); } }, 20);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"], detached: true },
+    );
+    let printed = "";
+    supervisor.stdout?.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const sleeper = await waitUntil("the supervised process", 10_000, () => Number(printed.trim()) || undefined);
+    try {
+      assert.ok(alive(sleeper));
+      supervisor.kill("SIGKILL");
+      await waitUntil("the supervised process to be stopped", 10_000, () => !alive(sleeper) || undefined);
+    } finally {
+      for (const pid of [sleeper, supervisor.pid ?? 0]) {
+        try {
+          if (pid) process.kill(-pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+});
+
+describe("the setup lock (scripts/lib/folder-lock.ts)", { timeout: 30_000 }, () => {
+  test("two dev servers setting up one state folder take turns", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "dev-test-lock-"));
+    const events: string[] = [];
+    const setUp = (name: string) =>
+      withFolderLock(folder, async () => {
+        events.push(`${name} in`);
+        await sleep(300);
+        events.push(`${name} out`);
+      });
+    try {
+      await Promise.all([setUp("a"), setUp("b")]);
+      assert.deepEqual(events, ["a in", "a out", "b in", "b out"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("a lock left by a process that died is taken over", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "dev-test-lock-"));
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    mkdirSync(join(folder, ".setup.lock"));
+    writeFileSync(join(folder, ".setup.lock", "pid"), gone.stdout);
+    try {
+      assert.equal(await withFolderLock(folder, () => "done"), "done");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
