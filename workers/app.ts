@@ -57,7 +57,12 @@ app.onError((error, c) => {
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (_controller, bindings, ctx) => {
   const db = createDb(bindings.DB);
   const env = readAppEnv(bindings);
-  ctx.waitUntil(deliverDueEmails(db, env).then((outcomes) => console.log("outbox", outcomes)));
+  ctx.waitUntil(
+    deliverDueEmails(db, env).then((outcomes) => {
+      // Quiet when there was nothing to do: the cron runs every minute.
+      if (Object.values(outcomes).some((count) => count > 0)) console.log("outbox", outcomes);
+    }),
+  );
   ctx.waitUntil(pruneAttempts(db).run());
 };
 
