@@ -91,6 +91,21 @@ describe("access", () => {
 });
 
 describe("decisions", () => {
+  it("show where each withdrawal pays out: the currency and the whole address", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 50_000 });
+    const address = "0x2222222222222222222222222222222222222222";
+    const requested = await postForm(
+      "/withdraw",
+      { amount: "100", cryptoCurrency: "ETH", walletAddress: address, idempotencyKey: newKey() },
+      { cookie: await sessionCookieFor(client.id) },
+    );
+    expect(requested.status).toBe(302);
+    const html = await (await getPage(`/user/${client.id}`, admin.cookie)).text();
+    expect(html).toContain(`data-testid="payout-address">${address}<`);
+    expect(html).toMatch(/Pays out(<!-- -->)? in ETH(<!-- -->)? to/);
+  });
+
   it("approve a pending deposit once: the balance moves, one audit row", async () => {
     const client = await createUser();
     const id = await insertTransaction(client.id, { amountCents: 12_345 });

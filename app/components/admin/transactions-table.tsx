@@ -1,11 +1,18 @@
 import { Form } from "@remix-run/react";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
+import { CopyButton } from "~/components/copy-button";
 import { formatCents, formatDateTime } from "~/lib/format";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 
-/** What the table shows of a transaction (a row read with the page, or one pushed by the live feed). */
-type TransactionRow = Omit<FeedTransaction, "userId">;
+/**
+ * What the table shows of a transaction (a row read with the page, or one pushed by the live feed, which
+ * carries no payout details until the page reloads its rows).
+ */
+type TransactionRow = Omit<FeedTransaction, "userId"> & {
+  withdrawalWalletAddress?: string | null;
+  payoutCurrency?: string | null;
+};
 
 /** The two decisions on a pending row, in the order their buttons stand. */
 const DECISIONS = [
@@ -35,7 +42,12 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
           <tbody className="divide-y divide-border">
             {rows.map((tx) => (
               <tr key={tx.id} data-status={tx.status} className={tx.status === "rejected" ? "opacity-50" : undefined}>
-                <td className="py-2 pr-4">{TYPE_LABELS[tx.transactionType]}</td>
+                <td className="py-2 pr-4">
+                  {TYPE_LABELS[tx.transactionType]}
+                  {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
+                    <PayoutAddress currency={tx.payoutCurrency ?? null} address={tx.withdrawalWalletAddress} />
+                  ) : null}
+                </td>
                 <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
                 <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
                 <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
@@ -67,5 +79,18 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
       </div>
       <NewestOlderLinks next={next} olderLabel="Older transactions" />
     </article>
+  );
+}
+
+/** Where a withdrawal pays out: the currency and the address, in full, to check and copy. */
+function PayoutAddress({ currency, address }: { currency: string | null; address: string }) {
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-ink-muted">
+      <span>Pays out{currency ? ` in ${currency}` : ""} to</span>
+      <code className="break-all font-mono text-ink" data-testid="payout-address">
+        {address}
+      </code>
+      <CopyButton value={address} />
+    </div>
   );
 }

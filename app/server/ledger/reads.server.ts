@@ -12,7 +12,7 @@ import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
 
-const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
+const { transactions, depositWallets, withdrawalWallets, ledgerTotals: totalsTable } = schema;
 
 /** A transaction as the feeds carry it and the lists show it: one definition for selects and RETURNING. */
 export const feedColumns = feedTransactionColumns(transactions);
@@ -62,15 +62,23 @@ export function ofType(
     .limit(limit);
 }
 
-/** All of a client's transactions, newest first, a page at a time (the admin's Transactions table). */
+/**
+ * All of a client's transactions, newest first, a page at a time (the admin's Transactions table), each
+ * withdrawal with where it pays out: the currency and address the client asked for.
+ */
 export function transactionsPageQuery(db: Db, userId: string, pageSize: number, cursor?: Keyset) {
   return db
     .select({
       ...listColumns,
       walletAddress: transactions.walletAddress,
       withdrawalWalletAddress: transactions.withdrawalWalletAddress,
+      payoutCurrency: withdrawalWallets.cryptoCurrency,
     })
     .from(transactions)
+    .leftJoin(
+      withdrawalWallets,
+      and(eq(withdrawalWallets.userId, transactions.userId), eq(withdrawalWallets.transactionId, transactions.id)),
+    )
     .where(and(eq(transactions.userId, userId), afterCursor(transactionKeyset, cursor, "newest")))
     .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
     .limit(pageSize + 1);
