@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { disconnectUser } from "~/server/realtime.server";
+import { afterCommit } from "~/server/commands.server";
 import { destroySession, getSessionUser } from "~/server/session.server";
 
 export async function loader() {
@@ -11,6 +11,6 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getSessionUser(request, context);
   const clearCookie = await destroySession(request, context);
-  if (user) disconnectUser(context, user.id);
+  if (user) afterCommit(context, { signedOut: [user.id] });
   return redirect("/", { headers: { "Set-Cookie": clearCookie } });
 }
