@@ -129,6 +129,12 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
         .join(", ")})`,
     );
   }
+  // Where each demo withdrawal pays out, as a client's request records it.
+  statements.push(
+    `INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
+     SELECT user_id, id, withdrawal_wallet_address, 'ETH', amount_cents, created_at FROM transactions
+     WHERE transaction_type = 'withdraw' AND withdrawal_wallet_address IS NOT NULL`,
+  );
   // The profiles' balance, trades and win rate, from the ledger just written, by the rules every batch uses.
   statements.push(`UPDATE profiles SET ${profileProjectionSql()}`);
 

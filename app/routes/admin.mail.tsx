@@ -6,6 +6,7 @@ import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { pageMeta } from "~/components/route-error";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
+import { readForm } from "~/server/form.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
@@ -21,7 +22,7 @@ type Reply = { tone: "success" | "error"; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "resend") {
     return data<Reply>({ tone: "error", message: MAIL_MESSAGES.unknownAction }, { status: 400 });
   }

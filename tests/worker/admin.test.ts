@@ -261,6 +261,15 @@ describe("ledger entries", () => {
     expect(await ledgerOf(client.id)).toBe(0);
   });
 
+  it("let a credit through on a balance that is already below zero", async () => {
+    const client = await createUser();
+    // A ledger that went below zero before the rule existed.
+    await insertTransaction(client.id, { status: "approved", amountCents: 5_000, transactionType: "withdraw" });
+    const response = await entry(client.id, { type: "deposit", amount: "10.00" });
+    expect(await response.text()).toContain("Deposit of $10.00 recorded");
+    expect(await ledgerOf(client.id)).toBe(-4_000);
+  });
+
   it("refuse entries on admin accounts, one's own included, writing nothing", async () => {
     const other = await createUser({ role: "admin" });
     for (const target of [other.id, admin.id]) {

@@ -101,6 +101,7 @@ const TARGETS: Target[] = [
   { path: "/stocks/AAPL/deposit", as: "client" },
   { path: "/user/{client}", as: "admin" },
   { path: "/admin", as: "admin" },
+  { path: "/admin/mail", as: "admin" },
 ];
 
 let cookies: Record<Target["as"], string | undefined>;

@@ -11,7 +11,6 @@ interface ClientRow {
   name: string;
   status: string;
   suspended: boolean;
-  hasProfile: boolean;
   joinedAt: number;
   lastActivityAt: number | null;
 }
@@ -122,7 +121,6 @@ export function UserManagement({
                   <button
                     type="button"
                     className="rounded-md border border-danger/60 px-3 py-1 text-danger hover:bg-danger/10 disabled:opacity-50"
-                    disabled={!client.hasProfile}
                     aria-label={`Delete ${client.name}'s data`}
                     onClick={() => {
                       if (window.confirm(ADMIN_MESSAGES.deleteConfirm)) {

@@ -127,6 +127,4 @@ const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) =>
   // The Status column: active when the e-mail is confirmed, inactive when not.
   status: r.emailConfirmedAt ? ("active" as const) : ("inactive" as const),
   suspended: r.status === "suspended",
-  // A client whose data was deleted keeps the login but has no profile until the next sign-in.
-  hasProfile: r.status !== null,
 });

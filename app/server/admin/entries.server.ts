@@ -49,7 +49,7 @@ export async function postLedgerEntry(
           SELECT ${userId}, ${entry.type}, ${entry.amountCents}, 'approved', ${ADMIN_ENTRY_WALLET},
                  ${figureSql("ledgerBalance", userId)} + ${signed}, ${tradingPair},
                  ${stock}, ${entry.idempotencyKey}, ${actor.id}, ${actor.id}, ${now}, ${now}
-          WHERE ${isClient(userId)} AND ${figureSql("ledgerBalance", userId)} + ${signed} >= 0
+          WHERE ${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
     ),
