@@ -6,11 +6,12 @@ import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
-import { fieldOfAccountError, registrationSchema } from "~/lib/schemas/auth";
+import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
+import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(({ matches }) =>
@@ -26,9 +27,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, registrationSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
-  const result = await registerClient(context, form.data, new URL(request.url).origin);
-  if (!result.ok)
-    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status: 409 });
+  const result = await registerClient(context, form.data, new URL(request.url).origin, { ip: clientIp(request) });
+  if (!result.ok) {
+    const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
+    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status });
+  }
   deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
   return redirect("/dashboard", { headers: { "Set-Cookie": result.setCookie } });
 }

@@ -128,6 +128,18 @@ describe("registration", () => {
     expect(await tableCounts()).toEqual(before);
   });
 
+  it("refuses the 31st registration from one address within an hour", async () => {
+    const ip = "198.51.100.231";
+    for (let i = 0; i < 30; i++) expect((await postForm("/register", validRegistration(), { ip })).status).toBe(302);
+    const before = await tableCounts();
+    const refused = await postForm("/register", validRegistration(), { ip });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain(MESSAGES.tooManyRegistrations);
+    expect(await tableCounts()).toEqual(before);
+    // Another address is not affected.
+    expect((await postForm("/register", validRegistration(), { ip: "198.51.100.232" })).status).toBe(302);
+  });
+
   it("always creates a client, whatever the form says about roles", async () => {
     const form = { ...validRegistration(), role: "admin" };
     await postForm("/register", form);
