@@ -10,12 +10,15 @@ import { requestPasswordReset } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
+import { passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), sent: false }, { status: 400 });
+  if (!(await passesChallenge(context, request, form.data.challenge, "forgot-password")))
+    return data({ error: MESSAGES.challengeRequired, field: undefined, sent: false }, { status: 403 });
   const { emailIds } = await requestPasswordReset(
     context,
     form.data.email,

@@ -13,6 +13,7 @@ import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
+import { passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
@@ -27,6 +28,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, registrationSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
+  if (!(await passesChallenge(context, request, form.data.challenge, "register")))
+    return data<FormRefusal>({ error: MESSAGES.challengeRequired }, { status: 403 });
   const result = await registerClient(context, form.data, new URL(request.url).origin, { ip: clientIp(request) });
   if (!result.ok) {
     const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;

@@ -1,0 +1,256 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "~/lib/schemas/auth";
+import { readAppEnv } from "~/server/env.server";
+import { SITEVERIFY_URL } from "~/server/turnstile.server";
+import worker from "../../workers/app";
+import { countRows, createUser, ORIGIN, postForm } from "../support/fixtures";
+
+/**
+ * Turnstile with a real secret. The test bindings carry Cloudflare's always-pass test keys, with which the
+ * server never calls siteverify; these tests run the whole Worker with a copy of the bindings that holds
+ * real-looking keys instead, and siteverify is a stand-in at the fetch level.
+ */
+const REAL_KEYS = {
+  TURNSTILE_SITE_KEY: "0x4AAAAAAADnPIDROrmt1Wwj",
+  TURNSTILE_SECRET_KEY: "0x4AAAAAAADnPIDROrmt1Wwj-real-looking-secret",
+};
+const withRealKeys = { ...env, ...REAL_KEYS };
+const HOST = new URL(ORIGIN).hostname;
+const TOKEN_FIELD = "cf-turnstile-response";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A form POST as the browser sends it, through the Worker with the given bindings, background work included. */
+async function send(
+  path: string,
+  fields: Record<string, string>,
+  { ip = "203.0.113.20", bindings = withRealKeys }: { ip?: string; bindings?: typeof env } = {},
+) {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Sec-Fetch-Site": "same-origin",
+        Origin: ORIGIN,
+        Host: new URL(ORIGIN).host,
+        "CF-Connecting-IP": ip,
+      },
+      body: new URLSearchParams(fields).toString(),
+    }),
+    bindings,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+interface SiteverifyAnswer {
+  success: boolean;
+  "error-codes": string[];
+  hostname?: string;
+  action?: string;
+  challenge_ts?: string;
+}
+type SiteverifyCall = Record<string, string>;
+
+/** A stand-in for siteverify: records each request's fields, answers as told (or fails, for an Error). */
+function fakeSiteverify(answer: (call: SiteverifyCall, n: number) => SiteverifyAnswer | Response | Error) {
+  const calls: SiteverifyCall[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init as RequestInit);
+    if (request.url !== SITEVERIFY_URL) throw new Error(`unexpected fetch of ${request.url}`);
+    const call = (await request.json()) as SiteverifyCall;
+    calls.push(call);
+    const result = answer(call, calls.length);
+    if (result instanceof Error) throw result;
+    return result instanceof Response ? result : Response.json(result);
+  });
+  return calls;
+}
+
+/** What siteverify says about a good token solved on our page for this form. */
+const solved = (action: string, hostname = HOST): SiteverifyAnswer => ({
+  success: true,
+  "error-codes": [],
+  challenge_ts: new Date().toISOString(),
+  hostname,
+  action,
+});
+const refused = (...codes: string[]): SiteverifyAnswer => ({ success: false, "error-codes": codes });
+
+const token = () => `0.${crypto.randomUUID()}${crypto.randomUUID()}`;
+let people = 0;
+const registration = (extra: Record<string, string> = {}) => ({
+  email: `turnstile${++people}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+  password: "secret1",
+  confirmPassword: "secret1",
+  firstName: "Jamie",
+  lastName: "Rivera",
+  phoneNumber: "+44 20 7946 0000",
+  username: "jrivera",
+  country: "United Kingdom",
+  referralId: "",
+  terms: "on",
+  ...extra,
+});
+
+async function tableCounts() {
+  return {
+    users: await countRows("users"),
+    profiles: await countRows("profiles"),
+    outbox: await countRows("email_outbox"),
+    sessions: await countRows("sessions"),
+  };
+}
+
+describe("registration with a real secret", () => {
+  it("refuses a form without a token and does nothing else: no siteverify call, no rows", async () => {
+    const calls = fakeSiteverify(() => solved("register"));
+    const before = await tableCounts();
+    const response = await send("/register", registration());
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(calls).toEqual([]);
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it("accepts a token siteverify passes, sending it the secret, the token, the address and an idempotency key", async () => {
+    const calls = fakeSiteverify(() => solved("register"));
+    const solvedToken = token();
+    const response = await send("/register", registration({ [TOKEN_FIELD]: solvedToken }), { ip: "203.0.113.21" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    expect(calls).toEqual([
+      {
+        secret: REAL_KEYS.TURNSTILE_SECRET_KEY,
+        response: solvedToken,
+        remoteip: "203.0.113.21",
+        idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    ]);
+  });
+
+  const failures: Array<[string, SiteverifyAnswer]> = [
+    ["a token siteverify fails", refused("invalid-input-response")],
+    ["a replayed token (siteverify: timeout-or-duplicate)", refused("timeout-or-duplicate")],
+    ["a token solved on another site", solved("register", "evil.example")],
+    ["a token solved for another form", solved("login")],
+    ["an answer without a hostname or action", { success: true, "error-codes": [] }],
+  ];
+  it.each(failures)("refuses %s and writes nothing", async (_name, answer) => {
+    const calls = fakeSiteverify(() => answer);
+    const before = await tableCounts();
+    const response = await send("/register", registration({ [TOKEN_FIELD]: token() }));
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(calls).toHaveLength(1);
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it("takes a token once: the second use is refused without asking siteverify again", async () => {
+    const calls = fakeSiteverify(() => solved("register"));
+    const once = token();
+    expect((await send("/register", registration({ [TOKEN_FIELD]: once }))).status).toBe(302);
+    const again = await send("/register", registration({ [TOKEN_FIELD]: once }));
+    expect(again.status).toBe(403);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("refuses when siteverify cannot be reached, after one retry with the same idempotency key", async () => {
+    const calls = fakeSiteverify(() => new TypeError("Network connection lost."));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const before = await tableCounts();
+    const response = await send("/register", registration({ [TOKEN_FIELD]: token() }));
+    expect(response.status).toBe(403);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.idempotency_key).toBe(calls[0]?.idempotency_key);
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it("checks the fields first: a refused field costs no token", async () => {
+    const calls = fakeSiteverify(() => solved("register"));
+    const response = await send("/register", registration({ confirmPassword: "other", [TOKEN_FIELD]: token() }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(MESSAGES.passwordsDoNotMatch);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("forgot password with a real secret", () => {
+  it("mails nothing without a passing token", async () => {
+    const client = await createUser();
+    const calls = fakeSiteverify(() => refused("invalid-input-response"));
+    const mails = () => countRows("email_outbox", "to_address = ?", client.email);
+    const missing = await send("/forgot-password", { email: client.email });
+    expect(missing.status).toBe(403);
+    expect(await missing.text()).toContain(MESSAGES.challengeRequired);
+    const failed = await send("/forgot-password", { email: client.email, [TOKEN_FIELD]: token() });
+    expect(failed.status).toBe(403);
+    expect(calls).toHaveLength(1);
+    expect(await mails()).toBe(0);
+  });
+
+  it("sends the link with a passing token", async () => {
+    const client = await createUser();
+    fakeSiteverify(() => solved("forgot-password"));
+    const response = await send("/forgot-password", { email: client.email, [TOKEN_FIELD]: token() });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(MESSAGES.resetEmailSent);
+    expect(await countRows("email_outbox", "to_address = ?", client.email)).toBe(1);
+  });
+});
+
+describe("with the always-pass test secret (local development, CI, the browser tests)", () => {
+  it("registers and mails reset links without a token, and never calls siteverify", async () => {
+    const calls = fakeSiteverify(() => refused("internal-error"));
+    expect((await postForm("/register", registration(), { ip: "203.0.113.40" })).status).toBe(302);
+    const client = await createUser();
+    expect((await postForm("/forgot-password", { email: client.email })).status).toBe(200);
+    expect(await countRows("email_outbox", "to_address = ?", client.email)).toBe(1);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("configuration", () => {
+  const production = { ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" };
+
+  /** The bindings without the Turnstile keys. */
+  function withoutKeys<T extends object>(bindings: T): T {
+    const copy = { ...bindings } as Record<string, unknown>;
+    delete copy.TURNSTILE_SITE_KEY;
+    delete copy.TURNSTILE_SECRET_KEY;
+    return copy as T;
+  }
+
+  it("needs both keys in production", () => {
+    expect(() => readAppEnv(withoutKeys(production))).toThrow(/TURNSTILE_SITE_KEY/);
+    expect(() => readAppEnv({ ...withoutKeys(production), TURNSTILE_SITE_KEY: REAL_KEYS.TURNSTILE_SITE_KEY })).toThrow(
+      /TURNSTILE_SECRET_KEY/,
+    );
+    expect(readAppEnv({ ...production, ...REAL_KEYS })).toMatchObject(REAL_KEYS);
+  });
+
+  it("uses Cloudflare's always-pass test keys outside production when none are set", () => {
+    expect(readAppEnv({ ...withoutKeys(env), ENVIRONMENT: "development" })).toMatchObject({
+      TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+      TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
+    });
+  });
+
+  it("calls siteverify in production even with the always-pass test secret", async () => {
+    const calls = fakeSiteverify(() => solved("register"));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const bindings = { ...production, TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA" };
+    expect((await send("/register", registration(), { bindings })).status).toBe(403);
+    expect(calls).toEqual([]);
+    expect((await send("/register", registration({ [TOKEN_FIELD]: token() }), { bindings })).status).toBe(302);
+    expect(calls).toHaveLength(1);
+  });
+});
