@@ -5,7 +5,7 @@ import { MESSAGES } from "~/lib/schemas/auth";
 import { readAppEnv } from "~/server/env.server";
 import { SITEVERIFY_URL } from "~/server/turnstile.server";
 import worker from "../../workers/app";
-import { countRows, createUser, ORIGIN, postForm } from "../support/fixtures";
+import { countRows, createUser, ORIGIN, postForm, TEST_PASSWORD } from "../support/fixtures";
 
 /**
  * Turnstile with a real secret. The test bindings carry Cloudflare's always-pass test keys, with which the
@@ -207,7 +207,119 @@ describe("forgot password with a real secret", () => {
   });
 });
 
+describe("sign-in with a real secret", () => {
+  const signIn = (email: string, password: string, ip: string, challenge?: string) =>
+    send("/login", { email, password, redirectTo: "", ...(challenge ? { [TOKEN_FIELD]: challenge } : {}) }, { ip });
+  const sessionsOf = (userId: string) => countRows("sessions", "user_id = ?", userId);
+
+  /** Wrong passwords for the account, each from another address (the addresses stay under their budgets). */
+  async function attack(email: string, times: number, network: string) {
+    for (let i = 0; i < times; i++) expect((await signIn(email, `wrong-${i}`, `${network}.${i}`)).status).toBe(401);
+  }
+
+  it("asks the owner of an account under attack for the check instead of locking them out", async () => {
+    const owner = await createUser();
+    const calls = fakeSiteverify(() => solved("login"));
+    await attack(owner.email, 10, "198.51.100");
+    expect(calls).toEqual([]);
+
+    // Without a token the password is not even looked at: right and wrong get the same answer.
+    const right = await signIn(owner.email, TEST_PASSWORD, "192.0.2.10");
+    const wrong = await signIn(owner.email, "still wrong", "192.0.2.11");
+    for (const response of [right, wrong]) {
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    }
+    expect(calls).toEqual([]);
+    expect(await sessionsOf(owner.id)).toBe(0);
+
+    const passed = await signIn(owner.email, TEST_PASSWORD, "192.0.2.10", token());
+    expect(passed.status).toBe(302);
+    expect(passed.headers.get("Location")).toBe("/dashboard");
+    expect(calls).toHaveLength(1);
+    expect(await sessionsOf(owner.id)).toBe(1);
+  });
+
+  it("lets the admin in too, with the check, after failures from everywhere", async () => {
+    const admin = await createUser({ role: "admin" });
+    fakeSiteverify(() => solved("login"));
+    await attack(admin.email, 10, "203.0.113");
+    expect((await signIn(admin.email, TEST_PASSWORD, "192.0.2.12")).status).toBe(403);
+    const passed = await signIn(admin.email, TEST_PASSWORD, "192.0.2.12", token());
+    expect(passed.headers.get("Location")).toBe("/admin");
+  });
+
+  const badTokens: Array<[string, SiteverifyAnswer]> = [
+    ["a failing token", refused("invalid-input-response")],
+    ["a replayed token", refused("timeout-or-duplicate")],
+    ["a token solved on another site", solved("login", "evil.example")],
+    ["a token solved for another form", solved("register")],
+  ];
+  it.each(badTokens)("refuses %s, even with the right password", async (_name, answer) => {
+    const owner = await createUser();
+    await attack(owner.email, 10, "198.51.100");
+    const calls = fakeSiteverify(() => answer);
+    const response = await signIn(owner.email, TEST_PASSWORD, "192.0.2.20", token());
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(calls).toHaveLength(1);
+    expect(await sessionsOf(owner.id)).toBe(0);
+  });
+
+  it("still says 'Invalid login credentials' for a wrong password with a passing token", async () => {
+    const owner = await createUser();
+    await attack(owner.email, 10, "198.51.100");
+    fakeSiteverify(() => solved("login"));
+    const response = await signIn(owner.email, "not it", "192.0.2.21", token());
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain(MESSAGES.invalidCredentials);
+  });
+
+  it("asks an address with 10 failures, on any accounts, for the check", async () => {
+    const calls = fakeSiteverify(() => solved("login"));
+    const ip = "198.51.100.77";
+    for (let i = 0; i < 10; i++) expect((await signIn(`guess${i}@example.com`, "password", ip)).status).toBe(401);
+    const client = await createUser();
+    expect((await signIn(client.email, TEST_PASSWORD, ip)).status).toBe(403);
+    expect((await signIn(client.email, TEST_PASSWORD, ip, token())).status).toBe(302);
+    // The same account from an address without failures needs no check.
+    expect((await signIn(client.email, TEST_PASSWORD, "198.51.100.78")).status).toBe(302);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("locks only the address that keeps failing: the owner still gets in from elsewhere", async () => {
+    const owner = await createUser();
+    const attacker = "198.51.100.99";
+    // 49 earlier failures of this address, then one more through the page with a good token.
+    await env.DB.batch(
+      Array.from({ length: 49 }, (_, i) =>
+        env.DB.prepare("INSERT INTO auth_failures (scope, key, created_at) VALUES ('sign-in:ip', ?, ?)").bind(
+          attacker,
+          Date.now() - i,
+        ),
+      ),
+    );
+    const calls = fakeSiteverify(() => solved("login"));
+    expect((await signIn(owner.email, "wrong", attacker, token())).status).toBe(401);
+    const locked = await signIn(owner.email, TEST_PASSWORD, attacker, token());
+    expect(locked.status).toBe(429);
+    expect(await locked.text()).toContain(MESSAGES.tooManyAttempts);
+    // A locked address costs no siteverify call.
+    expect(calls).toHaveLength(1);
+    expect((await signIn(owner.email, TEST_PASSWORD, "192.0.2.30")).status).toBe(302);
+  });
+});
+
 describe("with the always-pass test secret (local development, CI, the browser tests)", () => {
+  it("signs the owner of an account under attack in without a token, and never calls siteverify", async () => {
+    const calls = fakeSiteverify(() => refused("internal-error"));
+    const client = await createUser();
+    for (let i = 0; i < 12; i++)
+      expect((await postForm("/login", { email: client.email, password: `wrong-${i}` })).status).toBe(401);
+    expect((await postForm("/login", { email: client.email, password: TEST_PASSWORD })).status).toBe(302);
+    expect(calls).toEqual([]);
+  });
+
   it("registers and mails reset links without a token, and never calls siteverify", async () => {
     const calls = fakeSiteverify(() => refused("internal-error"));
     expect((await postForm("/register", registration(), { ip: "203.0.113.40" })).status).toBe(302);
