@@ -1,8 +1,9 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
@@ -10,9 +11,13 @@ import { requestPasswordReset } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
-import { passesChallenge } from "~/server/turnstile.server";
+import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
+
+export function loader({ context }: LoaderFunctionArgs) {
+  return { widget: challengeWidget(context.env) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);
@@ -31,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ForgotPassword() {
+  const { widget } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.sent === true;
 
@@ -48,6 +54,7 @@ export default function ForgotPassword() {
               Enter your email and we will send you a link to choose a new password.
             </p>
             <Field label="Email" name="email" type="email" autoComplete="email" required />
+            <Turnstile widget={widget} action="forgot-password" resetKey={actionData} />
             <SubmitButton pendingText="Sending..." className="w-full">
               Send Reset Link
             </SubmitButton>

@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
@@ -55,8 +56,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo } = useLoaderData<typeof loader>();
+  const { redirectTo, widget, challenge } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const needsCheck = challenge || (actionData && "challenge" in actionData && actionData.challenge);
   return (
     <AuthCard title="Sign in to your account">
       <FormErrors reply={actionData}>
@@ -70,6 +72,7 @@ export default function Login() {
               Forgot your password?
             </Link>
           </div>
+          {needsCheck ? <Turnstile widget={widget} action="login" resetKey={actionData} /> : null}
           <SubmitButton pendingText="Signing in..." className="w-full">
             Sign In
           </SubmitButton>

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
 import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
@@ -13,7 +14,7 @@ import { readValidForm } from "~/server/form.server";
 import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
-import { passesChallenge } from "~/server/turnstile.server";
+import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
@@ -22,7 +23,7 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
-  return null;
+  return { widget: challengeWidget(context.env) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,6 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Register() {
+  const { widget } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
   const refusal = clientRefusal ?? actionData;
@@ -94,6 +96,7 @@ export default function Register() {
               {termsError}
             </p>
           ) : null}
+          <Turnstile widget={widget} action="register" resetKey={actionData} />
           <SubmitButton pendingText="Creating account..." className="w-full">
             Create Account
           </SubmitButton>

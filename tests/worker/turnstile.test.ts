@@ -51,6 +51,17 @@ async function send(
   return response;
 }
 
+async function page(path: string, { ip = "203.0.113.20", bindings = withRealKeys as typeof env } = {}) {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${ORIGIN}${path}`, { headers: { "CF-Connecting-IP": ip } }),
+    bindings,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return { response, html: await response.text() };
+}
+
 interface SiteverifyAnswer {
   success: boolean;
   "error-codes": string[];
@@ -364,5 +375,63 @@ describe("configuration", () => {
     expect(calls).toEqual([]);
     expect((await send("/register", registration({ [TOKEN_FIELD]: token() }), { bindings })).status).toBe(302);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("the widget", () => {
+  const SCRIPT = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
+  /** The widget's container for this form, as the page renders it. */
+  const container = (html: string, action: string) =>
+    new RegExp(`<div[^>]*class="cf-turnstile[^"]*"[^>]*data-action="${action}"[^>]*>`).exec(html)?.[0] ?? null;
+  const cspOf = (response: Response) => response.headers.get("Content-Security-Policy") ?? "";
+
+  it("is on the registration and forgot-password forms, reserving its space, with its script under the CSP nonce", async () => {
+    for (const [path, action] of [
+      ["/register", "register"],
+      ["/forgot-password", "forgot-password"],
+    ] as const) {
+      const { response, html } = await page(path);
+      const widget = container(html, action);
+      expect(widget, path).toContain(`data-sitekey="${REAL_KEYS.TURNSTILE_SITE_KEY}"`);
+      expect(widget).toMatch(/min-h-\[65px\]/);
+      const nonce = /'nonce-([^']+)'/.exec(cspOf(response))?.[1];
+      expect(html).toContain(`<script src="${SCRIPT.replace("&", "&amp;")}" async="" nonce="${nonce}"></script>`);
+    }
+  });
+
+  it("allows the challenge host in the CSP only for a real site key", async () => {
+    const real = cspOf((await page("/register")).response);
+    expect(real).toMatch(/script-src [^;]*https:\/\/challenges\.cloudflare\.com/);
+    expect(real).toMatch(/frame-src [^;]*https:\/\/challenges\.cloudflare\.com/);
+    const { response, html } = await page("/register", { bindings: env });
+    expect(cspOf(response)).not.toContain("challenges.cloudflare.com");
+    // With a test key the space is kept, but no script is loaded (the CSP would refuse it).
+    expect(container(html, "register")).toContain('data-sitekey="1x00000000000000000000AA"');
+    expect(html).not.toContain(SCRIPT);
+  });
+
+  it("is on the sign-in form only once the check is needed", async () => {
+    const owner = await createUser();
+    expect(container((await page("/login")).html, "login")).toBeNull();
+    let answer = "";
+    for (let i = 0; i < 10; i++) {
+      const response = await send(
+        "/login",
+        { email: owner.email, password: "wrong", redirectTo: "" },
+        { ip: `198.51.100.${i}` },
+      );
+      answer = await response.text();
+      // Before the tenth failure the form has no widget; its answer brings it.
+      expect(container(answer, "login") === null, `failure ${i + 1}`).toBe(i < 9);
+    }
+    expect(container(answer, "login")).toContain(`data-sitekey="${REAL_KEYS.TURNSTILE_SITE_KEY}"`);
+  });
+
+  it("is on the sign-in page from the start for an address with repeated failures", async () => {
+    const ip = "198.51.100.150";
+    for (let i = 0; i < 10; i++)
+      await send("/login", { email: `nobody${i}@example.com`, password: "x", redirectTo: "" }, { ip });
+    expect(container((await page("/login", { ip })).html, "login")).not.toBeNull();
+    expect(container((await page("/login", { ip: "198.51.100.151" })).html, "login")).toBeNull();
   });
 });
