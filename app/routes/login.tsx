@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { OtherAccountForm } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { Turnstile } from "~/components/turnstile";
@@ -78,12 +79,9 @@ export default function Login() {
           </SubmitButton>
         </Form>
       </FormErrors>
-      <p className="mt-6 text-center text-sm text-ink-muted">
-        Don't have an account?{" "}
-        <Link to="/register" className="text-brand underline underline-offset-2 hover:no-underline">
-          Register
-        </Link>
-      </p>
+      <OtherAccountForm question="Don't have an account?" to="/register">
+        Register
+      </OtherAccountForm>
     </AuthCard>
   );
 }

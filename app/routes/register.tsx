@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
+import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -102,12 +103,9 @@ export default function Register() {
           </SubmitButton>
         </Form>
       </FormErrors>
-      <p className="mt-6 text-center text-sm text-ink-muted">
-        Already have an account?{" "}
-        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
-          Sign in
-        </Link>
-      </p>
+      <OtherAccountForm question="Already have an account?" to="/login">
+        Sign in
+      </OtherAccountForm>
       <p className="mt-2 text-center text-sm">
         <Link to="/" className="text-ink-muted hover:text-ink">
           Back to Home
