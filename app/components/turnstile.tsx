@@ -6,13 +6,17 @@ import type { ChallengeAction, ChallengeWidget } from "~/server/turnstile.server
 /**
  * The security check (Cloudflare Turnstile) in a form: the standard `cf-turnstile` container, rendered by the
  * script once the page is interactive; the token goes into the form as `cf-turnstile-response`. Its space is
- * reserved from the first paint (65 px, or 140 px for the compact widget where the form is narrower than the
- * normal widget), so nothing moves when it appears. Nothing in the form waits for it: when its script cannot
+ * reserved from the first paint (65 px, or 140 px for the compact widget in a very narrow form), so nothing
+ * moves when it appears. Nothing in the form waits for it: when its script cannot
  * load (offline, blocked), the form still submits and the server decides.
  */
 const SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit";
-/** The normal widget's minimum width; a narrower form gets the compact one (150 x 140). */
-const NORMAL_MIN_WIDTH = 300;
+/**
+ * The normal widget is at least 300 px wide; it may reach 20 px into the padding around the form (the account
+ * card's is 24 px), so most phones get it. A narrower form gets the compact one (150 x 140). The CSS below
+ * reserves the height by the same width (a container query).
+ */
+const COMPACT_BELOW_PX = 280;
 
 interface TurnstileApi {
   render(container: HTMLElement, options: Record<string, unknown>): string | null | undefined;
@@ -25,6 +29,10 @@ declare global {
     turnstile?: TurnstileApi;
   }
 }
+
+/** With Cloudflare's test keys (local development, tests) no widget loads: the reserved space says why. */
+const TEST_KEY_CLASS =
+  "flex items-center justify-center rounded-md border border-dashed border-border px-3 text-center text-xs text-ink-muted";
 
 let loading: Promise<TurnstileApi> | undefined;
 
@@ -95,7 +103,7 @@ export function Turnstile({
             sitekey: siteKey,
             action,
             "response-field-name": CHALLENGE_FIELD,
-            size: host.clientWidth < NORMAL_MIN_WIDTH ? "compact" : "flexible",
+            size: host.clientWidth < COMPACT_BELOW_PX ? "compact" : "flexible",
           }) ?? null;
       })
       .catch(() => {
@@ -116,10 +124,12 @@ export function Turnstile({
     <div className="@container">
       <div
         ref={container}
-        className="cf-turnstile min-h-[65px] @max-[300px]:min-h-[140px]"
+        className={`cf-turnstile min-h-[65px] @max-[280px]:min-h-[140px] ${loadScript ? "" : TEST_KEY_CLASS}`}
         data-sitekey={siteKey}
         data-action={action}
-      />
+      >
+        {loadScript ? null : "Security check: Cloudflare test key, no widget is loaded."}
+      </div>
       {loadScript && fromServer ? <script ref={serverTag} src={SCRIPT_URL} async nonce={nonce} /> : null}
     </div>
   );
