@@ -19,6 +19,10 @@ export default defineConfig({
           MAIL_API_TOKEN: "test-mail-api-token-0123456789",
           RESEND_API_KEY: "",
           PASSWORD_HASH_COST: "fast",
+          // Cloudflare's always-pass Turnstile test keys: no siteverify call. Tests that need a real secret
+          // run the Worker with a copy of these bindings holding real-looking keys (tests/worker/turnstile.test.ts).
+          TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+          TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
           TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
         },
       },

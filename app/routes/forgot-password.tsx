@@ -1,33 +1,43 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { BackToSignIn } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
 import { requestPasswordReset } from "~/server/auth.server";
+import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
-import { deliverInBackground } from "~/server/mail/outbox.server";
 import { clientIp } from "~/server/rate-limit.server";
+import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
+
+export function loader({ context }: LoaderFunctionArgs) {
+  return { widget: challengeWidget(context.env) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), sent: false }, { status: 400 });
+  if (!(await passesChallenge(context, request, form.data.challenge, "forgot-password")))
+    return data({ error: MESSAGES.challengeRequired, field: undefined, sent: false }, { status: 403 });
   const { emailIds } = await requestPasswordReset(
     context,
     form.data.email,
     clientIp(request),
     new URL(request.url).origin,
   );
-  deliverInBackground(context.ctx, context.db, context.env, emailIds);
+  afterCommit(context, { emailIds });
   // The same answer whether or not the address has an account.
   return { error: null, field: undefined, sent: true };
 }
 
 export default function ForgotPassword() {
+  const { widget } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.sent === true;
 
@@ -45,17 +55,14 @@ export default function ForgotPassword() {
               Enter your email and we will send you a link to choose a new password.
             </p>
             <Field label="Email" name="email" type="email" autoComplete="email" required />
+            <Turnstile widget={widget} action="forgot-password" resetKey={actionData} />
             <SubmitButton pendingText="Sending..." className="w-full">
               Send Reset Link
             </SubmitButton>
           </Form>
         </FormErrors>
       )}
-      <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
-          Back to sign in
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

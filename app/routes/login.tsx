@@ -1,16 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { OtherAccountForm } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { signIn } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
-import { clientIp } from "~/server/rate-limit.server";
+import { BUDGETS, clientIp, isOverBudget } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
+import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
 const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
 
@@ -18,28 +21,45 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" }),
 );
 
+const STATUS_OF_REFUSAL: Record<string, number> = {
+  [MESSAGES.tooManyAttempts]: 429,
+  [MESSAGES.challengeRequired]: 403,
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(homeFor(user.role));
-  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "" };
+  return {
+    redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "",
+    widget: challengeWidget(context.env),
+    // An address with repeated failures gets the security check from the start; an account under attack,
+    // once its e-mail has been tried (the action's answer says so).
+    challenge: await isOverBudget(context.db, BUDGETS.signInCheckPerIp, clientIp(request)),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, signInSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
-  const result = await signIn(context, form.data, clientIp(request));
+  const result = await signIn(context, form.data, {
+    ip: clientIp(request),
+    challenge: () => passesChallenge(context, request, form.data.challenge, "login"),
+  });
   if (!result.ok) {
     // Wrong credentials are about the pair, not one field: the banner alone says so.
-    const status = result.error === MESSAGES.tooManyAttempts ? 429 : 401;
-    return data<FormRefusal>({ error: result.error }, { status });
+    return data<FormRefusal & { challenge: boolean }>(
+      { error: result.error, challenge: result.challenge },
+      { status: STATUS_OF_REFUSAL[result.error] ?? 401 },
+    );
   }
   const destination = result.user.role === "admin" ? "/admin" : safeRedirect(form.data.redirectTo, "/dashboard");
   return redirect(destination, { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export default function Login() {
-  const { redirectTo } = useLoaderData<typeof loader>();
+  const { redirectTo, widget, challenge } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const needsCheck = challenge || (actionData && "challenge" in actionData && actionData.challenge);
   return (
     <AuthCard title="Sign in to your account">
       <FormErrors reply={actionData}>
@@ -53,17 +73,15 @@ export default function Login() {
               Forgot your password?
             </Link>
           </div>
+          {needsCheck ? <Turnstile widget={widget} action="login" resetKey={actionData} /> : null}
           <SubmitButton pendingText="Signing in..." className="w-full">
             Sign In
           </SubmitButton>
         </Form>
       </FormErrors>
-      <p className="mt-6 text-center text-sm text-ink-muted">
-        Don't have an account?{" "}
-        <Link to="/register" className="text-brand underline underline-offset-2 hover:no-underline">
-          Register
-        </Link>
-      </p>
+      <OtherAccountForm question="Don't have an account?" to="/register">
+        Register
+      </OtherAccountForm>
     </AuthCard>
   );
 }

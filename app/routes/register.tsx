@@ -1,17 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
+import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { Turnstile } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
-import { fieldOfAccountError, registrationSchema } from "~/lib/schemas/auth";
+import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
+import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
-import { deliverInBackground } from "~/server/mail/outbox.server";
+import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
+import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
@@ -20,20 +24,25 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
-  return null;
+  return { widget: challengeWidget(context.env) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, registrationSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
-  const result = await registerClient(context, form.data, new URL(request.url).origin);
-  if (!result.ok)
-    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status: 409 });
-  deliverInBackground(context.ctx, context.db, context.env, result.emailIds);
+  if (!(await passesChallenge(context, request, form.data.challenge, "register")))
+    return data<FormRefusal>({ error: MESSAGES.challengeRequired }, { status: 403 });
+  const result = await registerClient(context, form.data, new URL(request.url).origin, { ip: clientIp(request) });
+  if (!result.ok) {
+    const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
+    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status });
+  }
+  afterCommit(context, { emailIds: result.emailIds });
   return redirect("/dashboard", { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export default function Register() {
+  const { widget } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
   const refusal = clientRefusal ?? actionData;
@@ -88,17 +97,15 @@ export default function Register() {
               {termsError}
             </p>
           ) : null}
+          <Turnstile widget={widget} action="register" resetKey={actionData} />
           <SubmitButton pendingText="Creating account..." className="w-full">
             Create Account
           </SubmitButton>
         </Form>
       </FormErrors>
-      <p className="mt-6 text-center text-sm text-ink-muted">
-        Already have an account?{" "}
-        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
-          Sign in
-        </Link>
-      </p>
+      <OtherAccountForm question="Already have an account?" to="/login">
+        Sign in
+      </OtherAccountForm>
       <p className="mt-2 text-center text-sm">
         <Link to="/" className="text-ink-muted hover:text-ink">
           Back to Home

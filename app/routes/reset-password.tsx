@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { BackToSignIn } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
@@ -70,11 +71,7 @@ export default function ResetPassword() {
   return (
     <AuthCard title="Choose a new password">
       {body}
-      <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
-          Back to sign in
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

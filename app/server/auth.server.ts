@@ -7,7 +7,7 @@ import { returning, schema, writeTogether } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { enqueueEmail } from "./mail/outbox.server";
 import { hashPassword, scryptCostFor, verifyPassword } from "./password.server";
-import { BUDGETS, clearAttempts, isOverBudget, recordAttempt } from "./rate-limit.server";
+import { BUDGETS, clearAttempts, countAttempts, isOverBudget, recordAttempt } from "./rate-limit.server";
 import { endSessionsOf, insertSession, newSession, type SessionUser } from "./session.server";
 
 /**
@@ -120,33 +120,47 @@ function hashForUnknownAccount(env: AppEnv): Promise<string> {
   return hash;
 }
 
+/** A refused sign-in; `challenge` says whether the next attempt for this e-mail from here needs the security check. */
+export type SignInRefusal = { ok: false; error: string; challenge: boolean };
+
 /**
- * Sign-in with the failure budgets checked before any hashing. Unknown e-mail and wrong password get the
- * same message. A user without a profile (deleted by an admin) gets a fresh one.
+ * Sign-in with the failure budgets checked before any hashing (docs/product.md, "Accounts and sessions"):
+ * - an address over its budget is refused ('Too many sign-in attempts. Please try again later.');
+ * - an account over its budget, or an address with repeated failures, must pass the security check
+ *   (`challenge`, Cloudflare Turnstile) instead: an attacker's failures never lock the owner out. Without a
+ *   passing check the password is not looked at.
+ * Every refusal after the address check counts as a failure for the account and the address. Unknown e-mail
+ * and wrong password get the same message. A user without a profile (deleted by an admin) gets a fresh one.
  */
 export async function signIn(
   { db, env }: AccountContext,
   credentials: { email: string; password: string },
-  ip: string,
-  now = Date.now(),
-): Promise<Result<{ user: { id: string; role: "user" | "admin" }; setCookie: string }>> {
-  const [accountLocked, ipLocked] = await Promise.all([
-    isOverBudget(db, BUDGETS.signInPerAccount, credentials.email, now),
-    isOverBudget(db, BUDGETS.signInPerIp, ip, now),
+  { ip, challenge, now = Date.now() }: { ip: string; challenge: () => Promise<boolean>; now?: number },
+): Promise<{ ok: true; user: { id: string; role: "user" | "admin" }; setCookie: string } | SignInRefusal> {
+  const [accountFailures, ipFailures] = await Promise.all([
+    countAttempts(db, BUDGETS.signInPerAccount, credentials.email, now),
+    countAttempts(db, BUDGETS.signInPerIp, ip, now),
   ]);
-  if (accountLocked || ipLocked) return { ok: false, error: MESSAGES.tooManyAttempts };
+  if (ipFailures >= BUDGETS.signInPerIp.limit) return { ok: false, error: MESSAGES.tooManyAttempts, challenge: false };
+
+  const needsCheck = (failures: { account: number; ip: number }) =>
+    failures.account >= BUDGETS.signInPerAccount.limit || failures.ip >= BUDGETS.signInCheckPerIp.limit;
+  const refuse = async (error: string) => {
+    await writeTogether(db, {
+      account: recordAttempt(db, BUDGETS.signInPerAccount, credentials.email, now),
+      address: recordAttempt(db, BUDGETS.signInPerIp, ip, now),
+    });
+    return { ok: false, error, challenge: needsCheck({ account: accountFailures + 1, ip: ipFailures + 1 }) } as const;
+  };
+  if (needsCheck({ account: accountFailures, ip: ipFailures }) && !(await challenge())) {
+    return refuse(MESSAGES.challengeRequired);
+  }
 
   const user = await db.select().from(users).where(eq(users.email, credentials.email)).get();
   const valid = user
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyPassword(credentials.password, await hashForUnknownAccount(env)).then(() => false);
-  if (!user || !valid) {
-    await writeTogether(db, {
-      account: recordAttempt(db, BUDGETS.signInPerAccount, credentials.email, now),
-      address: recordAttempt(db, BUDGETS.signInPerIp, ip, now),
-    });
-    return { ok: false, error: MESSAGES.invalidCredentials };
-  }
+  if (!user || !valid) return refuse(MESSAGES.invalidCredentials);
 
   const session = await newSession(env, user.id, now);
   await writeTogether(db, {

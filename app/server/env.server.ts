@@ -2,6 +2,30 @@ import { z } from "zod";
 import type { FeedHub } from "../lib/realtime";
 
 /**
+ * Cloudflare's documented Turnstile test keys. The always-pass pair is the default outside production, so local
+ * development, CI and the browser tests (all offline) need no real keys; the server then accepts every form
+ * without asking Cloudflare (see app/server/turnstile.server.ts).
+ */
+export const TURNSTILE_TEST_KEYS = {
+  sitePasses: "1x00000000000000000000AA",
+  siteFails: "2x00000000000000000000AB",
+  secretPasses: "1x0000000000000000000000000000000AA",
+  secretFails: "2x0000000000000000000000000000000AA",
+  secretSpent: "3x0000000000000000000000000000000AA",
+} as const;
+
+/** Cloudflare's test keys all read: a digit, "x", zeros, two capital letters. */
+export const isTurnstileTestKey = (key: string) => /^[1-3]x0+[A-F]{2}$/.test(key);
+
+const turnstileKey = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[\w.-]*$/, `${name} must be a Turnstile key (letters, digits, '_', '-' and '.')`)
+    .optional()
+    .default("");
+
+/**
  * Configuration, read from wrangler vars and secrets and validated once per isolate.
  * A missing or weak secret fails loudly at the first request instead of running insecurely.
  */
@@ -45,11 +69,29 @@ const appEnvSchema = z
       .or(z.literal("").transform(() => undefined)),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
+    /** Cloudflare Turnstile (a var, public): the widget's site key. Required in production. */
+    TURNSTILE_SITE_KEY: turnstileKey("TURNSTILE_SITE_KEY"),
+    /** Cloudflare Turnstile (a secret): siteverify's key. Required in production. */
+    TURNSTILE_SECRET_KEY: turnstileKey("TURNSTILE_SECRET_KEY"),
   })
   .refine((env) => !(env.ENVIRONMENT === "production" && env.PASSWORD_HASH_COST === "fast"), {
     message: "PASSWORD_HASH_COST=fast is not allowed in production",
     path: ["PASSWORD_HASH_COST"],
-  });
+  })
+  .refine((env) => env.ENVIRONMENT !== "production" || env.TURNSTILE_SITE_KEY !== "", {
+    message: "TURNSTILE_SITE_KEY must be set in production",
+    path: ["TURNSTILE_SITE_KEY"],
+  })
+  .refine((env) => env.ENVIRONMENT !== "production" || env.TURNSTILE_SECRET_KEY !== "", {
+    message: "TURNSTILE_SECRET_KEY must be set in production",
+    path: ["TURNSTILE_SECRET_KEY"],
+  })
+  // Outside production an unset key is Cloudflare's always-pass test key (an older .dev.vars has none).
+  .transform((env) => ({
+    ...env,
+    TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY || TURNSTILE_TEST_KEYS.sitePasses,
+    TURNSTILE_SECRET_KEY: env.TURNSTILE_SECRET_KEY || TURNSTILE_TEST_KEYS.secretPasses,
+  }));
 
 export type AppEnv = z.infer<typeof appEnvSchema>;
 

@@ -6,8 +6,10 @@ const { authFailures } = schema;
 
 /**
  * Failure budgets kept in D1 (docs/product.md, "Accounts and sessions"): each failure (or, for registration,
- * each attempt) is a row; a key is locked while its rows in the window reach the limit, so a lock lifts by
- * itself once old rows age out of the window.
+ * each attempt) is a row; a key is over its budget while its rows in the window reach the limit, so that lifts
+ * by itself once old rows age out of the window. What being over a budget means is the caller's rule: a
+ * sign-in over the account's budget must pass the security check (Turnstile), an address over its sign-in
+ * budget is refused.
  */
 export interface Budget {
   scope: string;
@@ -19,17 +21,27 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ONE_HOUR = 60 * 60 * 1000;
 
 export const BUDGETS = {
+  // Over it, signing in to the account needs the security check: an attacker cannot lock the owner out.
   signInPerAccount: { scope: "sign-in:email", limit: 10, windowMs: FIFTEEN_MINUTES },
-  // Wider: several people may share an address (an office, a mobile carrier).
+  // The same failures of one address: over this, its sign-ins need the security check too...
+  signInCheckPerIp: { scope: "sign-in:ip", limit: 10, windowMs: FIFTEEN_MINUTES },
+  // ...and over this the address is refused. Wider: several people may share an address (an office, a carrier).
   signInPerIp: { scope: "sign-in:ip", limit: 50, windowMs: FIFTEEN_MINUTES },
   resetPerAccount: { scope: "reset:email", limit: 3, windowMs: ONE_HOUR },
   resetPerIp: { scope: "reset:ip", limit: 20, windowMs: ONE_HOUR },
   // Every registration is counted, refused or not: each one may mail the address it names.
   registerPerIp: { scope: "register:ip", limit: 30, windowMs: ONE_HOUR },
   registerPerEmail: { scope: "register:email", limit: 5, windowMs: ONE_HOUR },
+  // A Turnstile token is good for one use (it lives 5 minutes); the ones we have seen, by their hash.
+  challengeToken: { scope: "turnstile:token", limit: 1, windowMs: 10 * 60 * 1000 },
 } satisfies Record<string, Budget>;
 
 export async function isOverBudget(db: Db, budget: Budget, key: string, now = Date.now()): Promise<boolean> {
+  return (await countAttempts(db, budget, key, now)) >= budget.limit;
+}
+
+/** The key's rows in the budget's window. */
+export async function countAttempts(db: Db, budget: Budget, key: string, now = Date.now()): Promise<number> {
   const row = await db
     .select({ n: sql<number>`count(*)` })
     .from(authFailures)
@@ -41,7 +53,7 @@ export async function isOverBudget(db: Db, budget: Budget, key: string, now = Da
       ),
     )
     .get();
-  return (row?.n ?? 0) >= budget.limit;
+  return row?.n ?? 0;
 }
 
 export function recordAttempt(db: Db, budget: Budget, key: string, now = Date.now()) {

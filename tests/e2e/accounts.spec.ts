@@ -89,3 +89,39 @@ test("the demo admin signs in to the back office links", async ({ page }) => {
   await expect(nav.getByRole("link", { name: "Admin Panel" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Deposit" })).toHaveCount(0);
 });
+
+test("an account others keep failing on asks for the security check, and its owner still gets in", async ({
+  page,
+}, testInfo) => {
+  const email = `e2e-${unique()}@example.com`;
+  await register(page, email, "owner-pass-1", "Owen");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // Ten wrong passwords, as a script would send them.
+  for (let i = 0; i < 10; i++) {
+    const response = await page.request.post("/login", { form: { email, password: `wrong-${i}`, redirectTo: "" } });
+    expect(response.status()).toBe(401);
+  }
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page, email, "still-wrong");
+  await expect(page.getByRole("alert")).toHaveText("Invalid login credentials");
+  // The widget's space is kept from the first paint (the test keys load no script on this offline machine).
+  const widget = page.locator('.cf-turnstile[data-action="login"]');
+  await expect(widget).toBeAttached();
+  const box = await widget.boundingBox();
+  expect(box?.height).toBeGreaterThanOrEqual(65);
+  const button = page.getByRole("button", { name: "Sign In" });
+  const before = await button.boundingBox();
+  await page.waitForTimeout(500);
+  expect(await button.boundingBox()).toEqual(before);
+  await page.screenshot({ path: testInfo.outputPath("login-security-check-phone.png"), fullPage: true });
+
+  // With the always-pass test secret the check passes without a token: the owner is not locked out.
+  await page.getByLabel("Password").fill("owner-pass-1");
+  await button.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Welcome back, Owen")).toBeVisible();
+});

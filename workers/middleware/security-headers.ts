@@ -1,10 +1,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import { isTurnstileTestKey } from "../../app/server/env.server";
+import { TURNSTILE_ORIGIN } from "../../app/server/turnstile.server";
 import type { AppBindings } from "../types";
 
 /**
  * Third-party hosts the pages may load from: the charting widgets, the translation element, the live-chat
- * loader and company logos. Nothing else third-party is allowed.
+ * loader and company logos, plus the security check's host when it is configured (below). Nothing else
+ * third-party is allowed.
  */
 const THIRD_PARTY_SOURCES = {
   script: [
@@ -55,16 +58,30 @@ function imageSources(c: Context<AppBindings>): string {
   return [...new Set(hosts)].join(" ");
 }
 
+/**
+ * Cloudflare Turnstile's script and frame host, when a real site key is configured (read from the raw binding,
+ * as above). Cloudflare's test keys never load the script, so local development and tests keep the policy as is.
+ */
+function turnstileHosts(c: Context<AppBindings>): string[] {
+  const siteKey = c.env.TURNSTILE_SITE_KEY;
+  return typeof siteKey === "string" && siteKey.trim() !== "" && !isTurnstileTestKey(siteKey.trim())
+    ? [TURNSTILE_ORIGIN]
+    : [];
+}
+
+const scriptSources = (c: Context<AppBindings>) => [...THIRD_PARTY_SOURCES.script, ...turnstileHosts(c)].join(" ");
+const frameSources = (c: Context<AppBindings>) => [...THIRD_PARTY_SOURCES.frame, ...turnstileHosts(c)].join(" ");
+
 const headers = (strictTransportSecurity: string | false) =>
   secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Scripts run only from our origin, with this response's nonce, or from the named widget hosts.
-      scriptSrc: ["'self'", NONCE, ...THIRD_PARTY_SOURCES.script],
+      scriptSrc: ["'self'", NONCE, scriptSources],
       // React style attributes and the toast library's injected styles need inline styles.
       styleSrc: ["'self'", "'unsafe-inline'", ...THIRD_PARTY_SOURCES.style],
       imgSrc: ["'self'", "data:", imageSources],
-      frameSrc: [...THIRD_PARTY_SOURCES.frame],
+      frameSrc: [frameSources],
       connectSrc: ["'self'", ...THIRD_PARTY_SOURCES.connect],
       fontSrc: ["'self'", ...THIRD_PARTY_SOURCES.font],
       objectSrc: ["'none'"],

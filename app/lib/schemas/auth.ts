@@ -22,6 +22,7 @@ export const MESSAGES = {
   signInRequired: "Please enter your email and password",
   tooManyAttempts: "Too many sign-in attempts. Please try again later.",
   tooManyRegistrations: "Too many registration attempts. Please try again later.",
+  challengeRequired: "Please complete the security check.",
   resetEmailSent: "Password reset email sent! Please check your inbox.",
   passwordUpdatedRedirecting: "Password updated successfully! Redirecting to login...",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
@@ -42,6 +43,10 @@ const TEXT_FIELDS = {
   referralId: { label: "Referral ID", max: 60 },
 } satisfies Record<string, TextField>;
 const { email: emailField, ...profileFields } = TEXT_FIELDS;
+/** The form field the security check's widget (Cloudflare Turnstile) puts its token in. */
+export const CHALLENGE_FIELD = "cf-turnstile-response";
+/** The token, as the action passes it to the check (Cloudflare's tokens are at most 2048 characters). */
+const challenge = (v: Record<string, unknown>) => text(v[CHALLENGE_FIELD], 2048);
 
 const email = (value: unknown) => text(value, 320).toLowerCase();
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
@@ -60,6 +65,7 @@ export const registrationSchema = formSchema(
     country: text(v.country, 100),
     referralId: text(v.referralId, 60),
     terms: v.terms === "on" || v.terms === true || v.terms === "true",
+    challenge: challenge(v),
   }),
   [
     [(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"],
@@ -74,10 +80,16 @@ export const registrationSchema = formSchema(
   undefined,
   TEXT_FIELDS,
 );
-export type RegistrationInput = typeof registrationSchema extends FormSchema<infer T> ? T : never;
+/** A registration as the account service takes it (the security check is the action's business). */
+export type RegistrationInput = Omit<typeof registrationSchema extends FormSchema<infer T> ? T : never, "challenge">;
 
 export const signInSchema = formSchema(
-  (v) => ({ email: email(v.email), password: secret(v.password), redirectTo: text(v.redirectTo, 500) }),
+  (v) => ({
+    email: email(v.email),
+    password: secret(v.password),
+    redirectTo: text(v.redirectTo, 500),
+    challenge: challenge(v),
+  }),
   [
     [
       (v) => v.email !== "" && v.password !== "",
@@ -88,7 +100,7 @@ export const signInSchema = formSchema(
 );
 
 export const forgotPasswordSchema = formSchema(
-  (v) => ({ email: email(v.email) }),
+  (v) => ({ email: email(v.email), challenge: challenge(v) }),
   [[(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"]],
   undefined,
   { email: emailField },
