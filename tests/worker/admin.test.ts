@@ -104,6 +104,9 @@ describe("decisions", () => {
     const html = await (await getPage(`/user/${client.id}`, admin.cookie)).text();
     expect(html).toContain(`data-testid="payout-address">${address}<`);
     expect(html).toMatch(/Pays out(<!-- -->)? in ETH(<!-- -->)? to/);
+    // And on the desk's pending list, before the admin opens the client.
+    const desk = await (await getPage("/admin", admin.cookie)).text();
+    expect(desk).toContain(`data-testid="pending-payout-address">${address}<`);
   });
 
   it("approve a pending deposit once: the balance moves, one audit row", async () => {

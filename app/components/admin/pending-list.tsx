@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { CopyButton } from "~/components/copy-button";
 import { formatCents, formatLongDate } from "~/lib/format";
 
 /** The desk's collapsible Pending Transactions list: clients with requests waiting, oldest first. */
@@ -12,6 +13,9 @@ export function PendingList({
     incomingCents: number;
     outgoingCents: number;
     oldest: number;
+    /** Pending withdrawals, and where the oldest one pays out. */
+    withdrawals: number;
+    payout: { address: string; currency: string | null } | null;
   }>;
 }) {
   return (
@@ -30,6 +34,16 @@ export function PendingList({
                 {group.count} pending · in {formatCents(group.incomingCents)} · out {formatCents(group.outgoingCents)} ·
                 since {formatLongDate(group.oldest)}
               </span>
+              {group.payout ? (
+                <span className="flex w-full flex-wrap items-center gap-2 text-xs text-ink-muted">
+                  {group.withdrawals > 1 ? "Oldest withdrawal pays out" : "Withdrawal pays out"}
+                  {group.payout.currency ? ` in ${group.payout.currency}` : ""} to
+                  <code className="break-all font-mono text-ink" data-testid="pending-payout-address">
+                    {group.payout.address}
+                  </code>
+                  <CopyButton value={group.payout.address} />
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

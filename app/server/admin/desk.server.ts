@@ -62,6 +62,10 @@ function waitingClientsQuery(db: Db, limit: number) {
   const waiting = db.$with("waiting").as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(limit));
   const oldest = sql<number>`(SELECT min(created_at) FROM transactions
                               WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
+  // Where the client's oldest waiting withdrawal pays out, so the desk sees it before opening the client.
+  const firstWithdrawal = sql`(SELECT id FROM transactions
+                               WHERE user_id = ${waiting.userId} AND status = 'pending' AND transaction_type = 'withdraw'
+                               ORDER BY created_at, id LIMIT 1)`;
   return db
     .with(waiting)
     .select({
@@ -73,6 +77,13 @@ function waitingClientsQuery(db: Db, limit: number) {
       // In and out apart: a deposit and a withdrawal do not add up to anything.
       incomingCents: figureSql("pendingIn", waiting.userId),
       outgoingCents: figureSql("pendingOut", waiting.userId),
+      withdrawals: sql<number>`(SELECT coalesce(sum(count), 0) FROM ledger_totals WHERE user_id = ${waiting.userId}
+                                AND status = 'pending' AND transaction_type = 'withdraw')`,
+      payoutAddress: sql<
+        string | null
+      >`(SELECT withdrawal_wallet_address FROM transactions WHERE id = ${firstWithdrawal})`,
+      payoutCurrency: sql<string | null>`(SELECT crypto_currency FROM withdrawal_wallets
+                                          WHERE user_id = ${waiting.userId} AND transaction_id = ${firstWithdrawal})`,
       oldest,
     })
     .from(waiting)
@@ -87,6 +98,8 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   count: Number(r.count),
   incomingCents: Number(r.incomingCents),
   outgoingCents: Number(r.outgoingCents),
+  withdrawals: Number(r.withdrawals),
+  payout: r.payoutAddress ? { address: r.payoutAddress, currency: r.payoutCurrency } : null,
   oldest: Number(r.oldest),
 });
 
