@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { SubmitButton } from "~/components/form";
 import { useNonce } from "~/lib/nonce";
 import { CHALLENGE_FIELD } from "~/lib/schemas/auth";
 import type { ChallengeAction, ChallengeWidget } from "~/server/turnstile.server";
@@ -132,5 +133,34 @@ export function Turnstile({
       </div>
       {loadScript && fromServer ? <script ref={serverTag} src={SCRIPT_URL} async nonce={nonce} /> : null}
     </div>
+  );
+}
+
+/**
+ * The end of a form the security check protects: the widget (when the check is required) and the full-width
+ * submit button under it, as the sign-in, registration and forgot-password forms end.
+ */
+export function CheckedSubmit({
+  widget,
+  action,
+  resetKey,
+  required = true,
+  pendingText,
+  children,
+}: {
+  widget: ChallengeWidget;
+  action: ChallengeAction;
+  resetKey?: unknown;
+  required?: boolean;
+  pendingText: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {required ? <Turnstile widget={widget} action={action} resetKey={resetKey} /> : null}
+      <SubmitButton pendingText={pendingText} className="w-full">
+        {children}
+      </SubmitButton>
+    </>
   );
 }

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BackToSignIn } from "~/components/auth-links";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { Turnstile } from "~/components/turnstile";
+import { CheckedSubmit } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
@@ -55,10 +55,9 @@ export default function ForgotPassword() {
               Enter your email and we will send you a link to choose a new password.
             </p>
             <Field label="Email" name="email" type="email" autoComplete="email" required />
-            <Turnstile widget={widget} action="forgot-password" resetKey={actionData} />
-            <SubmitButton pendingText="Sending..." className="w-full">
+            <CheckedSubmit widget={widget} action="forgot-password" resetKey={actionData} pendingText="Sending...">
               Send Reset Link
-            </SubmitButton>
+            </CheckedSubmit>
           </Form>
         </FormErrors>
       )}

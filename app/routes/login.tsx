@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OtherAccountForm } from "~/components/auth-links";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { Turnstile } from "~/components/turnstile";
+import { CheckedSubmit } from "~/components/turnstile";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
@@ -73,10 +73,15 @@ export default function Login() {
               Forgot your password?
             </Link>
           </div>
-          {needsCheck ? <Turnstile widget={widget} action="login" resetKey={actionData} /> : null}
-          <SubmitButton pendingText="Signing in..." className="w-full">
+          <CheckedSubmit
+            widget={widget}
+            action="login"
+            resetKey={actionData}
+            required={Boolean(needsCheck)}
+            pendingText="Signing in..."
+          >
             Sign In
-          </SubmitButton>
+          </CheckedSubmit>
         </Form>
       </FormErrors>
       <OtherAccountForm question="Don't have an account?" to="/register">

@@ -4,9 +4,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
 import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { Turnstile } from "~/components/turnstile";
+import { CheckedSubmit } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
 import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
@@ -97,10 +97,9 @@ export default function Register() {
               {termsError}
             </p>
           ) : null}
-          <Turnstile widget={widget} action="register" resetKey={actionData} />
-          <SubmitButton pendingText="Creating account..." className="w-full">
+          <CheckedSubmit widget={widget} action="register" resetKey={actionData} pendingText="Creating account...">
             Create Account
-          </SubmitButton>
+          </CheckedSubmit>
         </Form>
       </FormErrors>
       <OtherAccountForm question="Already have an account?" to="/login">
