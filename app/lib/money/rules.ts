@@ -198,7 +198,9 @@ export function figureAggregateSql(name: FigureName): string {
  * `profiles.user_id`, or `?` for a bound value), read from `ledger_totals`.
  */
 export function figureSql(name: FigureName, userIdSql: string): string {
-  return `(SELECT ${figureAggregateSql(name)} FROM ledger_totals WHERE user_id = ${userIdSql})`;
+  // Only the statuses the figure counts: the table's key (user, status, …) then reads just those rows.
+  const statuses = Object.keys(FIGURES[name].weights).map(quote).join(", ");
+  return `(SELECT ${figureAggregateSql(name)} FROM ledger_totals WHERE user_id = ${userIdSql} AND status IN (${statuses}))`;
 }
 
 /** `winRateOf` in SQL, over two SQL expressions: the same arithmetic, so the same rounding. */

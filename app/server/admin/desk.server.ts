@@ -62,10 +62,14 @@ function waitingClientsQuery(db: Db, limit: number) {
   const waiting = db.$with("waiting").as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(limit));
   const oldest = sql<number>`(SELECT min(created_at) FROM transactions
                               WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
-  // Where the client's oldest waiting withdrawal pays out, so the desk sees it before opening the client.
-  const firstWithdrawal = sql`(SELECT id FROM transactions
-                               WHERE user_id = ${waiting.userId} AND status = 'pending' AND transaction_type = 'withdraw'
-                               ORDER BY created_at, id LIMIT 1)`;
+  // Where the client's oldest waiting withdrawal pays out, so the desk sees it before opening the client: its
+  // address and currency in one look-up (a JSON pair, or null when nothing waits to be paid out).
+  const payout = sql<string | null>`(SELECT json_array(t.withdrawal_wallet_address, w.crypto_currency)
+    FROM transactions t
+    LEFT JOIN withdrawal_wallets w ON w.user_id = t.user_id AND w.transaction_id = t.id
+    WHERE t.user_id = ${waiting.userId} AND t.status = 'pending' AND t.transaction_type = 'withdraw'
+      AND t.withdrawal_wallet_address IS NOT NULL
+    ORDER BY t.created_at, t.id LIMIT 1)`;
   return db
     .with(waiting)
     .select({
@@ -79,17 +83,19 @@ function waitingClientsQuery(db: Db, limit: number) {
       outgoingCents: figureSql("pendingOut", waiting.userId),
       withdrawals: sql<number>`(SELECT coalesce(sum(count), 0) FROM ledger_totals WHERE user_id = ${waiting.userId}
                                 AND status = 'pending' AND transaction_type = 'withdraw')`,
-      payoutAddress: sql<
-        string | null
-      >`(SELECT withdrawal_wallet_address FROM transactions WHERE id = ${firstWithdrawal})`,
-      payoutCurrency: sql<string | null>`(SELECT crypto_currency FROM withdrawal_wallets
-                                          WHERE user_id = ${waiting.userId} AND transaction_id = ${firstWithdrawal})`,
+      payout,
       oldest,
     })
     .from(waiting)
     .innerJoin(users, eq(users.id, waiting.userId))
     .leftJoin(profiles, eq(profiles.userId, waiting.userId))
     .orderBy(sql`oldest`, waiting.userId);
+}
+
+function payoutOf(pair: string | null): { address: string; currency: string | null } | null {
+  if (!pair) return null;
+  const [address, currency] = JSON.parse(pair) as [string, string | null];
+  return { address, currency };
 }
 
 const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number]) => ({
@@ -99,7 +105,7 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   incomingCents: Number(r.incomingCents),
   outgoingCents: Number(r.outgoingCents),
   withdrawals: Number(r.withdrawals),
-  payout: r.payoutAddress ? { address: r.payoutAddress, currency: r.payoutCurrency } : null,
+  payout: payoutOf(r.payout),
   oldest: Number(r.oldest),
 });
 
