@@ -44,11 +44,14 @@ export const FORM_MESSAGES = {
 } as const;
 
 /**
- * Control characters (NUL, escapes, line breaks) and the invisible marks that reverse how text is shown
- * (U+200E/F, U+202A–U+202E, U+2066–U+2069): a name carrying them shows one thing and stores another.
+ * Control characters (NUL, escapes, line breaks), the marks that reverse how text is shown (U+061C, U+200E/F,
+ * U+202A–U+202E, U+2066–U+2069) and the invisible ones (soft hyphen, zero-width spaces and joiners, word joiner,
+ * line and paragraph separators, the byte order mark, the Mongolian vowel separator): a name or an e-mail carrying
+ * them shows one thing and stores another ("client\u200b@example.com" looks like "client@example.com").
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const FORBIDDEN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const FORBIDDEN_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /**
  * Fields this check leaves alone: passwords are taken as typed (any character may be part of one), and the
  * sign-in form's hidden `redirectTo` falls back to a safe default whatever it holds (safeRedirect).
@@ -120,9 +123,14 @@ export function errorFor(reply: FormReply, name: string): string | undefined {
   return reply?.error && reply.field === name ? reply.error : undefined;
 }
 
-/** A trimmed text value; not a string, or longer than `max`, reads as blank (and the rules refuse blank). */
-export const text = (value: unknown, max = Number.POSITIVE_INFINITY) =>
-  typeof value === "string" && value.length <= max ? value.trim() : "";
+/**
+ * A trimmed text value; not a string, or longer than `max` once trimmed, reads as blank (a schema's declared
+ * limits refuse an over-long value with its own message before this).
+ */
+export function text(value: unknown, max = Number.POSITIVE_INFINITY): string {
+  const trimmed = typeof value === "string" ? value.trim() : "";
+  return trimmed.length <= max ? trimmed : "";
+}
 
 /** A password: never trimmed, at most 200 characters. */
 export const secret = (value: unknown) => (typeof value === "string" && value.length <= 200 ? value : "");

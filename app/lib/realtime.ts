@@ -57,8 +57,10 @@ export type FeedEvent =
 export interface FeedHub extends Rpc.DurableObjectBranded {
   /** Sends one event to every connected socket whose session is alive; returns how many received it. */
   publish(event: FeedEvent): Promise<number>;
-  /** Closes the sockets of one listener (signed out, suspended or deleted); returns how many. */
+  /** Closes the sockets of one listener (suspended or deleted); returns how many. */
   disconnectListener(listenerId: string, reason?: string): number;
+  /** Closes the sockets one session opened (signed out); returns how many. */
+  disconnectSession(sessionId: string, reason?: string): number;
   listenerCount(): number;
 }
 

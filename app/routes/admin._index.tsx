@@ -35,12 +35,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     data<AdminReply>({ intent, tone, message, at: Date.now() }, { status });
 
   if (intent === "wallets") {
-    const submitted = [...form.entries()]
-      .filter(([name]) => name.startsWith("wallet-"))
-      .map(([name, value]) => {
-        const id = Number(name.slice("wallet-".length));
-        return { id, walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") };
-      });
+    // Only the names the modal writes ("wallet-3"): an alias such as "wallet-03" or "wallet-3.0" names nothing.
+    const submitted = [...form.entries()].flatMap(([name, value]) => {
+      const id = /^wallet-([1-9]\d{0,9})$/.exec(name)?.[1];
+      return id
+        ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
+        : [];
+    });
     const result = await saveDepositWallets(context, admin, submitted);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", `Updated ${result.updated} wallet(s) successfully`);

@@ -11,6 +11,6 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getSessionUser(request, context);
   const clearCookie = await destroySession(request, context);
-  if (user) afterCommit(context, { signedOut: [user.id] });
+  if (user) afterCommit(context, { endedSession: { userId: user.id, sessionId: user.sessionId } });
   return redirect("/", { headers: { "Set-Cookie": clearCookie } });
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
@@ -283,8 +283,18 @@ export async function resetPassword(
     password: db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
     signOut: endSessionsOf(db, sql`(${owner})`),
     spent: spend,
+    // Any other unused reset link of the same user goes too.
+    otherLinks: spendResetLinks(db, sql`(${owner})`, now),
   });
   return spent.length === 1;
+}
+
+/** Spends every unused reset link of a user: after a password change or reset, none may change it again. */
+function spendResetLinks(db: Db, userId: string | SQL, now: number) {
+  return db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, "reset"), isNull(authTokens.usedAt)));
 }
 
 /** Marks the e-mail confirmed and spends the link; false for an unknown, used or expired link. */
@@ -370,6 +380,8 @@ export async function changePassword(
   await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
     otherSessions: endSessionsOf(db, user.id, user.sessionId),
+    // A reset link asked for before the change must not set the password back.
+    resetLinks: spendResetLinks(db, user.id, Date.now()),
   });
   return { ok: true };
 }

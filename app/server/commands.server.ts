@@ -8,7 +8,7 @@ import type { FeedEvent } from "~/lib/realtime";
 import type { Db } from "./db.server";
 import type { AppEnv, WorkerBindings } from "./env.server";
 import { deliverInBackground } from "./mail/outbox.server";
-import { disconnectUser, publish } from "./realtime.server";
+import { disconnectSession, disconnectUser, publish } from "./realtime.server";
 
 /** What a command needs beyond its input: the request's database, configuration and runtime. */
 export interface CommandContext {
@@ -23,14 +23,17 @@ export interface AfterCommit {
   emailIds?: number[];
   /** Feed events about the rows the batch wrote, for the owner's feed and the admin desk. */
   events?: Array<{ userId: string; event: FeedEvent }>;
-  /** Users whose sessions the batch ended: their open sockets close too. */
+  /** Users whose sessions the batch ended, all of them: their open sockets close too. */
   signedOut?: string[];
+  /** One session that ended (a sign-out): only its sockets close. */
+  endedSession?: { userId: string; sessionId: string };
 }
 
 export function afterCommit(context: CommandContext, effects: AfterCommit): void {
   if (effects.emailIds?.length) deliverInBackground(context.ctx, context.db, context.env, effects.emailIds);
   for (const { userId, event } of effects.events ?? []) publish(context, userId, event);
   for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
+  if (effects.endedSession) disconnectSession(context, effects.endedSession.userId, effects.endedSession.sessionId);
 }
 
 /**

@@ -47,3 +47,17 @@ export function disconnectUser(context: RealtimeContext, userId: string) {
     ]);
   });
 }
+
+/**
+ * Closes the sockets one session opened, on the user's own feed and on the desk: a sign-out on one device leaves
+ * the user's other devices live. Its sockets on other feeds (an admin's on a client's page) close at the next
+ * event, when the feed finds the session gone.
+ */
+export function disconnectSession(context: RealtimeContext, userId: string, sessionId: string) {
+  inBackground(context, "disconnect session", async () => {
+    await Promise.all([
+      clientFeed(context.bindings, userId).disconnectSession(sessionId),
+      adminDesk(context.bindings).disconnectSession(sessionId),
+    ]);
+  });
+}

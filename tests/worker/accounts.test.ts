@@ -454,4 +454,27 @@ describe("account settings", () => {
     expect((await getPage("/account", other)).status).toBe(302);
     expect((await postForm("/login", { email: client.email, password: "abcdef1" })).status).toBe(302);
   });
+
+  it("spends every unused reset link when the password is changed, so none can set it back", async () => {
+    const client = await createUser();
+    const current = await sessionCookieFor(client.id);
+    await postForm("/forgot-password", { email: client.email });
+    const row = await env.DB.prepare(
+      "SELECT payload FROM email_outbox WHERE to_address = ? AND template = 'password_reset' ORDER BY id DESC",
+    )
+      .bind(client.email)
+      .first<{ payload: string }>();
+    const token = new URL(JSON.parse(row?.payload ?? "{}").resetUrl).searchParams.get("token") ?? "";
+    const changed = await postForm(
+      "/account",
+      { intent: "password", currentPassword: TEST_PASSWORD, newPassword: "abcdef1", confirmPassword: "abcdef1" },
+      { cookie: current },
+    );
+    expect(await changed.text()).toContain(MESSAGES.passwordUpdated);
+
+    const stale = await postForm("/reset-password", { token, password: "taken-over", confirmPassword: "taken-over" });
+    expect(stale.status).toBe(410);
+    expect(await stale.text()).toContain(MESSAGES.resetLinkInvalid);
+    expect((await postForm("/login", { email: client.email, password: "abcdef1" })).status).toBe(302);
+  });
 });

@@ -64,6 +64,22 @@ describe("a live feed and the session behind it", () => {
     expect(stolen.events).toEqual([]);
   });
 
+  it("closes only the signed-out device's socket: the same user's other device stays live", async () => {
+    const admin = await createUser({ role: "admin" });
+    const adminCookie = await sessionCookieFor(admin.id);
+    const client = await createUser();
+    const phone = await sessionCookieFor(client.id);
+    const laptop = await sessionCookieFor(client.id);
+    const phoneSocket = await listen(`/ws/clients/${client.id}`, phone);
+    const laptopSocket = await listen(`/ws/clients/${client.id}`, laptop);
+    await postForm("/logout", {}, { cookie: phone });
+    expect(await phoneSocket.closed).toBe(4001);
+
+    await entryFor(client.id, adminCookie);
+    for (let i = 0; i < 100 && laptopSocket.events.length === 0; i++) await settle();
+    expect(laptopSocket.events.map((event) => event.type)).toEqual(["transaction.created"]);
+  });
+
   it("stops an admin's socket on a client's page when the admin signs out", async () => {
     const admin = await createUser({ role: "admin" });
     const watching = await sessionCookieFor(admin.id);

@@ -52,6 +52,10 @@ describe("text that shows one thing and stores another", () => {
     ["a right-to-left override", "Jamie\u202Egnp.exe"],
     ["a directional isolate", "\u2066Jamie\u2069"],
     ["a line break", "Jamie\nRivera"],
+    ["an Arabic letter mark", "Jamie\u061C"],
+    ["a zero-width space", "Ja\u200Bmie"],
+    ["a byte order mark", "\uFEFFJamie"],
+    ["a soft hyphen", "Ja\u00ADmie"],
   ])("refuses %s in a name at registration, naming the field, and creates nothing", async (_case, firstName) => {
     const users = await countRows("users");
     const response = await postForm("/register", registration({ firstName }));
@@ -91,6 +95,23 @@ describe("over-long values", () => {
     );
     expect(await response.text()).toContain(FORM_MESSAGES.tooLong("Phone number", 40));
     expect(await profileOf(client.id)).toEqual(before);
+  });
+
+  it("refuses an e-mail with an invisible character that would pass for another", async () => {
+    const response = await postForm("/register", registration({ email: "client\u200b@example.com" }));
+    expect(await response.text()).toContain(FORM_MESSAGES.forbiddenCharacters("Email"));
+  });
+
+  it("keeps a phone number padded with spaces, once trimmed within the limit", async () => {
+    const client = await createUser();
+    const phone = `+1 555 0101 ${"2".repeat(27)}`;
+    const response = await postForm(
+      "/account",
+      { intent: "profile", firstName: "Pat", lastName: "Tester", phoneNumber: `${phone}   ` },
+      { cookie: await sessionCookieFor(client.id) },
+    );
+    expect(response.status).toBe(200);
+    expect(await profileOf(client.id)).toMatchObject({ phone_number: phone });
   });
 
   it("refuses an over-long name at registration with the limit", async () => {

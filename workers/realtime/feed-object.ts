@@ -51,8 +51,12 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
     const role = request.headers.get(LISTENER_ROLE_HEADER) ?? "unknown";
     const listenerId = request.headers.get(LISTENER_ID_HEADER) ?? "unknown";
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [`role:${role}`, `listener:${listenerId}`]);
     const sessionId = request.headers.get(LISTENER_SESSION_HEADER);
+    this.ctx.acceptWebSocket(server, [
+      `role:${role}`,
+      `listener:${listenerId}`,
+      ...(sessionId ? [`session:${sessionId}`] : []),
+    ]);
     const expiresAt = Number(request.headers.get(LISTENER_EXPIRES_HEADER));
     if (sessionId && Number.isFinite(expiresAt)) {
       server.serializeAttachment({ sessionId, expiresAt } satisfies SocketSession);
@@ -103,6 +107,13 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
 
   disconnectListener(listenerId: string, reason = "Session ended"): number {
     const sockets = this.ctx.getWebSockets(`listener:${listenerId}`);
+    for (const socket of sockets) socket.close(SESSION_ENDED, reason);
+    return sockets.length;
+  }
+
+  /** Closes the sockets one session opened (a sign-out ends one session; the user's others stay live). */
+  disconnectSession(sessionId: string, reason = "Session ended"): number {
+    const sockets = this.ctx.getWebSockets(`session:${sessionId}`);
     for (const socket of sockets) socket.close(SESSION_ENDED, reason);
     return sockets.length;
   }
