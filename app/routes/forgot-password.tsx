@@ -11,6 +11,7 @@ import { useRedirectAfterSuccess } from "~/lib/timers";
 import { requestPasswordReset } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
+import { siteOrigin } from "~/server/http.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
 
@@ -29,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     form.data.email,
     clientIp(request),
-    new URL(request.url).origin,
+    siteOrigin(context.env, request),
   );
   afterCommit(context, { emailIds });
   // The same answer whether or not the address has an account.

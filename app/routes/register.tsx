@@ -13,6 +13,7 @@ import { seo } from "~/lib/seo";
 import { registerClient } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
+import { siteOrigin } from "~/server/http.server";
 import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
@@ -32,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   if (!(await passesChallenge(context, request, form.data.challenge, "register")))
     return data<FormRefusal>({ error: MESSAGES.challengeRequired }, { status: 403 });
-  const result = await registerClient(context, form.data, new URL(request.url).origin, { ip: clientIp(request) });
+  const result = await registerClient(context, form.data, siteOrigin(context.env, request), { ip: clientIp(request) });
   if (!result.ok) {
     const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
     return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status });

@@ -61,6 +61,15 @@ const appEnvSchema = z
       ),
     /** A claim about the business shown on the landing page ("5M+"); empty shows no number at all. */
     TRADERS_CLAIM: z.string().max(40).optional().default(""),
+    /**
+     * The site's own address ("https://portal.example"), for the links mails carry (reset, confirmation). Without
+     * it they use the address the request came to, whose host a client could choose where nothing else checks it.
+     */
+    SITE_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/]+\/?$/, "SITE_URL must be an origin such as https://portal.example")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     /** Live chat (tawk.to): "propertyId/widgetId"; absent means no chat script at all. */
     LIVE_CHAT_TAWK_ID: z
       .string()

@@ -44,3 +44,8 @@ export function isLoopbackRequest(request: Request): boolean {
   if (connectingIp && !LOOPBACK_IPS.test(connectingIp)) return false;
   return LOOPBACK_HOSTS.test(new URL(request.url).hostname);
 }
+
+/** Where links in mails point: the configured site address, or else the address this request came to. */
+export function siteOrigin(env: { SITE_URL?: string }, request: Request): string {
+  return new URL(env.SITE_URL ?? request.url).origin;
+}
