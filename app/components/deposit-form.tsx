@@ -8,7 +8,7 @@ import { QrCode } from "~/components/qr-code";
 import type { FormReply } from "~/lib/forms";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 
-export interface DepositWalletView {
+interface DepositWalletView {
   id: number;
   walletType: string;
   walletAddress: string;

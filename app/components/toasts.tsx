@@ -4,7 +4,7 @@ import { toast as showToast, Toaster } from "sonner";
 /** At most 20 toasts at once (docs/product.md, "Constants"). */
 export const MAX_VISIBLE_TOASTS = 20;
 
-export interface FlashToast {
+interface FlashToast {
   id: string;
   type: "success" | "error" | "info";
   title?: string;

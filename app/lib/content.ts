@@ -9,12 +9,12 @@ export interface Section {
   bullets?: string[];
 }
 
-export interface Faq {
+interface Faq {
   question: string;
   answer: string;
 }
 
-export interface Feature {
+interface Feature {
   title: string;
   text: string;
 }

@@ -19,7 +19,7 @@ export type Parsed<T> = { ok: true; data: T } | ({ ok: false } & FormRefusal);
 export type FormReply = { error?: string | null; field?: string | null } | null | undefined;
 
 /** The raw values of a form: the first value of each name, as `FormData.get` reads it. */
-export type FormValues = Record<string, unknown>;
+type FormValues = Record<string, unknown>;
 
 /**
  * One rule: a check on the read data, the message when it fails, and the name of the form field it is about.

@@ -31,7 +31,7 @@ export const FEED_TRANSACTION_COLUMNS = [
   "stock",
 ] as const satisfies ReadonlyArray<keyof FeedTransaction>;
 
-export type FeedTransactionColumn = (typeof FEED_TRANSACTION_COLUMNS)[number];
+type FeedTransactionColumn = (typeof FEED_TRANSACTION_COLUMNS)[number];
 
 /**
  * Picks the FeedTransaction columns out of a table (drizzle's `schema.transactions`), for a select whose

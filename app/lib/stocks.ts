@@ -15,7 +15,7 @@ export const SECTORS = [
   "Real Estate",
 ] as const;
 
-export type Sector = (typeof SECTORS)[number];
+type Sector = (typeof SECTORS)[number];
 
 export interface Stock {
   /** Upper-case ticker; class shares use a dot, e.g. "BRK.B". */
@@ -367,7 +367,7 @@ export function similarStocks(stock: Stock, limit = 5): Stock[] {
 }
 
 /** A stock as shown on its detail page; "Unknown" exists only here so that `Sector` stays the closed list. */
-export interface StockView extends Omit<Stock, "sector"> {
+interface StockView extends Omit<Stock, "sector"> {
   sector: Sector | "Unknown";
   known: boolean;
 }

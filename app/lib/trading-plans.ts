@@ -1,5 +1,5 @@
 /** The three trading plans (docs/product.md, "Constants"). Amounts in dollars; `null` maximum means unlimited. */
-export interface TradingPlan {
+interface TradingPlan {
   id: string;
   name: string;
   minimumAmount: number;

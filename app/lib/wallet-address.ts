@@ -7,7 +7,6 @@ export type Network = "bitcoin" | "ethereum" | "tron" | "solana" | "litecoin";
 
 /** The cryptocurrencies a client can withdraw to (docs/product.md, "Constants"). */
 export const WITHDRAWAL_CURRENCIES = ["BTC", "ETH", "USDT (ERC)", "USDT (TRC)", "SOLANA", "LITECOIN", "TRON"] as const;
-export type WithdrawalCurrency = (typeof WITHDRAWAL_CURRENCIES)[number];
 
 /** The network of a currency or deposit wallet type ("USDT (TRC20)" is on Tron), or null when unknown. */
 export function networkOf(currencyOrWalletType: string): Network | null {

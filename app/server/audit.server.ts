@@ -5,7 +5,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AUDIT_ACTIONS } from "../lib/schemas/admin";
 
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who did it: a signed-in admin (id and e-mail), or a command-line tool (id only, e.g. "cli"). */
 export interface Actor {
@@ -13,7 +13,7 @@ export interface Actor {
   email?: string;
 }
 
-export interface AuditEntry {
+interface AuditEntry {
   actor: Actor;
   action: AuditAction;
   /** What was acted on: "user:<id>", "wallet:<id>", "transaction:<id>", or an SQL expression for it. */

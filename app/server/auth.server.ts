@@ -121,7 +121,7 @@ function hashForUnknownAccount(env: AppEnv): Promise<string> {
 }
 
 /** A refused sign-in; `challenge` says whether the next attempt for this e-mail from here needs the security check. */
-export type SignInRefusal = { ok: false; error: string; challenge: boolean };
+type SignInRefusal = { ok: false; error: string; challenge: boolean };
 
 /**
  * Sign-in with the failure budgets checked before any hashing (docs/product.md, "Accounts and sessions"):

@@ -18,7 +18,7 @@ export interface CommandContext {
   ctx: ExecutionContext;
 }
 
-export interface AfterCommit {
+interface AfterCommit {
   /** Outbox rows the batch enqueued. */
   emailIds?: number[];
   /** Feed events about the rows the batch wrote, for the owner's feed and the admin desk. */

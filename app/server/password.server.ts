@@ -5,7 +5,7 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
  * other settings (the cheaper ones tests use) still verify. Plain node:crypto: runs in workerd
  * (nodejs_compat) and in the Node scripts that create accounts.
  */
-export interface ScryptCost {
+interface ScryptCost {
   N: number;
   r: number;
   p: number;

@@ -11,7 +11,7 @@ const { authFailures } = schema;
  * sign-in over the account's budget must pass the security check (Turnstile), an address over its sign-in
  * budget is refused.
  */
-export interface Budget {
+interface Budget {
   scope: string;
   limit: number;
   windowMs: number;

@@ -11,8 +11,8 @@ export const toastSchema = z.object({
   description: z.string(),
 });
 
-export type Toast = z.infer<typeof toastSchema>;
-export type ToastInput = z.input<typeof toastSchema>;
+type Toast = z.infer<typeof toastSchema>;
+type ToastInput = z.input<typeof toastSchema>;
 
 function toastCookie(env: AppEnv) {
   return createCookie("toast", {

@@ -9,7 +9,7 @@
 import type { TransactionStatus, TransactionType } from "../../../db/enums";
 
 /** A figure is a weighted sum over the client's per-(status, type) totals: cents, or number of rows. */
-export interface FigureRule {
+interface FigureRule {
   measure: "cents" | "count";
   weights: Partial<Record<TransactionStatus, Partial<Record<TransactionType, number>>>>;
 }
@@ -89,7 +89,7 @@ export const isCredit = (type: TransactionType) => LEDGER_SIGN[type] > 0;
 
 /* ---------------------------------------------------------------- totals and the TypeScript formulas */
 
-export interface Bucket {
+interface Bucket {
   count: number;
   cents: number;
 }

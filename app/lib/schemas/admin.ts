@@ -15,7 +15,7 @@ export const ENTRY_MESSAGES = {
   clientsOnly: "Ledger entries can only be posted to client accounts",
 } as const;
 
-export interface ParsedEntry {
+interface ParsedEntry {
   type: TransactionType;
   amountCents: number;
   tradingPair?: string;

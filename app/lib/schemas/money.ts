@@ -31,7 +31,7 @@ export function idempotencyKeyOf(form: FormData): string | null {
   return /^[A-Za-z0-9-]{16,64}$/.test(key) ? key : null;
 }
 
-export interface DepositWalletOption {
+interface DepositWalletOption {
   walletType: string;
   walletAddress: string;
 }

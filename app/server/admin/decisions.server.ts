@@ -16,7 +16,7 @@ import { FEED_RETURNING } from "../ledger/reads.server";
 
 const { transactions } = schema;
 
-export type Decision = "approved" | "rejected";
+type Decision = "approved" | "rejected";
 
 export async function decideTransaction(
   db: Db,

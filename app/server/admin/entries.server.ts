@@ -24,7 +24,7 @@ export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
 /** Entries are for clients only: never on an admin's account, one's own included. */
 const isClient = (userId: string) => sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND role = 'user')`;
 
-export interface LedgerEntry {
+interface LedgerEntry {
   type: TransactionType;
   amountCents: number;
   tradingPair?: string;

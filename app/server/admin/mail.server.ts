@@ -97,7 +97,7 @@ function openEmailsQuery(db: Db, after: Keyset<number> | undefined, pageSize: nu
   );
 }
 
-export type OpenEmail = Awaited<ReturnType<typeof openEmailsQuery>>[number];
+type OpenEmail = Awaited<ReturnType<typeof openEmailsQuery>>[number];
 
 /** The /admin/mail page in one round trip: a page of open notices and whether the provider refuses our key. */
 export async function mailQueue(

@@ -14,7 +14,7 @@ import { returning, writeTogether } from "../db.server";
 import { listDepositWallets } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
-export interface SubmittedWallet {
+interface SubmittedWallet {
   id: number;
   walletAddress: string;
   /** The address the form showed when it was rendered: a save never overwrites a wallet changed since. */

@@ -25,7 +25,7 @@ export const FEED_RETURNING = sql.raw(
 );
 
 const { userId: _owner, ...listColumns } = feedColumns;
-export type LedgerListRow = Omit<FeedTransaction, "userId">;
+type LedgerListRow = Omit<FeedTransaction, "userId">;
 
 const byNewest = (a: LedgerListRow, b: LedgerListRow) => b.createdAt - a.createdAt || b.id - a.id;
 const transactionKeyset = { createdAt: transactions.createdAt, id: transactions.id };

@@ -23,14 +23,14 @@ const { transactions } = schema;
 export const SUSPENDED_MESSAGE = "Your account is suspended. Please contact support.";
 export const EXCEEDS_BALANCE_MESSAGE = MONEY_MESSAGES.exceedsBalance;
 
-export interface Requester {
+interface Requester {
   id: string;
   email: string;
   firstName: string;
 }
 
 /** A request's batch: the row it created (null when the key was used before), and the notices it enqueued. */
-export type RequestOutcome = Result<{
+type RequestOutcome = Result<{
   transaction: FeedTransaction | null;
   transactionId: number;
   replayed: boolean;
@@ -85,7 +85,7 @@ async function settle(
   return { ok: false, error: refusal };
 }
 
-export interface DepositRequest {
+interface DepositRequest {
   amountCents: number;
   walletType: string;
   walletAddress: string;
@@ -137,7 +137,7 @@ export async function requestDeposit(
   );
 }
 
-export interface WithdrawalRequest {
+interface WithdrawalRequest {
   amountCents: number;
   cryptoCurrency: string;
   address: string;

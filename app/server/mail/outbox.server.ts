@@ -23,9 +23,9 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 /** A claimed row is invisible to other deliverers this long, so the cron and a waitUntil never race. */
 const CLAIM_LEASE_MS = 5 * 60_000;
 
-export type OutboxRow = typeof emailOutbox.$inferSelect;
+type OutboxRow = typeof emailOutbox.$inferSelect;
 /** "held": the provider refused our API key; the row waits, unchanged but for its last error. */
-export type DeliveryOutcome = "sent" | "captured" | "retry" | "held" | "failed";
+type DeliveryOutcome = "sent" | "captured" | "retry" | "held" | "failed";
 
 /** The wait after the `attempts`-th failed try of an outage. */
 export function retryDelayMs(attempts: number): number {

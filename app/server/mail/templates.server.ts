@@ -48,7 +48,7 @@ export const emailTemplates = {
 export type EmailTemplate = keyof typeof emailTemplates;
 export type EmailData<T extends EmailTemplate> = z.infer<(typeof emailTemplates)[T]>;
 
-export interface RenderedEmail {
+interface RenderedEmail {
   subject: string;
   /** The message body as an HTML fragment (the local mailbox shows it inline). */
   bodyHtml: string;
