@@ -14,7 +14,7 @@
  */
 import { join, resolve } from "node:path";
 import { withFolderLock } from "./lib/folder-lock.ts";
-import { freePort } from "./lib/free-port.ts";
+import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, type D1Target, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
 import { type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
@@ -41,24 +41,13 @@ await withFolderLock(
   () => console.log("Waiting for another npm run dev to finish setting up the same local database…"),
 );
 
-const inspectorPort = async () => process.env.INSPECTOR_PORT ?? String(await freePort());
 const supervised: Supervised[] = [
   // remix watch takes a free port of its own (3001-3100) for live reload; the app does not use it.
   supervise({ name: "remix watch", command: join(BIN, "remix"), args: () => ["watch"], stdio: ["ignore", 1, 2] }),
   supervise({
     name: "wrangler dev",
     command: join(BIN, "wrangler"),
-    args: async () => [
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      port,
-      "--inspector-port",
-      await inspectorPort(),
-      ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
-      "--show-interactive-dev-session=false",
-    ],
+    args: () => wranglerDevArgs({ port, inspectorPort: process.env.INSPECTOR_PORT, persistTo: target.persistTo }),
     stdio: ["ignore", 1, 2],
     restartNote: `on ${origin} with the same database`,
   }),

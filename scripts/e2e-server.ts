@@ -10,7 +10,7 @@
  */
 import { appendFileSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "./lib/free-port.ts";
+import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, ensureDevVars, ROOT } from "./lib/local-d1.ts";
 import { supervise } from "./lib/supervise.ts";
 import { seedIfEmpty } from "./seed.ts";
@@ -35,19 +35,7 @@ console.log(`server log: ${logPath}`);
 const server = supervise({
   name: "wrangler dev",
   command: join(BIN, "wrangler"),
-  args: async () => [
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    port,
-    // A free one unless set, so that two checkouts can run their browser tests at once.
-    "--inspector-port",
-    process.env.E2E_INSPECTOR_PORT ?? String(await freePort()),
-    "--persist-to",
-    persistTo,
-    "--show-interactive-dev-session=false",
-  ],
+  args: () => wranglerDevArgs({ port, inspectorPort: process.env.E2E_INSPECTOR_PORT, persistTo }),
   stdio: ["ignore", log, log],
   restartNote: "on the same port and database",
   note: (line) => {

@@ -17,3 +17,22 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
     });
   });
 }
+
+/**
+ * The arguments of `wrangler dev` for a local server: loopback only, on `port`, with the debugger on
+ * `inspectorPort` or a free port (so that several checkouts run side by side), and the local state in
+ * `persistTo` when given.
+ */
+export async function wranglerDevArgs(options: { port: string; inspectorPort?: string; persistTo?: string }) {
+  return [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    options.port,
+    "--inspector-port",
+    options.inspectorPort ?? String(await freePort()),
+    ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
+    "--show-interactive-dev-session=false",
+  ];
+}

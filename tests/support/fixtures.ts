@@ -66,21 +66,55 @@ export async function dbRefusal(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected the database to refuse the statement, but it succeeded");
 }
 
-/** A form POST as a browser sends it from one of our pages. */
-export function postForm(path: string, fields: Record<string, string>, options: { cookie?: string; ip?: string } = {}) {
-  return exports.default.fetch(`${ORIGIN}${path}`, {
+/**
+ * A form POST as a browser sends it from one of our pages: fields as an object, or as pairs (which may repeat a
+ * name, as a tampered page could), with the session cookie and the client's address when given.
+ */
+export function formRequest(
+  path: string,
+  fields: Record<string, string> | Array<[string, string]>,
+  options: { cookie?: string; ip?: string; origin?: string } = {},
+) {
+  const origin = options.origin ?? ORIGIN;
+  return new Request(`${origin}${path}`, {
     method: "POST",
     redirect: "manual",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
       "Sec-Fetch-Site": "same-origin",
-      Origin: ORIGIN,
-      Host: new URL(ORIGIN).host,
-      "CF-Connecting-IP": options.ip ?? "203.0.113.10",
+      Origin: origin,
+      Host: new URL(origin).host,
+      ...(options.ip ? { "CF-Connecting-IP": options.ip } : {}),
       ...(options.cookie ? { Cookie: options.cookie } : {}),
     },
     body: new URLSearchParams(fields).toString(),
   });
+}
+
+/** A form POST through the Worker, from an address of the documentation range unless one is given. */
+export function postForm(
+  path: string,
+  fields: Record<string, string> | Array<[string, string]>,
+  options: { cookie?: string; ip?: string } = {},
+) {
+  return exports.default.fetch(formRequest(path, fields, { ...options, ip: options.ip ?? "203.0.113.10" }));
+}
+
+/** A registration form that passes every check, with a fresh e-mail address; `fields` override any of it. */
+export function registrationFields<T extends Record<string, string>>(fields: T = {} as T) {
+  return {
+    email: `client-${crypto.randomUUID().slice(0, 8)}@example.com`,
+    password: "secret1",
+    confirmPassword: "secret1",
+    firstName: "Jamie",
+    lastName: "Rivera",
+    phoneNumber: "+44 20 7946 0000",
+    username: "jrivera",
+    country: "United Kingdom",
+    referralId: "",
+    terms: "on",
+    ...fields,
+  };
 }
 
 export function getPage(path: string, cookie?: string) {

@@ -12,22 +12,14 @@ import {
   db,
   getPage,
   postForm,
+  registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
 } from "../support/fixtures";
 
-const validRegistration = () => ({
-  email: `New.Client+${crypto.randomUUID().slice(0, 8)}@Example.com`,
-  password: "secret1",
-  confirmPassword: "secret1",
-  firstName: "Jamie",
-  lastName: "Rivera",
-  phoneNumber: "+44 20 7946 0000",
-  username: "jrivera",
-  country: "United Kingdom",
-  referralId: "",
-  terms: "on",
-});
+// Mixed case on purpose: the address is stored lower-cased.
+const validRegistration = () =>
+  registrationFields({ email: `New.Client+${crypto.randomUUID().slice(0, 8)}@Example.com` });
 
 async function tableCounts() {
   return {

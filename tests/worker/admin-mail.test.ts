@@ -10,7 +10,16 @@ import { schema } from "~/server/db.server";
 import { enqueueEmail, RETRY_WINDOW_MS } from "~/server/mail/outbox.server";
 import { parseCursor } from "~/server/paging.server";
 import worker from "../../workers/app";
-import { appEnv, countRows, createUser, db, getPage, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import {
+  appEnv,
+  countRows,
+  createUser,
+  db,
+  formRequest,
+  getPage,
+  postForm,
+  sessionCookieFor,
+} from "../support/fixtures";
 
 const { emailOutbox } = schema;
 const MINUTE = 60_000;
@@ -68,18 +77,7 @@ const resendAudits = (id: number) => countRows("audit_log", "action = 'email.res
 async function postResend(id: number | string, bindings: typeof env = env) {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
-    new Request(`${ORIGIN}/admin/mail`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: ORIGIN,
-        Host: new URL(ORIGIN).host,
-        Cookie: admin.cookie,
-      },
-      body: new URLSearchParams({ intent: "resend", id: String(id) }).toString(),
-    }),
+    formRequest("/admin/mail", { intent: "resend", id: String(id) }, { cookie: admin.cookie }),
     bindings,
     ctx,
   );

@@ -15,7 +15,7 @@ import {
 } from "~/server/mail/outbox.server";
 import { renderEmail } from "~/server/mail/templates.server";
 import worker from "../../workers/app";
-import { appEnv, countRows, db, ORIGIN } from "../support/fixtures";
+import { appEnv, countRows, db, ORIGIN, registrationFields } from "../support/fixtures";
 
 const { emailOutbox } = schema;
 const TOKEN = env.MAIL_API_TOKEN;
@@ -451,18 +451,7 @@ describe("outbox delivery through the provider", () => {
 describe("a notice and the action that caused it", () => {
   it("are stored together or not at all: two sign-ups of one address at once leave one account, one welcome mail", async () => {
     const email = `same-time-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const input: RegistrationInput = {
-      email,
-      password: "secret1",
-      confirmPassword: "secret1",
-      firstName: "Jamie",
-      lastName: "Rivera",
-      phoneNumber: "+44 20 7946 0000",
-      username: "jrivera",
-      country: "United Kingdom",
-      referralId: "",
-      terms: true,
-    };
+    const input: RegistrationInput = { ...registrationFields({ email }), terms: true };
     // Started in the same tick, both find the address free; the unique index then refuses the second batch,
     // welcome mail included.
     const outcomes = await Promise.all([

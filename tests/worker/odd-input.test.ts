@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FORM_MESSAGES } from "~/lib/forms";
 import { HTTP_MESSAGES } from "~/server/http.server";
@@ -6,45 +6,20 @@ import {
   countRows,
   createUser,
   ensureDepositWallets,
-  ORIGIN,
   postForm,
+  registrationFields,
   sessionCookieFor,
   TEST_WALLETS,
 } from "../support/fixtures";
 
-const registration = (fields: Record<string, string> = {}) => ({
-  email: `odd-${crypto.randomUUID().slice(0, 8)}@example.com`,
-  password: "secret1",
-  confirmPassword: "secret1",
-  firstName: "Jamie",
-  lastName: "Rivera",
-  phoneNumber: "+44 20 7946 0000",
-  username: "jrivera",
-  country: "United Kingdom",
-  referralId: "",
-  terms: "on",
-  ...fields,
-});
+const registration = (fields: Record<string, string> = {}) =>
+  registrationFields({ email: `odd-${crypto.randomUUID().slice(0, 8)}@example.com`, ...fields });
 
 const profileOf = (userId: string) =>
   env.DB.prepare("SELECT first_name, last_name, phone_number FROM profiles WHERE user_id = ?").bind(userId).first();
 
 /** A form body with one name given twice, as a tampered or broken page could send it. */
-function postTwice(path: string, fields: Array<[string, string]>, cookie: string) {
-  const body = new URLSearchParams(fields);
-  return exports.default.fetch(`${ORIGIN}${path}`, {
-    method: "POST",
-    body: body.toString(),
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "Sec-Fetch-Site": "same-origin",
-      Origin: ORIGIN,
-      Host: new URL(ORIGIN).host,
-      Cookie: cookie,
-    },
-    redirect: "manual",
-  });
-}
+const postTwice = (path: string, fields: Array<[string, string]>, cookie: string) => postForm(path, fields, { cookie });
 
 describe("text that shows one thing and stores another", () => {
   it.each([

@@ -6,6 +6,7 @@ import worker from "../../workers/app";
 import {
   createUser,
   ensureDepositWallets,
+  formRequest,
   insertTransaction,
   ORIGIN,
   postForm,
@@ -141,18 +142,11 @@ describe("realtime feeds", () => {
       },
     } as unknown as DurableObjectNamespace;
     const ctx = createExecutionContext();
-    const request = new Request(`${ORIGIN}/deposit`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: ORIGIN,
-        Host: new URL(ORIGIN).host,
-        Cookie: await sessionCookieFor(client.id),
-      },
-      body: new URLSearchParams({ amount: "15", walletType: "BTC", idempotencyKey: crypto.randomUUID() }).toString(),
-    });
+    const request = formRequest(
+      "/deposit",
+      { amount: "15", walletType: "BTC", idempotencyKey: crypto.randomUUID() },
+      { cookie: await sessionCookieFor(client.id) },
+    );
     const response = await worker.fetch(request, { ...env, CLIENT_FEED: broken, ADMIN_DESK: broken }, ctx);
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(302);

@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import { registerClient } from "~/server/auth.server";
-import { appEnv, countRows, db, ORIGIN } from "../support/fixtures";
+import { appEnv, countRows, db, ORIGIN, registrationFields } from "../support/fixtures";
 
 let counter = 0;
 function registration(email = `reg${++counter}-${crypto.randomUUID().slice(0, 8)}@example.com`): RegistrationInput {
-  return {
-    email,
-    password: "a good long password",
-    firstName: "Rae",
-    lastName: "Gister",
-    phoneNumber: "+1 555 0100",
-    username: `rae${counter}`,
-    country: "United States",
-    referralId: "",
-  } as RegistrationInput;
+  return { ...registrationFields({ email }), terms: true };
 }
 
 /** Production's password cost, so that the work a registration does shows in its time. */

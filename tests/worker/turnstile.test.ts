@@ -5,7 +5,7 @@ import { MESSAGES } from "~/lib/schemas/auth";
 import { readAppEnv } from "~/server/env.server";
 import { SITEVERIFY_URL } from "~/server/turnstile.server";
 import worker from "../../workers/app";
-import { countRows, createUser, ORIGIN, postForm, TEST_PASSWORD } from "../support/fixtures";
+import { countRows, createUser, ORIGIN, postForm, registrationFields, TEST_PASSWORD } from "../support/fixtures";
 
 /**
  * Turnstile with a real secret. The test bindings carry Cloudflare's always-pass test keys, with which the
@@ -95,19 +95,8 @@ const refused = (...codes: string[]): SiteverifyAnswer => ({ success: false, "er
 
 const token = () => `0.${crypto.randomUUID()}${crypto.randomUUID()}`;
 let people = 0;
-const registration = (extra: Record<string, string> = {}) => ({
-  email: `turnstile${++people}-${crypto.randomUUID().slice(0, 8)}@example.com`,
-  password: "secret1",
-  confirmPassword: "secret1",
-  firstName: "Jamie",
-  lastName: "Rivera",
-  phoneNumber: "+44 20 7946 0000",
-  username: "jrivera",
-  country: "United Kingdom",
-  referralId: "",
-  terms: "on",
-  ...extra,
-});
+const registration = (extra: Record<string, string> = {}) =>
+  registrationFields({ email: `turnstile${++people}-${crypto.randomUUID().slice(0, 8)}@example.com`, ...extra });
 
 /** The rows a refused form must leave as they were. */
 const tableCounts = () =>
