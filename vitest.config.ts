@@ -19,6 +19,7 @@ export default defineConfig({
           MAIL_API_TOKEN: "test-mail-api-token-0123456789",
           RESEND_API_KEY: "",
           PASSWORD_HASH_COST: "fast",
+          TOTP_ENCRYPTION_KEY: "dGVzdC10b3RwLWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
           // Cloudflare's always-pass Turnstile test keys: no siteverify call. Tests that need a real secret
           // run the Worker with a copy of these bindings holding real-looking keys (tests/worker/turnstile.test.ts).
           TURNSTILE_SITE_KEY: "1x00000000000000000000AA",

@@ -11,6 +11,8 @@ export interface AppContext {
   bindings: WorkerBindings;
   ctx: ExecutionContext;
   cspNonce: string;
+  /** Cloudflare's facts about the connection (country, city); absent locally. Remix's own Request may lose it. */
+  cf: { country?: unknown; city?: unknown } | null;
 }
 
 declare module "@remix-run/cloudflare" {

@@ -8,9 +8,11 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 
 import {
   AUTH_TOKEN_PURPOSES,
+  OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
   PROFILE_STATUSES,
   ROLES,
+  SIGN_IN_RESULTS,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
 } from "./enums";
@@ -31,6 +33,8 @@ export const users = sqliteTable(
     emailConfirmedAt: integer("email_confirmed_at"),
     createdAt: integer("created_at").notNull().default(now),
     lastLoginAt: integer("last_login_at"),
+    /** When the client dismissed the dashboard's suggestion to turn on two-factor sign-in (shown once). */
+    twoFactorSuggestionDismissedAt: integer("two_factor_suggestion_dismissed_at"),
   },
   (t) => [
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
@@ -51,8 +55,128 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
+    /** The browser's User-Agent and Cloudflare's coarse location when the session began (the sessions list). */
+    userAgent: text("user_agent"),
+    country: text("country"),
+    city: text("city"),
+    /** When a second-factor code was last entered in this session: step-up for money is fresh for 10 minutes. */
+    secondFactorAt: integer("second_factor_at"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * TOTP two-factor sign-in, one row per user who began enrolment; on once `confirmedAt` is set. The secret is
+ * AES-GCM encrypted (never stored in base32); `lastUsedStep` is the newest time step accepted, so no code is
+ * accepted twice.
+ */
+export const twoFactor = sqliteTable("two_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  confirmedAt: integer("confirmed_at"),
+  lastUsedStep: integer("last_used_step"),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/** Single-use recovery codes for two-factor sign-in, stored as SHA-256 hashes. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_uq").on(t.userId, t.codeHash)],
+);
+
+/**
+ * Half signed in: the password was right and the second factor is awaited. Lives 5 minutes; the browser holds
+ * the token, this table its SHA-256 hash. It is not a session and opens nothing.
+ */
+export const signInChallenges = sqliteTable(
+  "sign_in_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    redirectTo: text("redirect_to"),
+    /** How the first step was passed ("password", "google", "github"), for the sign-in record. */
+    method: text("method").notNull().default("password"),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sign_in_challenges_user_idx").on(t.userId)],
+);
+
+/** Each sign-in attempt on a known account: what /account's activity list shows. */
+export const signInEvents = sqliteTable(
+  "sign_in_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    result: text("result", { enum: SIGN_IN_RESULTS }).notNull(),
+    method: text("method").notNull().default("password"),
+    userAgent: text("user_agent"),
+    country: text("country"),
+    city: text("city"),
+    /** SHA-256 of the browser's long-lived device cookie: a success from a device never seen before sends a notice. */
+    deviceHash: text("device_hash"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    check("sign_in_events_result", sql`${t.result} IN (${inList(SIGN_IN_RESULTS)})`),
+    index("sign_in_events_user_idx").on(t.userId, t.createdAt),
+    index("sign_in_events_device_idx").on(t.userId, t.deviceHash),
+  ],
+);
+
+/** Accounts of an OAuth provider linked to a login: the provider's stable user id, never only the e-mail. */
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    provider: text("provider", { enum: OAUTH_PROVIDERS }).notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerUserId] }),
+    uniqueIndex("oauth_accounts_user_provider_uq").on(t.userId, t.provider),
+    check("oauth_accounts_provider", sql`${t.provider} IN (${inList(OAUTH_PROVIDERS)})`),
+  ],
+);
+
+/**
+ * An identity a provider vouched for, waiting for one more step: a new person completing the profile
+ * ("register") or an existing account's owner proving it is theirs ("link"). Lives 15 minutes; the browser
+ * holds the token, this table its hash.
+ */
+export const oauthPending = sqliteTable(
+  "oauth_pending",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose", { enum: ["register", "link"] }).notNull(),
+    provider: text("provider", { enum: OAUTH_PROVIDERS }).notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [check("oauth_pending_purpose", sql`${t.purpose} IN ('register', 'link')`)],
 );
 
 /** Single-use password-reset and e-mail-confirmation tokens, stored hashed. */

@@ -43,6 +43,7 @@ const mf = new Miniflare(
     bindings: {
       ENVIRONMENT: "development",
       SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
+      TOTP_ENCRYPTION_KEY: "YmVuY2gtdG90cC1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=",
       MAIL_API_TOKEN: "bench-mail-token-0123456789",
       RESEND_API_KEY: "",
       BRAND_NAME: "Northwind Markets",

@@ -40,6 +40,7 @@ app.all("*", (c) =>
     bindings: c.env,
     ctx: c.executionCtx as ExecutionContext,
     cspNonce: cspNonce(c),
+    cf: (c.req.raw.cf as AppContext["cf"] | undefined) ?? null,
   } satisfies AppContext),
 );
 

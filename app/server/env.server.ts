@@ -25,6 +25,13 @@ const turnstileKey = (name: string) =>
     .optional()
     .default("");
 
+/** A setting that may be absent; an empty value counts as absent. */
+const optionalSetting = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined);
+
 /**
  * Configuration, read from wrangler vars and secrets and validated once per isolate.
  * A missing or weak secret fails loudly at the first request instead of running insecurely.
@@ -78,6 +85,22 @@ const appEnvSchema = z
       .or(z.literal("").transform(() => undefined)),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
+    /**
+     * A secret: the AES-GCM key that encrypts two-factor secrets at rest, 32 random bytes in base64
+     * (`openssl rand -base64 32`). Changing it makes every enrolled authenticator unreadable.
+     */
+    TOTP_ENCRYPTION_KEY: z
+      .string()
+      .trim()
+      .refine(
+        (value) => /^[A-Za-z0-9+/]{43}=$/.test(value) && atob(value).length === 32,
+        "TOTP_ENCRYPTION_KEY must be 32 bytes in base64 (openssl rand -base64 32)",
+      ),
+    /** OAuth sign-in: each provider is offered only when both its client id and secret are set. */
+    GOOGLE_CLIENT_ID: optionalSetting,
+    GOOGLE_CLIENT_SECRET: optionalSetting,
+    GITHUB_CLIENT_ID: optionalSetting,
+    GITHUB_CLIENT_SECRET: optionalSetting,
     /** Cloudflare Turnstile (a var, public): the widget's site key. Required in production. */
     TURNSTILE_SITE_KEY: turnstileKey("TURNSTILE_SITE_KEY"),
     /** Cloudflare Turnstile (a secret): siteverify's key. Required in production. */

@@ -1,5 +1,6 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
+import type { ClientMeta } from "./auth/client-meta.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
@@ -46,7 +47,12 @@ export function sessionCookie(env: AppEnv) {
  * A new session for a user: the token for the cookie and the row (holding only its hash) to insert.
  * Callers that create a session as part of a larger change put `insertSession` in their batch.
  */
-export async function newSession(env: AppEnv, userId: string, now = Date.now()) {
+export async function newSession(
+  env: AppEnv,
+  userId: string,
+  now = Date.now(),
+  options: { meta?: ClientMeta; secondFactorAt?: number } = {},
+) {
   const token = randomToken(32);
   const row = {
     id: await sha256Hex(token),
@@ -54,6 +60,11 @@ export async function newSession(env: AppEnv, userId: string, now = Date.now()) 
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + SESSION_ABSOLUTE_MS,
+    userAgent: options.meta?.userAgent ?? null,
+    country: options.meta?.country ?? null,
+    city: options.meta?.city ?? null,
+    // A sign-in that took a code counts as a fresh second factor for the step-up window.
+    secondFactorAt: options.secondFactorAt ?? null,
   };
   return { token, row, setCookie: await sessionCookie(env).serialize(token) };
 }

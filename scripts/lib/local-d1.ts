@@ -3,7 +3,7 @@
  * the wrangler CLI, so local and remote databases are handled by the same code path.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SQL } from "drizzle-orm";
@@ -45,9 +45,33 @@ function targetArgs(target: D1Target): string[] {
   return target.persistTo ? ["--local", "--persist-to", target.persistTo] : ["--local"];
 }
 
+/**
+ * Local settings: .dev.vars is made from .dev.vars.example on first run. A .dev.vars from an older checkout gets
+ * the settings added since (with their example values), so a new required setting does not stop `npm run dev`;
+ * values already there are never changed.
+ */
 export function ensureDevVars(): void {
   const devVars = join(ROOT, ".dev.vars");
-  if (!existsSync(devVars)) copyFileSync(join(ROOT, ".dev.vars.example"), devVars);
+  const example = join(ROOT, ".dev.vars.example");
+  if (!existsSync(devVars)) {
+    copyFileSync(example, devVars);
+    return;
+  }
+  const current = readFileSync(devVars, "utf8");
+  const have = new Set(settingLines(current).map(([name]) => name));
+  const missing = settingLines(readFileSync(example, "utf8")).filter(([name]) => !have.has(name));
+  if (missing.length === 0) return;
+  const added = missing.map(([name, value]) => `${name}=${value}`).join("\n");
+  writeFileSync(devVars, `${current.replace(/\n?$/, "\n")}${added}\n`);
+}
+
+/** The NAME=value lines of a .dev.vars file. */
+export function settingLines(text: string): Array<[string, string]> {
+  return text
+    .split("\n")
+    .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim()))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => [match[1] ?? "", match[2] ?? ""]);
 }
 
 export function applyMigrations(target: D1Target = {}): void {
