@@ -9,6 +9,8 @@ import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
+import { clientMeta } from "~/server/auth/client-meta.server";
+import { afterFirstFactor } from "~/server/auth/sign-in.server";
 import { signIn } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
 import { BUDGETS, clientIp, isOverBudget } from "~/server/rate-limit.server";
@@ -44,6 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await signIn(context, form.data, {
     ip: clientIp(request),
     challenge: () => passesChallenge(context, request, form.data.challenge, "login"),
+    meta: clientMeta(request, context.cf),
   });
   if (!result.ok) {
     // Wrong credentials are about the pair, not one field: the banner alone says so.
@@ -52,8 +55,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: STATUS_OF_REFUSAL[result.error] ?? 401 },
     );
   }
-  const destination = result.user.role === "admin" ? "/admin" : safeRedirect(form.data.redirectTo, "/dashboard");
-  return redirect(destination, { headers: { "Set-Cookie": result.setCookie } });
+  const redirectTo = result.user.role === "admin" ? "/admin" : safeRedirect(form.data.redirectTo, "/dashboard");
+  // Thrown: a redirect either way (the second step or the session), which keeps the action's data type to its refusals.
+  throw await afterFirstFactor(context, request, result.user, { method: "password", redirectTo });
 }
 
 export default function Login() {

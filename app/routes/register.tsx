@@ -10,6 +10,8 @@ import { CheckedSubmit } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
 import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
+import { clientMeta } from "~/server/auth/client-meta.server";
+import { deviceOf } from "~/server/auth/sign-in.server";
 import { registerClient } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
@@ -33,13 +35,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   if (!(await passesChallenge(context, request, form.data.challenge, "register")))
     return data<FormRefusal>({ error: MESSAGES.challengeRequired }, { status: 403 });
-  const result = await registerClient(context, form.data, siteOrigin(context.env, request), { ip: clientIp(request) });
+  const device = await deviceOf(request, context.env);
+  const result = await registerClient(context, form.data, siteOrigin(context.env, request), {
+    ip: clientIp(request),
+    meta: clientMeta(request, context.cf),
+    deviceHash: device.hash,
+  });
   if (!result.ok) {
     const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
     return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status });
   }
   afterCommit(context, { emailIds: result.emailIds });
-  return redirect("/dashboard", { headers: { "Set-Cookie": result.setCookie } });
+  const headers = new Headers({ "Set-Cookie": result.setCookie });
+  if (device.setCookie) headers.append("Set-Cookie", device.setCookie);
+  return redirect("/dashboard", { headers });
 }
 
 export default function Register() {

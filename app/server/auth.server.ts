@@ -1,5 +1,7 @@
 import { and, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
+import type { ClientMeta } from "./auth/client-meta.server";
+import { type SignedInUser, signInEventInsert } from "./auth/sign-in.server";
 import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
@@ -51,7 +53,12 @@ export async function registerClient(
   { db, env }: AccountContext,
   input: RegistrationInput,
   origin: string,
-  { ip, now = Date.now() }: { ip?: string; now?: number } = {},
+  {
+    ip,
+    meta = { userAgent: null, country: null, city: null },
+    deviceHash = null,
+    now = Date.now(),
+  }: { ip?: string; meta?: ClientMeta; deviceHash?: string | null; now?: number } = {},
 ): Promise<Result<{ userId: string; setCookie: string; emailIds: number[] }>> {
   const [ipLimited, emailLimited] = await Promise.all([
     ip ? isOverBudget(db, BUDGETS.registerPerIp, ip, now) : false,
@@ -68,7 +75,7 @@ export async function registerClient(
   const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
   if (taken) return { ok: false, error: MESSAGES.emailTaken };
   const confirm = await newToken("confirm", userId, now);
-  const session = await newSession(env, userId, now);
+  const session = await newSession(env, userId, now, { meta });
   try {
     const { welcome } = await writeTogether(db, {
       user: db
@@ -98,6 +105,8 @@ export async function registerClient(
         }),
       ),
       session: insertSession(db, session.row),
+      // The browser the account began in is a known one: signing in there later sends no new-browser notice.
+      event: signInEventInsert({ db }, { userId, result: "success", method: "register", meta, deviceHash, now }),
     });
     return { ok: true, userId, setCookie: session.setCookie, emailIds: welcome.map((row) => row.id) };
   } catch (error) {
@@ -124,7 +133,7 @@ function hashForUnknownAccount(env: AppEnv): Promise<string> {
 type SignInRefusal = { ok: false; error: string; challenge: boolean };
 
 /**
- * Sign-in with the failure budgets checked before any hashing (docs/product.md, "Accounts and sessions"):
+ * The first step of a password sign-in, with the failure budgets checked before any hashing (docs/product.md, "Accounts and sessions"):
  * - an address over its budget is refused ('Too many sign-in attempts. Please try again later.');
  * - an account over its budget, or an address with repeated failures, must pass the security check
  *   (`challenge`, Cloudflare Turnstile) instead: an attacker's failures never lock the owner out. Without a
@@ -135,8 +144,13 @@ type SignInRefusal = { ok: false; error: string; challenge: boolean };
 export async function signIn(
   { db, env }: AccountContext,
   credentials: { email: string; password: string },
-  { ip, challenge, now = Date.now() }: { ip: string; challenge: () => Promise<boolean>; now?: number },
-): Promise<{ ok: true; user: { id: string; role: "user" | "admin" }; setCookie: string } | SignInRefusal> {
+  {
+    ip,
+    challenge,
+    meta,
+    now = Date.now(),
+  }: { ip: string; challenge: () => Promise<boolean>; meta: ClientMeta; now?: number },
+): Promise<{ ok: true; user: SignedInUser } | SignInRefusal> {
   const [accountFailures, ipFailures] = await Promise.all([
     countAttempts(db, BUDGETS.signInPerAccount, credentials.email, now),
     countAttempts(db, BUDGETS.signInPerIp, ip, now),
@@ -156,30 +170,32 @@ export async function signIn(
     return refuse(MESSAGES.challengeRequired);
   }
 
-  const user = await db.select().from(users).where(eq(users.email, credentials.email)).get();
+  const user = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
+    })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.email, credentials.email))
+    .get();
   const valid = user
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyPassword(credentials.password, await hashForUnknownAccount(env)).then(() => false);
-  if (!user || !valid) return refuse(MESSAGES.invalidCredentials);
+  if (!user || !valid) {
+    const refusal = await refuse(MESSAGES.invalidCredentials);
+    if (user) {
+      await signInEventInsert({ db }, { userId: user.id, result: "wrong_password", method: "password", meta, now });
+    }
+    return refusal;
+  }
 
-  const session = await newSession(env, user.id, now);
-  await writeTogether(db, {
-    session: insertSession(db, session.row),
-    lastLogin: db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
-    // A client whose data an admin deleted gets a profile again, from what they registered with.
-    freshProfile: sql`
-      INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, referral_id,
-                            role, status, created_at, updated_at)
-      SELECT u.id, u.email, coalesce(a.first_name, ''), coalesce(a.last_name, ''), a.phone_number, a.username,
-             a.country, a.referral_id, u.role, 'active', ${now}, ${now}
-      FROM users u
-      LEFT JOIN (SELECT * FROM profiles_archive WHERE user_id = ${user.id}
-                 ORDER BY archived_at DESC, archive_id DESC LIMIT 1) a ON a.user_id = u.id
-      WHERE u.id = ${user.id}
-      ON CONFLICT (user_id) DO NOTHING`,
-    budget: clearAttempts(db, BUDGETS.signInPerAccount, credentials.email),
-  });
-  return { ok: true, user: { id: user.id, role: user.role }, setCookie: session.setCookie };
+  await clearAttempts(db, BUDGETS.signInPerAccount, credentials.email).run();
+  const { passwordHash: _hash, ...signedIn } = user;
+  return { ok: true, user: signedIn };
 }
 
 /**

@@ -24,6 +24,10 @@ export interface SessionUser {
   sessionId: string;
   /** When the session ends whatever happens (the absolute limit). */
   expiresAt: number;
+  /** Two-factor sign-in is on (enrolment confirmed). */
+  twoFactorEnabled: boolean;
+  /** When a second-factor code was last entered in this session (step-up is fresh for 10 minutes after). */
+  secondFactorAt: number | null;
 }
 
 /**
@@ -121,7 +125,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
   const token = await readToken(request, context.env);
   if (!token) return null;
   const sessionId = await sha256Hex(token);
-  const { sessions, users, profiles } = schema;
+  const { sessions, users, profiles, twoFactor } = schema;
   const row = await context.db
     .select({
       id: users.id,
@@ -132,10 +136,13 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       profileStatus: profiles.status,
       expiresAt: sessions.expiresAt,
       lastSeenAt: sessions.lastSeenAt,
+      twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
+      secondFactorAt: sessions.secondFactorAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(twoFactor, eq(twoFactor.userId, users.id))
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, now - SESSION_IDLE_MS)))
     .get();
   if (!row) return null;
@@ -148,8 +155,8 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     if (context.ctx) context.ctx.waitUntil(touch.run());
     else await touch.run();
   }
-  const { lastSeenAt: _ignored, ...user } = row;
-  return { ...user, sessionId };
+  const { lastSeenAt: _ignored, twoFactorEnabled, ...user } = row;
+  return { ...user, twoFactorEnabled: Boolean(twoFactorEnabled), sessionId };
 }
 
 /**

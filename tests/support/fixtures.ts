@@ -3,7 +3,8 @@ import type { LedgerRow } from "~/lib/ledger";
 import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
-import { createSession } from "~/server/session.server";
+import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "~/server/auth/totp.server";
+import { insertSession, newSession } from "~/server/session.server";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
 export const TEST_SCRYPT_COST = FAST_SCRYPT_COST;
@@ -15,7 +16,13 @@ export const ORIGIN = "http://localhost";
 
 let counter = 0;
 
-export async function createUser(options: { role?: "user" | "admin"; firstName?: string; email?: string } = {}) {
+/**
+ * A user with a profile. Admins come with two-factor sign-in on, as they must have it (`twoFactor: false`
+ * makes one who has not enrolled yet); `totpSecret` is then the authenticator's secret, to compute codes.
+ */
+export async function createUser(
+  options: { role?: "user" | "admin"; firstName?: string; email?: string; twoFactor?: boolean } = {},
+) {
   counter++;
   const id = crypto.randomUUID();
   const email = options.email ?? `person${counter}-${id.slice(0, 8)}@example.com`;
@@ -34,13 +41,38 @@ export async function createUser(options: { role?: "user" | "admin"; firstName?:
       role: options.role ?? "user",
     }),
   ]);
-  return { id, email };
+  const twoFactor = options.twoFactor ?? options.role === "admin";
+  const totpSecret = twoFactor ? await enableTwoFactor(id) : null;
+  return { id, email, totpSecret };
 }
 
-/** A signed-in browser: the Cookie header for a fresh session of this user. */
-export async function sessionCookieFor(userId: string, now = Date.now()) {
-  const { setCookie } = await createSession(db, appEnv, userId, now);
-  return setCookie.split(";")[0] ?? "";
+/** Turns two-factor sign-in on for a user, as a confirmed enrolment would; returns the secret. */
+export async function enableTwoFactor(userId: string): Promise<Uint8Array> {
+  const secret = newTotpSecret();
+  await db.insert(schema.twoFactor).values({
+    userId,
+    secretEncrypted: await encryptTotpSecret(appEnv.TOTP_ENCRYPTION_KEY, userId, secret),
+    confirmedAt: Date.now(),
+  });
+  return secret;
+}
+
+/** The authenticator's code for a moment (now by default). */
+export const totpCode = (secret: Uint8Array, at = Date.now()) => totpCodeAt(secret, at);
+
+/**
+ * A signed-in browser: the Cookie header for a fresh session of this user. The session counts as having
+ * entered a second-factor code when it began (as a sign-in with two-factor does); `freshSecondFactor: false`
+ * makes one whose step-up window has passed.
+ */
+export async function sessionCookieFor(
+  userId: string,
+  now = Date.now(),
+  { freshSecondFactor = true }: { freshSecondFactor?: boolean } = {},
+) {
+  const session = await newSession(appEnv, userId, now, { secondFactorAt: freshSecondFactor ? now : undefined });
+  await insertSession(db, session.row);
+  return session.setCookie.split(";")[0] ?? "";
 }
 
 export async function insertTransaction(
