@@ -32,6 +32,9 @@ export const BUDGETS = {
   // Every registration is counted, refused or not: each one may mail the address it names.
   registerPerIp: { scope: "register:ip", limit: 30, windowMs: ONE_HOUR },
   registerPerEmail: { scope: "register:email", limit: 5, windowMs: ONE_HOUR },
+  // Wrong second-factor codes of one account (sign-in's second step and step-up alike): at 5 the account's
+  // code entry is locked until the oldest of them is 15 minutes old. Keyed by user id.
+  secondFactorPerAccount: { scope: "2fa:user", limit: 5, windowMs: FIFTEEN_MINUTES },
   // A Turnstile token is good for one use (it lives 5 minutes); the ones we have seen, by their hash.
   challengeToken: { scope: "turnstile:token", limit: 1, windowMs: 10 * 60 * 1000 },
 } satisfies Record<string, Budget>;
