@@ -12,7 +12,9 @@ import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
+import { clientMeta } from "~/server/auth/client-meta.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
+import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { requireUser } from "~/server/session.server";
@@ -63,8 +65,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const form = validateForm(changePasswordSchema, formData);
   if (!form.ok) return reply("error", form.error, 400, form.field);
-  const result = await changePassword(context, user, form.data);
+  const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
   if (!result.ok) return reply("error", result.error, 400, fieldOfAccountError(result.error));
+  afterCommit(context, result.effects);
   return reply("success", MESSAGES.passwordUpdated);
 }
 
