@@ -21,11 +21,12 @@ function useSubmitting(match: (form: FormData) => boolean) {
 }
 
 const buttonClass =
-  "rounded-md border border-danger/50 px-3 py-1 text-sm font-medium text-danger hover:bg-danger/10 disabled:cursor-not-allowed disabled:opacity-60";
+  "whitespace-nowrap rounded-md border border-danger/50 px-3 py-1 text-sm font-medium text-danger hover:bg-danger/10 disabled:cursor-not-allowed disabled:opacity-60";
 
 /**
  * Active sessions: every browser signed in to the account now, with where and when; this device marked. Any
- * other one can be ended, or all of them at once; this one ends by signing out.
+ * other one can be ended, or all of them at once; this one ends by signing out. The forms post to
+ * /account/sessions, which comes back here with a toast; the page keeps its scroll position.
  */
 export function SessionsCard({ sessions }: { sessions: SessionRow[] }) {
   const others = sessions.filter((session) => !session.current).length;
@@ -70,7 +71,7 @@ export function SessionsCard({ sessions }: { sessions: SessionRow[] }) {
         ))}
       </StackedTable>
       {others > 0 ? (
-        <Form method="post" action={ACTION} className="mt-4 flex flex-wrap items-center gap-3">
+        <Form method="post" action={ACTION} preventScrollReset className="mt-4 flex flex-wrap items-center gap-3">
           <button type="submit" name="intent" value="end-others" disabled={endingOthers} className={buttonClass}>
             {endingOthers ? "Ending..." : "End all other sessions"}
           </button>
@@ -84,7 +85,7 @@ export function SessionsCard({ sessions }: { sessions: SessionRow[] }) {
 function EndSessionButton({ session }: { session: SessionRow }) {
   const ending = useSubmitting((form) => form.get("intent") === "end" && form.get("sessionId") === session.id);
   return (
-    <Form method="post" action={ACTION}>
+    <Form method="post" action={ACTION} preventScrollReset>
       <input type="hidden" name="sessionId" value={session.id} />
       <button
         type="submit"
