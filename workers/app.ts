@@ -2,6 +2,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppContext } from "../app/load-context";
+import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
 import { deliverDueEmails } from "../app/server/mail/outbox.server";
@@ -54,7 +55,10 @@ app.onError((error, c) => {
     : c.text("Something went wrong on our side. Please try again.", 500);
 });
 
-/** Cron trigger (every minute): deliver the outbox rows that are due, drop expired rate-limit records. */
+/**
+ * Cron trigger (every minute): deliver the outbox rows that are due, drop expired rate-limit records, sessions
+ * that are no longer alive and sign-in records past their keeping time.
+ */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (_controller, bindings, ctx) => {
   const db = createDb(bindings.DB);
   const env = readAppEnv(bindings);
@@ -65,6 +69,8 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (_co
     }),
   );
   ctx.waitUntil(pruneAttempts(db).run());
+  ctx.waitUntil(pruneDeadSessions(db).run());
+  ctx.waitUntil(pruneSignInEvents(db).run());
 };
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<AppBindings["Bindings"]>;

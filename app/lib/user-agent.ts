@@ -4,11 +4,19 @@
  * common browsers and systems is enough; anything else reads "Unknown browser".
  */
 const BROWSERS: Array<[RegExp, string]> = [
+  // In-app browsers first: their agents also carry the engine's name (Chrome on Android, Safari's on iOS).
+  [/\bFBAN\/|\bFBAV\/|\bFB_IAB\//, "Facebook app"],
+  [/\bInstagram\b/, "Instagram app"],
   [/\bEdg(?:e|A|iOS)?\//, "Edge"],
-  [/\bOPR\/|\bOpera\b/, "Opera"],
+  [/\bOPR\/|\bOPT\/|\bOpera\b/, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\bYaBrowser\//, "Yandex Browser"],
+  [/\bVivaldi\//, "Vivaldi"],
+  [/\bUCBrowser\//, "UC Browser"],
+  [/\bDdg\/|\bDuckDuckGo\//, "DuckDuckGo"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrome\/|\bCriOS\/|\bChromium\//, "Chrome"],
+  [/\bMSIE |\bTrident\//, "Internet Explorer"],
+  [/\bChrome\/|\bCriOS\/|\bChromium\/|\bHeadlessChrome\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ];
 

@@ -3,13 +3,18 @@ import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { ActivityCard } from "~/components/account/activity-card";
+import { SessionsCard } from "~/components/account/sessions-card";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
+import { clientMeta } from "~/server/auth/client-meta.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
+import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { requireUser } from "~/server/session.server";
@@ -20,7 +25,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const account = await getAccount(context.db, user.id);
   if (!account) notFound();
+  const { sessions, signIns } = await sessionsAndSignIns(context.db, user);
   return {
+    sessions,
+    signIns,
     account: {
       id: account.id,
       email: account.email,
@@ -57,8 +65,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const form = validateForm(changePasswordSchema, formData);
   if (!form.ok) return reply("error", form.error, 400, form.field);
-  const result = await changePassword(context, user, form.data);
+  const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
   if (!result.ok) return reply("error", result.error, 400, fieldOfAccountError(result.error));
+  afterCommit(context, result.effects);
   return reply("success", MESSAGES.passwordUpdated);
 }
 
@@ -78,7 +87,7 @@ function useBanner(result: Result | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account } = useLoaderData<typeof loader>();
+  const { account, sessions, signIns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -186,6 +195,9 @@ export default function AccountSettings() {
           </Form>
         </FormErrors>
       </article>
+
+      <SessionsCard sessions={sessions} />
+      <ActivityCard signIns={signIns} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import type { ClientMeta } from "./auth/client-meta.server";
+import { securityNotice, securityNoticeIf } from "./auth/security-notice.server";
 import { type SignedInUser, signInEventInsert } from "./auth/sign-in.server";
 import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
@@ -265,6 +266,8 @@ async function usableTokenCondition(purpose: "reset" | "confirm", token: string,
 async function usableToken(db: Db, purpose: "reset" | "confirm", token: string, now: number) {
   const { id, condition } = await usableTokenCondition(purpose, token, now);
   return {
+    /** The token is still unspent and unexpired, as a condition on `auth_tokens`. */
+    usable: condition,
     owner: db.select({ userId: authTokens.userId }).from(authTokens).where(condition),
     spend: returning<{ id: string }>(
       db
@@ -283,26 +286,40 @@ export async function isResetTokenUsable(db: Db, token: string, now = Date.now()
 }
 
 /**
- * Sets the new password, ends every session of the user and spends the token, in one batch. The token is
- * spent by the last statement, so two submissions of one link change the password once.
+ * Sets the new password, ends every session of the user, enqueues the password-changed notice and spends the
+ * token, in one batch. The token is spent by the last statement and the notice is conditional on it being
+ * unspent, so two submissions of one link change the password once and mail once. `meta` describes the
+ * browser the reset came from (there is no session to take it from).
  */
 export async function resetPassword(
   { db, env }: AccountContext,
   token: string,
   newPassword: string,
-  now = Date.now(),
-): Promise<boolean> {
-  if (!token) return false;
-  const { owner, spend } = await usableToken(db, "reset", token, now);
+  { meta, now = Date.now() }: { meta: ClientMeta; now?: number },
+): Promise<{ changed: false } | { changed: true; userId: string; emailIds: number[] }> {
+  if (!token) return { changed: false };
+  const { owner, spend, usable } = await usableToken(db, "reset", token, now);
+  const person = await db
+    .select({ id: users.id, email: users.email, firstName: profiles.firstName })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(inArray(users.id, owner))
+    .get();
+  if (!person) return { changed: false };
   const passwordHash = await hashPassword(newPassword, scryptCostFor(env));
-  const { spent } = await writeTogether(db, {
+  const { spent, notice } = await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(inArray(users.id, owner)),
     signOut: endSessionsOf(db, sql`(${owner})`),
+    notice: securityNoticeIf(
+      { to: person.email, name: person.firstName ?? "", event: "password_changed", meta, at: now },
+      sql`${authTokens} WHERE ${usable}`,
+    ),
     spent: spend,
     // Any other unused reset link of the same user goes too.
     otherLinks: spendResetLinks(db, sql`(${owner})`, now),
   });
-  return spent.length === 1;
+  if (spent.length !== 1) return { changed: false };
+  return { changed: true, userId: person.id, emailIds: notice.map((row) => row.id) };
 }
 
 /** Spends every unused reset link of a user: after a password change or reset, none may change it again. */
@@ -382,22 +399,38 @@ export async function updateProfile(
     .where(eq(profiles.userId, userId));
 }
 
-/** Changes the password after checking the current one; the user's other sessions end, this one stays. */
+/**
+ * Changes the password after checking the current one; the user's other sessions end, this one stays, and the
+ * password-changed notice is enqueued, in one batch. `effects` is for `afterCommit`: the notice to deliver and
+ * the ended sessions whose sockets close. `meta` describes the browser the change came from.
+ */
 export async function changePassword(
   { db, env }: AccountContext,
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
-): Promise<Result<object>> {
+  { meta, now = Date.now() }: { meta: ClientMeta; now?: number },
+): Promise<Result<{ effects: { emailIds: number[]; endedSessions: Array<{ userId: string; sessionId: string }> } }>> {
   const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
   if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
     return { ok: false, error: MESSAGES.currentPasswordWrong };
   }
   const passwordHash = await hashPassword(input.newPassword, scryptCostFor(env));
-  await writeTogether(db, {
+  const { otherSessions, notice } = await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
-    otherSessions: endSessionsOf(db, user.id, user.sessionId),
+    otherSessions: returning<{ id: string }>(
+      endSessionsOf(db, user.id, user.sessionId).returning({ id: schema.sessions.id }),
+    ),
     // A reset link asked for before the change must not set the password back.
-    resetLinks: spendResetLinks(db, user.id, Date.now()),
+    resetLinks: spendResetLinks(db, user.id, now),
+    notice: returning<{ id: number }>(
+      securityNotice(db, { to: user.email, name: user.firstName, event: "password_changed", meta, at: now }),
+    ),
   });
-  return { ok: true };
+  return {
+    ok: true,
+    effects: {
+      emailIds: notice.map((row) => row.id),
+      endedSessions: otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
+    },
+  };
 }

@@ -27,6 +27,8 @@ interface AfterCommit {
   signedOut?: string[];
   /** One session that ended (a sign-out): only its sockets close. */
   endedSession?: { userId: string; sessionId: string };
+  /** Several sessions that ended while others of the same user stay (End all others, a password change). */
+  endedSessions?: Array<{ userId: string; sessionId: string }>;
 }
 
 export function afterCommit(context: CommandContext, effects: AfterCommit): void {
@@ -34,6 +36,7 @@ export function afterCommit(context: CommandContext, effects: AfterCommit): void
   for (const { userId, event } of effects.events ?? []) publish(context, userId, event);
   for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
   if (effects.endedSession) disconnectSession(context, effects.endedSession.userId, effects.endedSession.sessionId);
+  for (const { userId, sessionId } of effects.endedSessions ?? []) disconnectSession(context, userId, sessionId);
 }
 
 /**

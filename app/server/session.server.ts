@@ -160,6 +160,15 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
 }
 
 /**
+ * A stored session that is still alive at `now`, as a condition on `sessions`: not past the absolute limit, not
+ * idle too long (an ended session has no row). The realtime feeds and the sessions list on /account use it.
+ */
+export function isLiveSession(now: number): SQL {
+  const { sessions } = schema;
+  return and(gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, now - SESSION_IDLE_MS)) as SQL;
+}
+
+/**
  * Which of these sessions (by stored id) are still alive now: not ended, not past the absolute limit, not
  * idle too long. The realtime feeds ask before they send, so a socket outlives no session.
  */
@@ -169,13 +178,7 @@ export async function liveSessionIds(db: Db, sessionIds: string[], now = Date.no
   const rows = await db
     .select({ id: sessions.id })
     .from(sessions)
-    .where(
-      and(
-        inArray(sessions.id, sessionIds),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastSeenAt, now - SESSION_IDLE_MS),
-      ),
-    );
+    .where(and(inArray(sessions.id, sessionIds), isLiveSession(now)));
   return new Set(rows.map((row) => row.id));
 }
 
