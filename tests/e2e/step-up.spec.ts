@@ -36,6 +36,8 @@ async function enrolStaleTwoFactor(email: string): Promise<Uint8Array> {
 }
 
 test.use({ viewport: { width: 375, height: 740 } });
+// Each wrangler CLI call starts its own runtime: a few seconds apiece, more on a busy machine.
+test.setTimeout(120_000);
 
 test("a client with two-factor on is asked for a code in the withdrawal form, at phone width, and the request is recorded", async ({
   page,
@@ -74,6 +76,10 @@ test("a client with two-factor on is asked for a code in the withdrawal form, at
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Withdrawal request submitted successfully")).toBeVisible();
+  const pendingPanel = page
+    .getByRole("article")
+    .filter({ has: page.getByRole("heading", { name: "Pending & Declined Transactions" }) });
+  await expect(pendingPanel.getByText("−$42.50")).toBeVisible();
 
   const rows = query<{ amount_cents: number; withdrawal_wallet_address: string; status: string }>(
     `SELECT amount_cents, withdrawal_wallet_address, status FROM transactions t JOIN users u ON u.id = t.user_id
