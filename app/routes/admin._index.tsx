@@ -13,6 +13,7 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
 import { adminDesk } from "~/server/admin/desk.server";
 import { saveDepositWallets } from "~/server/admin/wallets.server";
+import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { parseUserCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
@@ -31,10 +32,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const reply = (tone: AdminReply["tone"], message: string, status = 200) =>
-    data<AdminReply>({ intent, tone, message, at: Date.now() }, { status });
+  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
+    data<AdminReply>(
+      { intent, tone, message, at: Date.now(), ...(field ? { field } : {}), ...(subject ? { subject } : {}) },
+      { status },
+    );
 
   if (intent === "wallets") {
+    const stepUp = await checkStepUp(context, admin, form, "depositWallets");
+    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
     // Only the names the modal writes ("wallet-3"): an alias such as "wallet-03" or "wallet-3.0" names nothing.
     const submitted = [...form.entries()].flatMap(([name, value]) => {
       const id = /^wallet-([1-9]\d{0,9})$/.exec(name)?.[1];
@@ -47,7 +53,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply("success", `Updated ${result.updated} wallet(s) successfully`);
   }
   if (intent === "delete") {
-    const result = await deleteClient(context, admin, String(form.get("userId") ?? ""));
+    const userId = String(form.get("userId") ?? "");
+    const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
+    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field, userId);
+    const result = await deleteClient(context, admin, userId);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", ADMIN_MESSAGES.deleted);
   }

@@ -20,6 +20,7 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { decide } from "~/server/admin/decisions.server";
 import { postEntry } from "~/server/admin/entries.server";
+import { checkDecisionStepUp, checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { parseCursor } from "~/server/paging.server";
@@ -42,12 +43,23 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const userId = params.id ?? "";
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string) =>
-    data<AdminReply>({ tone, message, at: Date.now(), intent, ...(field ? { field } : {}) }, { status });
+  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
+    data<AdminReply>(
+      { tone, message, at: Date.now(), intent, ...(field ? { field } : {}), ...(subject ? { subject } : {}) },
+      { status },
+    );
 
   if (intent === "approve" || intent === "reject") {
     const transactionId = Number(form.get("transactionId"));
     if (!Number.isInteger(transactionId)) return reply("error", ENTRY_MESSAGES.failed, 400);
+    const stepUp = await checkDecisionStepUp(context, admin, form, {
+      transactionId,
+      userId,
+      approve: intent === "approve",
+    });
+    if (!stepUp.ok) {
+      return reply("error", stepUp.error, stepUp.status, stepUp.field, String(transactionId));
+    }
     // The id must be this client's: an admin page never decides another client's row by accident.
     const decision = intent === "approve" ? "approved" : "rejected";
     const result = await decide(context, admin, { transactionId, decision, userId });
@@ -55,6 +67,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return reply("success", intent === "approve" ? "Transaction approved" : "Transaction rejected");
   }
   if (intent === "entry") {
+    const stepUp = await checkStepUp(context, admin, form, "ledgerEntry");
+    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
     const parsed = parseLedgerEntryForm(form);
     if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
     const idempotencyKey = idempotencyKeyOf(form);
@@ -138,7 +152,7 @@ export default function ClientDetail() {
         />
       </FormErrors>
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
-      <TransactionsTable rows={rows} next={next} />
+      <TransactionsTable rows={rows} next={next} reply={reply} />
     </section>
   );
 }

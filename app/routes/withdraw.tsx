@@ -3,10 +3,12 @@ import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
+import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import { moneyRequester, submitWithdrawal } from "~/server/ledger/requests.server";
@@ -30,6 +32,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const client = requester.client;
 
   const form = await readForm(request);
+  // Before anything is read for the request: without a fresh second factor only the code prompt answers.
+  const stepUp = await checkStepUp(context, client, form, "withdrawal");
+  if (!stepUp.ok) return data(refusalOf(stepUp), { status: stepUp.status });
   const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
   if (!parsed.ok) return data(refusalOf(parsed), { status: 400 });
   const idempotencyKey = idempotencyKeyOf(form);
@@ -71,6 +76,7 @@ export default function Withdraw() {
             ))}
           </SelectField>
           <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+          <StepUpField />
           <SubmitButton pendingText="Processing..." className="w-full">
             Submit Withdrawal
           </SubmitButton>

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useFieldError } from "~/components/form";
+import { StepUpField } from "~/components/step-up";
 import type { TransactionType } from "~/lib/ledger";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
@@ -7,7 +8,8 @@ import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 /**
  * The client page's ledger entry: an amount, plus a trading pair for a profit or loss and a stock for a stock
  * deposit. Confirm posts it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
- * the surrounding FormErrors) shows under that field.
+ * the surrounding FormErrors) shows under that field; when the server asks for a second-factor code, its field
+ * appears here, with the amount still filled in.
  */
 export function EntryPanel({
   type,
@@ -92,6 +94,7 @@ export function EntryPanel({
           {stock.errorText}
         </div>
       ) : null}
+      <StepUpField className="sm:col-span-2" />
       <div className="flex items-end gap-2">
         <button
           type="submit"

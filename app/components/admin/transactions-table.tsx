@@ -1,9 +1,11 @@
 import { Form } from "@remix-run/react";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { CopyButton } from "~/components/copy-button";
+import { StepUpDialog } from "~/components/step-up";
 import { formatCents, formatDateTime } from "~/lib/format";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { type AdminReply, refusalFor } from "./reply";
 
 /**
  * What the table shows of a transaction (a row read with the page, or one pushed by the live feed, which
@@ -30,9 +32,19 @@ const DECISIONS = [
 
 /**
  * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,
- * rejected rows greyed out, links to older rows and back to the newest.
+ * rejected rows greyed out, links to older rows and back to the newest. Approving a withdrawal may need a
+ * second-factor code: when the reply asks for one, a dialog repeats that approval with the code field.
  */
-export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next: string | null }) {
+export function TransactionsTable({
+  rows,
+  next,
+  reply,
+}: {
+  rows: TransactionRow[];
+  next: string | null;
+  reply?: AdminReply;
+}) {
+  const awaitingCode = rows.find((tx) => reply?.intent === "approve" && String(tx.id) === reply.subject);
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Transactions</h2>
@@ -78,6 +90,17 @@ export function TransactionsTable({ rows, next }: { rows: TransactionRow[]; next
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
       <NewestOlderLinks next={next} olderLabel="Older transactions" />
+      {awaitingCode ? (
+        <StepUpDialog
+          reply={refusalFor(reply, "approve")}
+          stamp={reply?.at}
+          title={`Approve ${TYPE_LABELS[awaitingCode.transactionType]} of ${formatCents(awaitingCode.amountCents)}`}
+          intent="approve"
+          fields={{ transactionId: String(awaitingCode.id) }}
+          submitLabel="Approve"
+          pendingText="Approving..."
+        />
+      ) : null}
     </article>
   );
 }

@@ -1,10 +1,11 @@
 import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Banner } from "~/components/form";
+import { StepUpDialog } from "~/components/step-up";
 import { formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
-import type { AdminReply } from "./reply";
+import { type AdminReply, refusalFor } from "./reply";
 
 interface ClientRow {
   id: string;
@@ -33,7 +34,8 @@ function useTimedMessage(reply: AdminReply | undefined, intent: string) {
 /**
  * The desk's User Management card: search by name or email, the clients 25 a page with their status and last
  * activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
- * card's banner for a while.
+ * card's banner for a while; when the server asks for a second-factor code first, a dialog repeats that delete
+ * with the code field.
  */
 export function UserManagement({
   clients,
@@ -47,6 +49,8 @@ export function UserManagement({
   reply?: AdminReply;
 }) {
   const deleteMessage = useTimedMessage(reply, "delete");
+  const awaitingCode = reply?.intent === "delete" ? reply.subject : undefined;
+  const awaitingName = clients.find((client) => client.id === awaitingCode)?.name;
   const submit = useSubmit();
   const [params] = useSearchParams();
   return (
@@ -152,6 +156,19 @@ export function UserManagement({
           </Link>
         ) : null}
       </div>
+      {awaitingCode ? (
+        <StepUpDialog
+          reply={refusalFor(reply, "delete")}
+          stamp={reply?.at}
+          title={awaitingName ? `Delete ${awaitingName}'s data` : "Delete client data"}
+          intent="delete"
+          fields={{ userId: awaitingCode }}
+          submitLabel="Delete"
+          pendingText="Deleting..."
+        >
+          <p className="text-sm text-ink-muted">{ADMIN_MESSAGES.deleteConfirm}</p>
+        </StepUpDialog>
+      ) : null}
     </article>
   );
 }

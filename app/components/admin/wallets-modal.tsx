@@ -1,10 +1,12 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Banner, useFieldError } from "~/components/form";
+import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
+import { StepUpField } from "~/components/step-up";
+import { asksForCode } from "~/lib/step-up";
 import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
-import type { AdminReply } from "./reply";
+import { type AdminReply, refusalFor } from "./reply";
 
 /**
  * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address. A saved
@@ -24,9 +26,14 @@ export function WalletsModal({
   // reply (or hands back an equal but new object) while the banner shows and the close timer runs.
   const incoming = reply?.intent === "wallets" ? reply : undefined;
   const [message, setMessage] = useState(incoming);
+  // When the fields last went back to what the database holds: every reply but one asking for a second-factor
+  // code, which keeps the addresses being typed so they go again with the code.
+  const [resetAt, setResetAt] = useState(incoming?.at);
   // biome-ignore lint/correctness/useExhaustiveDependencies: one update per reply, identified by its stamp
   useEffect(() => {
-    if (incoming) setMessage(incoming);
+    if (!incoming) return;
+    setMessage(incoming);
+    if (!asksForCode(incoming)) setResetAt(incoming.at);
   }, [incoming?.at]);
 
   const savedAt = message?.tone === "success" ? message.at : null;
@@ -53,15 +60,14 @@ export function WalletsModal({
         ) : (
           // Keyed by what the database holds: after a save (here or by another admin, through a live update) the
           // fields show the stored addresses, never what was typed before.
-          <Form
-            method="post"
-            className="space-y-4"
-            key={`${message?.at}:${wallets.map((w) => w.walletAddress).join("|")}`}
-          >
+          <Form method="post" className="space-y-4" key={`${resetAt}:${wallets.map((w) => w.walletAddress).join("|")}`}>
             {message && !saving ? <Banner tone={message.tone}>{message.message}</Banner> : null}
             {wallets.map((wallet) => (
               <WalletField key={wallet.id} wallet={wallet} reply={saving ? undefined : message} />
             ))}
+            <FormErrors reply={refusalFor(message, "wallets")}>
+              <StepUpField />
+            </FormErrors>
             <button
               type="submit"
               name="intent"

@@ -1,0 +1,22 @@
+/**
+ * Step-up for money (docs/product.md, "Account security"): the form field a second-factor code travels in and
+ * the messages of the check, shared by the server's rule (app/server/auth/step-up.server.ts) and the field the
+ * forms show when the server asks for a code (app/components/step-up.tsx). Browser-safe.
+ */
+
+/** The field of the same form the code is typed into, next to the action's own fields. */
+export const STEP_UP_FIELD = "stepUpCode";
+
+export const STEP_UP_MESSAGES = {
+  /** The prompt, and the code field's label. */
+  prompt: "Enter the 6-digit code from your authenticator app",
+  invalidCode: "Invalid code",
+  locked: "Too many wrong codes. Code entry is locked for 15 minutes.",
+  /** An admin without two-factor sign-in: there is no code to ask for. */
+  enrolFirst: "Turn on two-factor authentication on your account before doing this.",
+} as const;
+
+/** A reply (an action's `{ error, field }`, or the back office's reply) that asks for a code, or refuses one. */
+export function asksForCode(reply: { field?: string | null } | null | undefined): boolean {
+  return reply?.field === STEP_UP_FIELD;
+}

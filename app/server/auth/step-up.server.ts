@@ -1,0 +1,145 @@
+/**
+ * Step-up for money (docs/product.md, "Account security"; docs/decisions/0019): the actions that move money or
+ * decide where it goes need a fresh second factor, a TOTP code entered in this session in the last 10 minutes
+ * or typed into the same form (the field `stepUpCode`).
+ *
+ * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
+ * - An admin, always: saving deposit wallets, a ledger entry, approving a withdrawal, deleting a client's data.
+ *   An admin without two-factor sign-in is refused: there is no code to ask for.
+ *
+ * Without a fresh factor the action answers with the code prompt and writes nothing. A wrong code answers
+ * 'Invalid code' and spends one of the account's second-factor budget (`BUDGETS.secondFactorPerAccount`,
+ * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
+ * Routes check before the command runs and hand a refusal back like any other.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import type { Db } from "../db.server";
+import { returning, schema, writeTogether } from "../db.server";
+import type { AppEnv } from "../env.server";
+import { BUDGETS, recordAttempt } from "../rate-limit.server";
+import type { SessionUser } from "../session.server";
+import { consumeTotpCode } from "./totp.server";
+
+/** How long a code entered in a session covers the money actions after it. */
+export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
+
+/** The actions behind step-up; every route that runs one names it. */
+export type StepUpAction = "withdrawal" | "depositWallets" | "ledgerEntry" | "withdrawalApproval" | "clientDeletion";
+
+export type StepUpCheck = { ok: true } | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD };
+
+type StepUpContext = { db: Db; env: AppEnv };
+
+const PASSED: StepUpCheck = { ok: true };
+const asked = (error: string, status: number): StepUpCheck => ({ ok: false, error, status, field: STEP_UP_FIELD });
+
+/**
+ * Who must step up for each action: anyone for the back office's (only admins reach them, and their actions move
+ * every client's money), only someone with two-factor sign-in on for a withdrawal (a client without it has no
+ * code to give).
+ */
+const REQUIRED_FOR: Record<StepUpAction, "always" | "withTwoFactor"> = {
+  withdrawal: "withTwoFactor",
+  depositWallets: "always",
+  ledgerEntry: "always",
+  withdrawalApproval: "always",
+  clientDeletion: "always",
+};
+
+export function stepUpRequired(user: Pick<SessionUser, "role" | "twoFactorEnabled">, action: StepUpAction): boolean {
+  return REQUIRED_FOR[action] === "always" || user.role === "admin" || user.twoFactorEnabled;
+}
+
+/** A code was entered in this session within the window. */
+export function hasFreshSecondFactor(
+  user: Pick<SessionUser, "twoFactorEnabled" | "secondFactorAt">,
+  now = Date.now(),
+): boolean {
+  return user.twoFactorEnabled && user.secondFactorAt !== null && now - user.secondFactorAt < STEP_UP_WINDOW_MS;
+}
+
+/**
+ * The step-up check of one action, before its command runs: passes when none is needed or the session is
+ * fresh; otherwise checks the code of the form, if any.
+ */
+export async function checkStepUp(
+  context: StepUpContext,
+  user: SessionUser,
+  form: FormData,
+  action: StepUpAction,
+  now = Date.now(),
+): Promise<StepUpCheck> {
+  if (!stepUpRequired(user, action)) return PASSED;
+  if (!user.twoFactorEnabled) return { ok: false, error: STEP_UP_MESSAGES.enrolFirst, status: 403 };
+  if (hasFreshSecondFactor(user, now)) return PASSED;
+  const code = codeOf(form);
+  if (code === "") return asked(STEP_UP_MESSAGES.prompt, 401);
+  return spendCode(context, user, code, now);
+}
+
+/**
+ * An admin's decision: only approving a withdrawal needs step-up (rejecting moves no money; approving a
+ * deposit credits what the client already sent). The row's type is read only when the session is not fresh.
+ */
+export async function checkDecisionStepUp(
+  context: StepUpContext,
+  admin: SessionUser,
+  form: FormData,
+  decision: { transactionId: number; userId: string; approve: boolean },
+  now = Date.now(),
+): Promise<StepUpCheck> {
+  if (!decision.approve || hasFreshSecondFactor(admin, now)) return PASSED;
+  const { transactions } = schema;
+  const row = await context.db
+    .select({ type: transactions.transactionType })
+    .from(transactions)
+    .where(and(eq(transactions.id, decision.transactionId), eq(transactions.userId, decision.userId)))
+    .get();
+  // Not this client's row: the decision itself answers that it was not found.
+  if (row?.type !== "withdraw") return PASSED;
+  return checkStepUp(context, admin, form, "withdrawalApproval", now);
+}
+
+/** The typed code, spaces removed (apps show "123 456"); an absurdly long value reads as a wrong code. */
+function codeOf(form: FormData): string {
+  const value = form.get(STEP_UP_FIELD);
+  if (typeof value !== "string") return "";
+  const code = value.replace(/\s/g, "");
+  return code.length <= 16 ? code : "x";
+}
+
+/**
+ * Checks a code against the account's budget and its authenticator. The attempt takes its place in the budget
+ * before the code is looked at (insert, then count, in one batch): requests racing with guesses each see the
+ * ones before them, so no more than the budget's limit of codes is ever checked in its window. A right code
+ * gives its place back and marks the session fresh; a locked attempt gives it back too, so the lock lifts on
+ * time however often someone knocks.
+ */
+async function spendCode(context: StepUpContext, user: SessionUser, code: string, now: number): Promise<StepUpCheck> {
+  const budget = BUDGETS.secondFactorPerAccount;
+  const { authFailures, sessions } = schema;
+  const { attempt, tally } = await writeTogether(context.db, {
+    attempt: returning<{ id: number }>(
+      recordAttempt(context.db, budget, user.id, now).returning({ id: authFailures.id }),
+    ),
+    tally: returning<{ n: number }>(
+      sql`SELECT count(*) AS n FROM auth_failures
+          WHERE scope = ${budget.scope} AND key = ${user.id} AND created_at > ${now - budget.windowMs}`,
+    ),
+  });
+  const attemptId = attempt[0]?.id ?? 0;
+  const giveBack = context.db.delete(authFailures).where(eq(authFailures.id, attemptId));
+  if ((tally[0]?.n ?? 0) > budget.limit) {
+    await giveBack.run();
+    return asked(STEP_UP_MESSAGES.locked, 429);
+  }
+  if (!(await consumeTotpCode(context.db, context.env.TOTP_ENCRYPTION_KEY, user.id, code, { now }))) {
+    return asked(STEP_UP_MESSAGES.invalidCode, 401);
+  }
+  await writeTogether(context.db, {
+    giveBack,
+    fresh: context.db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, user.sessionId)),
+  });
+  return PASSED;
+}
