@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { OAUTH_MESSAGES, PROVIDER_NAMES, unlinkSchema } from "~/lib/schemas/oauth";
-import { unlinkProvider } from "~/server/auth/oauth-accounts.server";
+import { unlinkProvider } from "~/server/auth/oauth-links.server";
 import { readValidForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";

@@ -10,7 +10,7 @@ import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
-import { providersOf } from "~/server/auth/oauth-accounts.server";
+import { providersOf } from "~/server/auth/oauth-links.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";

@@ -13,7 +13,7 @@ interface ProviderRow {
 }
 
 const LINK_CLASS =
-  "inline-flex items-center justify-center rounded-md border border-border px-4 py-2 font-semibold text-ink hover:bg-surface-raised focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60";
+  "inline-flex shrink-0 items-center justify-center rounded-md border border-border px-4 py-2 font-semibold text-ink hover:bg-surface-raised focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60";
 
 /**
  * Account Settings' "Sign-in providers": each provider linked to the account (with Unlink while another way in
@@ -31,8 +31,8 @@ export function ProvidersCard({ card }: { card: { forAdmin: boolean; providers: 
       ) : (
         <ul className="mt-4 divide-y divide-border">
           {card.providers.map((row) => (
-            <li key={row.provider} className="flex flex-wrap items-center justify-between gap-3 py-3">
-              <div className="min-w-0">
+            <li key={row.provider} className="flex flex-wrap items-center justify-between gap-3 py-3 sm:flex-nowrap">
+              <div className="min-w-0 flex-1">
                 <p className="font-medium">{row.name}</p>
                 <p className="break-all text-sm text-ink-muted">
                   {row.linkedEmail
@@ -44,7 +44,7 @@ export function ProvidersCard({ card }: { card: { forAdmin: boolean; providers: 
                 ) : null}
               </div>
               {row.linkedEmail && row.canUnlink ? (
-                <Form method="post" action="/account/providers">
+                <Form method="post" action="/account/providers" className="shrink-0">
                   <input type="hidden" name="provider" value={row.provider} />
                   <SubmitButton intent="unlink" pendingText="Unlinking...">
                     Unlink {row.name}
