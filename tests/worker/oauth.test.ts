@@ -756,6 +756,23 @@ describe("Link on Account Settings (signed in)", () => {
     await browser.post("/account/link", { intent: "link" });
     expect(await countRows("oauth_accounts", "user_id = ? AND provider = 'github'", user.id)).toBe(1);
     expect(await notices(user.email, "provider_linked")).toBe(1);
+
+    // Once more: it is linked already, and nothing more happens.
+    const again = await signInRound(browser, "github");
+    expect(again.headers.get("Location")).toBe("/account");
+    expect((await browser.follow(again)).html).toContain(OAUTH_MESSAGES.alreadyLinked("GitHub"));
+    expect(await notices(user.email, "provider_linked")).toBe(1);
+  });
+
+  it("brings a refused answer back to Account Settings, not to the sign-in page", async () => {
+    const user = await createUser({ email: newEmail("viewer") });
+    const browser = new Browser();
+    await signInAs(browser, user.id);
+    fakeProviders({});
+    const response = await signInRound(browser, "google", { error: "access_denied", code: "" });
+    expect(response.headers.get("Location")).toBe("/account");
+    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.providerError("Google"));
+    expect(await countRows("oauth_pending", "email = ?", user.email)).toBe(0);
   });
 
   it("refuses another e-mail, an identity linked to someone else, and an admin", async () => {

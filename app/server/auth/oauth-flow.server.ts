@@ -4,7 +4,7 @@ import type { AppContext } from "~/load-context";
 import { constantTimeEqual } from "../crypto.server";
 import type { AppEnv } from "../env.server";
 import { notFound } from "../http.server";
-import { getSessionUser } from "../session.server";
+import { getSessionUser, type SessionUser } from "../session.server";
 import { redirectWithToast } from "../toast.server";
 import {
   configuredProviders,
@@ -80,9 +80,18 @@ async function takeFlowCookies(env: AppEnv, request: Request) {
 export async function finishSignIn(context: FlowContext, request: Request, provider: OAuthProvider) {
   const url = new URL(request.url);
   const name = PROVIDER_NAMES[provider];
-  const { started, verifier, headers } = await takeFlowCookies(context.env, request);
-  const refuse = (message: string, to = "/login") =>
-    redirectWithToast(context.env, to, { type: "error", description: message }, { headers });
+  const [{ started, verifier, headers }, viewer] = await Promise.all([
+    takeFlowCookies(context.env, request),
+    getSessionUser(request, context),
+  ]);
+  // Someone signed in was linking from Account Settings: the answer goes back there.
+  const refuse = (message: string) =>
+    redirectWithToast(
+      context.env,
+      viewer ? "/account" : "/login",
+      { type: "error", description: message },
+      { headers },
+    );
 
   if (url.searchParams.has("error")) return refuse(OAUTH_MESSAGES.providerError(name));
   const state = url.searchParams.get("state") ?? "";
@@ -101,21 +110,26 @@ export async function finishSignIn(context: FlowContext, request: Request, provi
       result.reason === "unverified" ? OAUTH_MESSAGES.unverifiedEmail(name) : OAUTH_MESSAGES.providerError(name),
     );
   }
-  return continueAs(context, request, result.identity, headers, refuse);
+  return continueAs(context, request, { identity: result.identity, viewer, headers, refuse });
 }
 
 async function continueAs(
   context: FlowContext,
   request: Request,
-  identity: ProviderIdentity,
-  headers: Headers,
-  refuse: (message: string, to?: string) => Promise<Response>,
+  {
+    identity,
+    viewer,
+    headers,
+    refuse,
+  }: {
+    identity: ProviderIdentity;
+    viewer: SessionUser | null;
+    headers: Headers;
+    refuse: (message: string) => Promise<Response>;
+  },
 ): Promise<Response> {
   const name = PROVIDER_NAMES[identity.provider];
-  const [viewer, linked] = await Promise.all([
-    getSessionUser(request, context),
-    linkedUser(context.db, identity.provider, identity.providerUserId),
-  ]);
+  const linked = await linkedUser(context.db, identity.provider, identity.providerUserId);
   const hold = async (purpose: "register" | "link", to: string) => {
     headers.append("Set-Cookie", await holdIdentity(context, request, identity, purpose));
     return redirect(to, { headers });
@@ -131,9 +145,9 @@ async function continueAs(
         { headers },
       );
     }
-    if (linked) return refuse(OAUTH_MESSAGES.linkedElsewhere(name), "/account");
-    if (viewer.role === "admin") return refuse(OAUTH_MESSAGES.adminRefused, "/account");
-    if (identity.email !== viewer.email.toLowerCase()) return refuse(OAUTH_MESSAGES.linkWrongAccount(name), "/account");
+    if (linked) return refuse(OAUTH_MESSAGES.linkedElsewhere(name));
+    if (viewer.role === "admin") return refuse(OAUTH_MESSAGES.adminRefused);
+    if (identity.email !== viewer.email.toLowerCase()) return refuse(OAUTH_MESSAGES.linkWrongAccount(name));
     return hold("link", "/account/link");
   }
 
