@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 
 /**
  * Google and GitHub as the browser tests need them: a loopback server the app reaches through
- * `OAUTH_TEST_ENDPOINTS` (scripts/e2e-server.ts), each provider's endpoint at "/{its host}{its path}". It shows
- * a consent page for the person the test chose, and checks what a real provider would: the client's
- * credentials, the redirect URI, the single-use code and, for Google, the PKCE verifier against its challenge.
+ * `OAUTH_TEST_ENDPOINTS` (scripts/e2e-server.ts), each provider's endpoint at "/{its host}{its path}". Its
+ * sign-in page asks who signs in (the test fills it in, so tests in parallel never share a person), and it checks
+ * what a real provider would: the client's credentials, the redirect URI, the single-use code and, for Google, the
+ * PKCE verifier against its challenge. One server for the whole run: tests/e2e/global-setup.ts.
  */
 export const FAKE_PROVIDER_PORT = Number(process.env.E2E_OAUTH_PORT ?? Number(process.env.E2E_PORT ?? 8788) + 1000);
 
@@ -37,6 +38,8 @@ interface Grant {
   challenge: string | null;
 }
 
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 const unsignedJwt = (claims: object) =>
   [{ alg: "RS256", typ: "JWT" }, claims].map((part) => base64url(Buffer.from(JSON.stringify(part)))).join(".") +
@@ -59,8 +62,6 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 
 export class FakeOAuthProvider {
-  /** Who signs in at the provider next. */
-  person: FakePerson | null = null;
   private grants = new Map<string, Grant>();
   private tokens = new Map<string, FakePerson>();
   private server: Server | null = null;
@@ -86,9 +87,11 @@ export class FakeOAuthProvider {
     const url = new URL(request.url ?? "/", `http://127.0.0.1:${FAKE_PROVIDER_PORT}`);
     switch (`${request.method} ${url.pathname}`) {
       case "GET /accounts.google.com/o/oauth2/v2/auth":
-        return this.consent(url, response, "google");
+        return this.signInPage(url, response, "google");
       case "GET /github.com/login/oauth/authorize":
-        return this.consent(url, response, "github");
+        return this.signInPage(url, response, "github");
+      case "POST /consent":
+        return this.consent(await formOf(request), response);
       case "POST /oauth2.googleapis.com/token":
         return this.googleToken(request, response);
       case "POST /github.com/login/oauth/access_token":
@@ -102,33 +105,54 @@ export class FakeOAuthProvider {
     }
   }
 
-  /** The provider's sign-in page: the person the test chose, and a way back with a fresh code. */
-  private consent(url: URL, response: ServerResponse, provider: "google" | "github") {
-    const client = CLIENTS[provider];
+  /** The provider's sign-in page: who signs in, then Allow (back with a fresh code) or Deny. */
+  private signInPage(url: URL, response: ServerResponse, provider: "google" | "github") {
     const redirectUri = url.searchParams.get("redirect_uri") ?? "";
-    if (url.searchParams.get("client_id") !== client.id || !this.person) {
+    const state = url.searchParams.get("state") ?? "";
+    if (url.searchParams.get("client_id") !== CLIENTS[provider].id || !redirectUri.startsWith("http://127.0.0.1:")) {
       response.writeHead(400);
-      response.end("unknown client, or no person chosen by the test");
+      response.end("unknown client or redirect URI");
       return;
     }
-    const code = randomUUID();
-    this.grants.set(code, {
-      provider,
-      person: this.person,
-      redirectUri,
-      challenge: url.searchParams.get("code_challenge"),
-    });
-    const back = new URL(redirectUri);
-    back.searchParams.set("code", code);
-    back.searchParams.set("state", url.searchParams.get("state") ?? "");
     const denied = new URL(redirectUri);
     denied.searchParams.set("error", "access_denied");
-    denied.searchParams.set("state", url.searchParams.get("state") ?? "");
+    denied.searchParams.set("state", state);
+    const hidden = {
+      provider,
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: url.searchParams.get("code_challenge") ?? "",
+    };
     const label = provider === "google" ? "Google" : "GitHub";
     response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    response.end(`<!doctype html><html lang="en"><title>Fake ${label}</title><main>
-      <h1>Fake ${label}</h1><p>Sign in as ${this.person.email}?</p>
-      <a href="${back.href}">Allow</a> <a href="${denied.href}">Deny</a></main></html>`);
+    response.end(`<!doctype html><html lang="en"><title>Fake ${label}</title><main><h1>Fake ${label}</h1>
+      <form method="post" action="/consent">
+        ${Object.entries(hidden)
+          .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+          .join("")}
+        <label>Account id <input name="id" required></label>
+        <label>Email <input name="email" type="email" required></label>
+        <label>Name <input name="name"></label>
+        <button>Allow</button>
+      </form>
+      <a href="${escapeHtml(denied.href)}">Deny</a></main></html>`);
+  }
+
+  private consent(form: URLSearchParams, response: ServerResponse) {
+    const provider = form.get("provider") === "github" ? "github" : "google";
+    const code = randomUUID();
+    const person = { id: form.get("id") ?? "", email: form.get("email") ?? "", name: form.get("name") ?? "" };
+    this.grants.set(code, {
+      provider,
+      person,
+      redirectUri: form.get("redirect_uri") ?? "",
+      challenge: form.get("code_challenge") || null,
+    });
+    const back = new URL(form.get("redirect_uri") ?? "");
+    back.searchParams.set("code", code);
+    back.searchParams.set("state", form.get("state") ?? "");
+    response.writeHead(302, { Location: back.href });
+    response.end();
   }
 
   /** Takes a code once, for the client it was given to and the redirect URI it was given with. */

@@ -1,27 +1,30 @@
-import { FAKE_PROVIDER_PORT, FakeOAuthProvider } from "./fake-oauth-provider";
+import type { Page } from "@playwright/test";
+import { FAKE_PROVIDER_PORT, type FakePerson } from "./fake-oauth-provider";
 import { expect, register, signIn, test, unique } from "./support";
 
 /**
- * The OAuth round trip in a real browser, against a fake Google and GitHub on loopback (the server runs with
- * OAUTH_TEST_ENDPOINTS pointing at it: scripts/e2e-server.ts). One fake provider for the file, so its tests run
- * one after another.
+ * The OAuth round trip in a real browser, against a fake Google and GitHub on loopback (started for the run by
+ * tests/e2e/global-setup.ts; the server runs with OAUTH_TEST_ENDPOINTS pointing at it: scripts/e2e-server.ts).
  */
-test.describe.configure({ mode: "serial" });
-
-const provider = new FakeOAuthProvider();
-test.beforeAll(() => provider.start());
-test.afterAll(() => provider.stop());
-
 const fakeOrigin = `http://127.0.0.1:${FAKE_PROVIDER_PORT}`;
+
+/** At the provider's sign-in page: signs in as this person and allows the app. */
+async function allowAs(page: Page, person: FakePerson) {
+  await expect(page).toHaveURL(new RegExp(`^${fakeOrigin}/`));
+  await page.getByLabel("Account id").fill(person.id);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByRole("button", { name: "Allow" }).click();
+}
 
 test("a new person signs up with Google, completes the profile, and signs in with Google again", async ({ page }) => {
   const email = `google-${unique()}@example.com`;
-  provider.person = { id: `g-${unique()}`, email, name: "Ada Lovelace" };
+  const person = { id: `g-${unique()}`, email, name: "Ada Lovelace" };
 
   await page.goto("/register");
   await page.getByRole("link", { name: "Continue with Google" }).click();
   await expect(page).toHaveURL(new RegExp(`^${fakeOrigin}/accounts\\.google\\.com/`));
-  await page.getByRole("link", { name: "Allow" }).click();
+  await allowAs(page, person);
 
   await expect(page).toHaveURL(/\/register\/complete$/);
   await expect(page.getByRole("heading", { name: "Complete your profile" })).toBeVisible();
@@ -47,13 +50,12 @@ test("a new person signs up with Google, completes the profile, and signs in wit
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/login");
   await page.getByRole("link", { name: "Continue with Google" }).click();
-  await page.getByRole("link", { name: "Allow" }).click();
+  await allowAs(page, person);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Welcome back, Ada")).toBeVisible();
 });
 
 test("a cancelled sign-in at the provider comes back to /login with a message", async ({ page }) => {
-  provider.person = { id: `g-${unique()}`, email: `cancel-${unique()}@example.com`, name: "Cancel Me" };
   await page.goto("/login");
   await page.getByRole("link", { name: "Continue with Google" }).click();
   await page.getByRole("link", { name: "Deny" }).click();
@@ -68,10 +70,9 @@ test("an existing client links GitHub only after signing in with the password, t
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page).toHaveURL(/\/$/);
 
-  provider.person = { id: String(Date.now()), email, name: "Grace Hopper" };
   await page.goto("/login");
   await page.getByRole("link", { name: "Continue with GitHub" }).click();
-  await page.getByRole("link", { name: "Allow" }).click();
+  await allowAs(page, { id: String(Date.now()), email, name: "Grace Hopper" });
 
   // Never linked silently: the owner must sign in first.
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount%2Flink$/);
