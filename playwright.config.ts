@@ -24,6 +24,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: "test-results/e2e-artifacts",
+  // The fake OAuth provider the server's sign-in with Google and GitHub goes to (tests/e2e/fake-oauth-provider.ts).
+  globalSetup: "./tests/e2e/global-setup.ts",
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
   use: {
     baseURL,

@@ -10,6 +10,7 @@
  */
 import { appendFileSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FAKE_PROVIDER_SETTINGS } from "../tests/e2e/fake-oauth-provider.ts";
 import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, ensureDevVars, ROOT } from "./lib/local-d1.ts";
 import { supervise } from "./lib/supervise.ts";
@@ -35,7 +36,11 @@ console.log(`server log: ${logPath}`);
 const server = supervise({
   name: "wrangler dev",
   command: join(BIN, "wrangler"),
-  args: () => wranglerDevArgs({ port, inspectorPort: process.env.E2E_INSPECTOR_PORT, persistTo }),
+  args: async () => [
+    ...(await wranglerDevArgs({ port, inspectorPort: process.env.E2E_INSPECTOR_PORT, persistTo })),
+    // Sign-in with Google and GitHub against the fake provider tests/e2e/oauth.spec.ts serves on loopback.
+    ...Object.entries(FAKE_PROVIDER_SETTINGS).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+  ],
   stdio: ["ignore", log, log],
   restartNote: "on the same port and database",
   note: (line) => {

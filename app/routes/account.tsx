@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
+import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -13,6 +14,7 @@ import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } fr
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
 import { clientMeta } from "~/server/auth/client-meta.server";
+import { providersOf } from "~/server/auth/oauth-links.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
@@ -23,9 +25,13 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const account = await getAccount(context.db, user.id);
+  // Independent reads, asked for at once.
+  const [account, { sessions, signIns }, providers] = await Promise.all([
+    getAccount(context.db, user.id),
+    sessionsAndSignIns(context.db, user),
+    providersOf(context, user),
+  ]);
   if (!account) notFound();
-  const { sessions, signIns } = await sessionsAndSignIns(context.db, user);
   return {
     sessions,
     signIns,
@@ -38,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       lastName: account.lastName ?? "",
       phoneNumber: account.phoneNumber ?? "",
     },
+    providers,
   };
 }
 
@@ -87,7 +94,7 @@ function useBanner(result: Result | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account, sessions, signIns } = useLoaderData<typeof loader>();
+  const { account, sessions, signIns, providers } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -198,6 +205,7 @@ export default function AccountSettings() {
 
       <SessionsCard sessions={sessions} />
       <ActivityCard signIns={signIns} />
+      <ProvidersCard card={providers} />
     </section>
   );
 }

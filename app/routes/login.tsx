@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OtherAccountForm } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
+import { ContinueWithProviders, ProviderNotice } from "~/components/oauth-buttons";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { CheckedSubmit } from "~/components/turnstile";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
@@ -10,6 +11,8 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES, signInSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { clientMeta } from "~/server/auth/client-meta.server";
+import { signInProviders } from "~/server/auth/oauth-accounts.server";
+import { linkWaitingForSignIn } from "~/server/auth/oauth-links.server";
 import { afterFirstFactor } from "~/server/auth/sign-in.server";
 import { signIn } from "~/server/auth.server";
 import { readValidForm } from "~/server/form.server";
@@ -37,6 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // An address with repeated failures gets the security check from the start; an account under attack,
     // once its e-mail has been tried (the action's answer says so).
     challenge: await isOverBudget(context.db, BUDGETS.signInCheckPerIp, clientIp(request)),
+    providers: signInProviders(context.env),
+    providerNotice: await linkWaitingForSignIn(context, request),
   };
 }
 
@@ -61,11 +66,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo, widget, challenge } = useLoaderData<typeof loader>();
+  const { redirectTo, widget, challenge, providers, providerNotice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const needsCheck = challenge || (actionData && "challenge" in actionData && actionData.challenge);
   return (
     <AuthCard title="Sign in to your account">
+      {providerNotice ? <ProviderNotice>{providerNotice}</ProviderNotice> : null}
       <FormErrors reply={actionData}>
         <Form method="post" className="space-y-4" noValidate={false}>
           {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
@@ -88,6 +94,7 @@ export default function Login() {
           </CheckedSubmit>
         </Form>
       </FormErrors>
+      <ContinueWithProviders providers={providers} />
       <OtherAccountForm question="Don't have an account?" to="/register">
         Register
       </OtherAccountForm>

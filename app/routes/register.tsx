@@ -5,12 +5,15 @@ import { type FormEvent, useState } from "react";
 import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
+import { ContinueWithProviders } from "~/components/oauth-buttons";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { TermsCheckbox } from "~/components/terms-checkbox";
 import { CheckedSubmit } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
 import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { clientMeta } from "~/server/auth/client-meta.server";
+import { signInProviders } from "~/server/auth/oauth-accounts.server";
 import { deviceOf } from "~/server/auth/sign-in.server";
 import { registerClient } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
@@ -27,7 +30,7 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
-  return { widget: challengeWidget(context.env) };
+  return { widget: challengeWidget(context.env), providers: signInProviders(context.env) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Register() {
-  const { widget } = useLoaderData<typeof loader>();
+  const { widget, providers } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
   const refusal = clientRefusal ?? actionData;
@@ -81,37 +84,13 @@ export default function Register() {
           <Field label="Password" name="password" type="password" autoComplete="new-password" required />
           <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
           <Field label="Referral ID (optional)" name="referralId" />
-          <div className="flex items-start gap-2 text-sm">
-            <input
-              id="terms"
-              name="terms"
-              type="checkbox"
-              required
-              aria-invalid={termsError ? true : undefined}
-              aria-describedby={termsError ? "terms-error" : undefined}
-              className="mt-1 h-4 w-4 accent-brand"
-            />
-            <label htmlFor="terms" className="text-ink-muted">
-              I accept the{" "}
-              <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:no-underline">
-                Terms of Service
-              </Link>{" "}
-              and the{" "}
-              <Link to="/privacy" className="text-brand underline underline-offset-2 hover:no-underline">
-                Privacy Policy
-              </Link>
-            </label>
-          </div>
-          {termsError ? (
-            <p id="terms-error" className="-mt-3 text-sm text-danger">
-              {termsError}
-            </p>
-          ) : null}
+          <TermsCheckbox error={termsError} />
           <CheckedSubmit widget={widget} action="register" resetKey={actionData} pendingText="Creating account...">
             Create Account
           </CheckedSubmit>
         </Form>
       </FormErrors>
+      <ContinueWithProviders providers={providers} />
       <OtherAccountForm question="Already have an account?" to="/login">
         Sign in
       </OtherAccountForm>

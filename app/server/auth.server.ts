@@ -1,11 +1,12 @@
 import { and, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
+import type { OAuthProvider } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
 import { securityNotice, securityNoticeIf } from "./auth/security-notice.server";
 import { type SignedInUser, signInEventInsert } from "./auth/sign-in.server";
 import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
-import type { Db } from "./db.server";
+import type { Db, Write } from "./db.server";
 import { returning, schema, writeTogether } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { enqueueEmail } from "./mail/outbox.server";
@@ -41,6 +42,27 @@ function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
   }));
 }
 
+/** What a new client gives besides a password: the registration form's fields, or the profile completed after a provider's sign-in. */
+type NewClient = Pick<
+  RegistrationInput,
+  "email" | "firstName" | "lastName" | "phoneNumber" | "username" | "country" | "referralId"
+>;
+
+interface NewClientOptions {
+  ip?: string;
+  meta?: ClientMeta;
+  deviceHash?: string | null;
+  now?: number;
+}
+
+/** The provider a sign-up came through, and its writes for the new account's batch (given the new user's id). */
+type ProviderCredential = {
+  method: OAuthProvider;
+  alsoWrite: (userId: string) => Record<string, Write<unknown> | undefined>;
+};
+
+type Registered = Result<{ userId: string; setCookie: string; emailIds: number[] }>;
+
 /**
  * A new client: login account (role user), profile (balance 0, active), confirmation token, welcome mail
  * and the first session, all in one batch. Last login equals creation, which is how the dashboard knows
@@ -50,17 +72,36 @@ function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
  * hashed before the e-mail is looked up, so a taken address costs as long to answer as a new one and the
  * answer's timing does not tell who has an account.
  */
-export async function registerClient(
-  { db, env }: AccountContext,
+export function registerClient(
+  context: AccountContext,
   input: RegistrationInput,
   origin: string,
-  {
-    ip,
-    meta = { userAgent: null, country: null, city: null },
-    deviceHash = null,
-    now = Date.now(),
-  }: { ip?: string; meta?: ClientMeta; deviceHash?: string | null; now?: number } = {},
-): Promise<Result<{ userId: string; setCookie: string; emailIds: number[] }>> {
+  options: NewClientOptions = {},
+): Promise<Registered> {
+  return openClientAccount(context, input, { password: input.password, origin }, options);
+}
+
+/**
+ * A new client whose e-mail address a sign-in provider vouched for (docs/product.md, "Sign-in providers"): as
+ * above, but with no password (an empty hash, which no password matches), the e-mail confirmed already (so the
+ * welcome mail carries no confirmation link), the sign-in recorded with the provider as its method, and the
+ * provider's own writes (its link to the account, the spent pending sign-up) in the same batch.
+ */
+export function registerClientWithProvider(
+  context: AccountContext,
+  input: NewClient,
+  provider: ProviderCredential,
+  options: NewClientOptions = {},
+): Promise<Registered> {
+  return openClientAccount(context, input, provider, options);
+}
+
+async function openClientAccount(
+  { db, env }: AccountContext,
+  input: NewClient,
+  credential: { password: string; origin: string } | ProviderCredential,
+  { ip, meta = { userAgent: null, country: null, city: null }, deviceHash = null, now = Date.now() }: NewClientOptions,
+): Promise<Registered> {
   const [ipLimited, emailLimited] = await Promise.all([
     ip ? isOverBudget(db, BUDGETS.registerPerIp, ip, now) : false,
     isOverBudget(db, BUDGETS.registerPerEmail, input.email, now),
@@ -72,16 +113,23 @@ export async function registerClient(
   if (ipLimited || emailLimited) return { ok: false, error: MESSAGES.tooManyRegistrations };
 
   const userId = crypto.randomUUID();
-  const passwordHash = await hashPassword(input.password, scryptCostFor(env));
+  const withPassword = "password" in credential;
+  const passwordHash = withPassword ? await hashPassword(credential.password, scryptCostFor(env)) : "";
   const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
   if (taken) return { ok: false, error: MESSAGES.emailTaken };
-  const confirm = await newToken("confirm", userId, now);
+  const confirm = withPassword ? await newToken("confirm", userId, now) : null;
   const session = await newSession(env, userId, now, { meta });
   try {
-    const { welcome } = await writeTogether(db, {
-      user: db
-        .insert(users)
-        .values({ id: userId, email: input.email, passwordHash, role: "user", createdAt: now, lastLoginAt: now }),
+    const written = await writeTogether(db, {
+      user: db.insert(users).values({
+        id: userId,
+        email: input.email,
+        passwordHash,
+        role: "user",
+        createdAt: now,
+        lastLoginAt: now,
+        emailConfirmedAt: withPassword ? null : now,
+      }),
       profile: db.insert(profiles).values({
         userId,
         email: input.email,
@@ -97,18 +145,27 @@ export async function registerClient(
         createdAt: now,
         updatedAt: now,
       }),
-      confirmToken: db.insert(authTokens).values(confirm.row),
+      confirmToken: confirm ? db.insert(authTokens).values(confirm.row) : undefined,
       welcome: returning<{ id: number }>(
         enqueueEmail(db, {
           to: input.email,
           template: "welcome",
-          data: { name: input.firstName, confirmUrl: `${origin}/confirm-email?token=${confirm.token}` },
+          data: {
+            name: input.firstName,
+            confirmUrl:
+              confirm && withPassword ? `${credential.origin}/confirm-email?token=${confirm.token}` : undefined,
+          },
         }),
       ),
       session: insertSession(db, session.row),
       // The browser the account began in is a known one: signing in there later sends no new-browser notice.
-      event: signInEventInsert({ db }, { userId, result: "success", method: "register", meta, deviceHash, now }),
+      event: signInEventInsert(
+        { db },
+        { userId, result: "success", method: withPassword ? "register" : credential.method, meta, deviceHash, now },
+      ),
+      ...(withPassword ? {} : credential.alsoWrite(userId)),
     });
+    const welcome = written.welcome as Array<{ id: number }>;
     return { ok: true, userId, setCookie: session.setCookie, emailIds: welcome.map((row) => row.id) };
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same message.

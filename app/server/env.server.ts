@@ -101,6 +101,19 @@ const appEnvSchema = z
     GOOGLE_CLIENT_SECRET: optionalSetting,
     GITHUB_CLIENT_ID: optionalSetting,
     GITHUB_CLIENT_SECRET: optionalSetting,
+    /**
+     * Browser tests only: a loopback origin ("http://127.0.0.1:8790") whose fake provider answers in place of
+     * Google's and GitHub's endpoints (app/server/auth/oauth.server.ts). Refused in production.
+     */
+    OAUTH_TEST_ENDPOINTS: optionalSetting.pipe(
+      z
+        .string()
+        .regex(
+          /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/,
+          "OAUTH_TEST_ENDPOINTS must be a loopback origin such as http://127.0.0.1:8790",
+        )
+        .optional(),
+    ),
     /** Cloudflare Turnstile (a var, public): the widget's site key. Required in production. */
     TURNSTILE_SITE_KEY: turnstileKey("TURNSTILE_SITE_KEY"),
     /** Cloudflare Turnstile (a secret): siteverify's key. Required in production. */
@@ -109,6 +122,10 @@ const appEnvSchema = z
   .refine((env) => !(env.ENVIRONMENT === "production" && env.PASSWORD_HASH_COST === "fast"), {
     message: "PASSWORD_HASH_COST=fast is not allowed in production",
     path: ["PASSWORD_HASH_COST"],
+  })
+  .refine((env) => !(env.ENVIRONMENT === "production" && env.OAUTH_TEST_ENDPOINTS), {
+    message: "OAUTH_TEST_ENDPOINTS is not allowed in production",
+    path: ["OAUTH_TEST_ENDPOINTS"],
   })
   .refine((env) => env.ENVIRONMENT !== "production" || env.TURNSTILE_SITE_KEY !== "", {
     message: "TURNSTILE_SITE_KEY must be set in production",

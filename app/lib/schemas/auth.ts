@@ -53,33 +53,58 @@ const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
 /** "First name and last name are required" is about the first of the two that is blank. */
 const blankName = (v: { firstName: string }) => (v.firstName === "" ? "firstName" : "lastName");
 
+/** What every new client gives besides the e-mail and a password, however the e-mail is vouched for. */
+const readNewClient = (v: Record<string, unknown>) => ({
+  firstName: text(v.firstName, 100),
+  lastName: text(v.lastName, 100),
+  phoneNumber: text(v.phoneNumber, 40),
+  username: text(v.username, 60),
+  country: text(v.country, 100),
+  referralId: text(v.referralId, 60),
+  terms: v.terms === "on" || v.terms === true || v.terms === "true",
+});
+type NewClientFields = ReturnType<typeof readNewClient>;
+
+const termsRule = [(v: NewClientFields) => v.terms, MESSAGES.termsRequired, "terms"] as const;
+/** The registration's checks after the password's, in the product's order. */
+const newClientRules = [
+  [(v: NewClientFields) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName],
+  [(v: NewClientFields) => v.phoneNumber !== "", MESSAGES.phoneRequired, "phoneNumber"],
+  [(v: NewClientFields) => v.username !== "", MESSAGES.usernameRequired, "username"],
+  [(v: NewClientFields) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired, "country"],
+] as const;
+
 export const registrationSchema = formSchema(
   (v) => ({
     email: email(v.email),
     password: secret(v.password),
     confirmPassword: secret(v.confirmPassword),
-    firstName: text(v.firstName, 100),
-    lastName: text(v.lastName, 100),
-    phoneNumber: text(v.phoneNumber, 40),
-    username: text(v.username, 60),
-    country: text(v.country, 100),
-    referralId: text(v.referralId, 60),
-    terms: v.terms === "on" || v.terms === true || v.terms === "true",
+    ...readNewClient(v),
     challenge: challenge(v),
   }),
   [
     [(v) => isEmail(v.email), MESSAGES.invalidEmail, "email"],
-    [(v) => v.terms, MESSAGES.termsRequired, "terms"],
+    termsRule,
     [(v) => v.password === v.confirmPassword, MESSAGES.passwordsDoNotMatch, "confirmPassword"],
     [(v) => v.password.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort, "password"],
-    [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName],
-    [(v) => v.phoneNumber !== "", MESSAGES.phoneRequired, "phoneNumber"],
-    [(v) => v.username !== "", MESSAGES.usernameRequired, "username"],
-    [(v) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired, "country"],
+    ...newClientRules,
   ],
   undefined,
   TEXT_FIELDS,
 );
+
+/**
+ * "Complete your profile" after a sign-in provider vouched for the e-mail: the registration's fields and checks
+ * without the e-mail (the provider's) and the password (there is none).
+ */
+export const completeProfileSchema = formSchema(
+  readNewClient,
+  [termsRule, ...newClientRules],
+  undefined,
+  profileFields,
+);
+export type CompleteProfileInput = NewClientFields;
+
 /** A registration as the account service takes it (the security check is the action's business). */
 export type RegistrationInput = Omit<typeof registrationSchema extends FormSchema<infer T> ? T : never, "challenge">;
 

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { OAUTH_MESSAGES, PROVIDER_NAMES, unlinkSchema } from "~/lib/schemas/oauth";
+import { unlinkProvider } from "~/server/auth/oauth-links.server";
+import { readValidForm } from "~/server/form.server";
+import { requireUser } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/** The providers card's Unlink posts here; there is nothing to show. */
+export async function loader() {
+  return redirect("/account");
+}
+
+/** Unlink one provider, while a password or another provider remains; back to /account with what happened. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const form = await readValidForm(request, unlinkSchema);
+  const back = (type: "success" | "error", description: string) =>
+    redirectWithToast(context.env, "/account", { type, description });
+  if (!form.ok) return back("error", form.error);
+  const result = await unlinkProvider(context, request, user, form.data.provider);
+  return result.ok
+    ? back("success", OAUTH_MESSAGES.unlinked(PROVIDER_NAMES[form.data.provider]))
+    : back("error", result.error);
+}

@@ -1,0 +1,88 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { type FormEvent, useState } from "react";
+import { CountrySelect } from "~/components/country-select";
+import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { TermsCheckbox } from "~/components/terms-checkbox";
+import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
+import { completeProfileSchema, fieldOfAccountError } from "~/lib/schemas/auth";
+import { OAUTH_MESSAGES } from "~/lib/schemas/oauth";
+import { completeSignUp, pendingSignUp } from "~/server/auth/oauth-accounts.server";
+import { readValidForm } from "~/server/form.server";
+import { getSessionUser } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction = pageMeta(() => [{ title: "Complete your profile" }]);
+
+/** A new person back from Google or GitHub: the registration fields the provider does not give. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request, context);
+  if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
+  const pending = await pendingSignUp(context, request);
+  if (!pending) {
+    throw await redirectWithToast(context.env, "/register", {
+      type: "error",
+      description: OAUTH_MESSAGES.profileExpired,
+    });
+  }
+  return { pending };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readValidForm(request, completeProfileSchema);
+  if (!form.ok) return data(refusalOf(form), { status: 400 });
+  const result = await completeSignUp(context, request, form.data);
+  if (!result.ok) {
+    return data<FormRefusal>(
+      { error: result.error, field: fieldOfAccountError(result.error) },
+      { status: result.status },
+    );
+  }
+  throw result.response;
+}
+
+export default function CompleteProfile() {
+  const { pending } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
+  const refusal = clientRefusal ?? actionData;
+
+  // The server checks everything again; this only spares a round trip for the obvious mistakes.
+  function checkBeforeSubmit(event: FormEvent<HTMLFormElement>) {
+    const result = validateForm(completeProfileSchema, new FormData(event.currentTarget));
+    setClientRefusal(result.ok ? null : refusalOf(result));
+    if (!result.ok) event.preventDefault();
+  }
+
+  return (
+    <AuthCard title="Complete your profile">
+      <p className="-mt-2 mb-6 text-sm text-ink-muted">
+        You signed in with {pending.providerName} as <strong className="break-all text-ink">{pending.email}</strong>. A
+        few more details and your account is ready.
+      </p>
+      <FormErrors reply={refusal}>
+        <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
+          {refusal?.error ? <Banner tone="error">{refusal.error}</Banner> : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="First Name" name="firstName" defaultValue={pending.firstName} autoComplete="given-name" />
+            <Field label="Last Name" name="lastName" defaultValue={pending.lastName} autoComplete="family-name" />
+          </div>
+          <Field label="Username" name="username" autoComplete="username" />
+          <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
+          <CountrySelect />
+          <Field label="Referral ID (optional)" name="referralId" />
+          <TermsCheckbox error={errorFor(refusal, "terms")} />
+          <SubmitButton pendingText="Creating account..." className="w-full">
+            Create Account
+          </SubmitButton>
+        </Form>
+      </FormErrors>
+    </AuthCard>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
