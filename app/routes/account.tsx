@@ -3,12 +3,14 @@ import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { TwoFactorCard } from "~/components/account/two-factor-card";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import { twoFactorStatus } from "~/server/auth/two-factor.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -21,6 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const account = await getAccount(context.db, user.id);
   if (!account) notFound();
   return {
+    twoFactor: await twoFactorStatus(context.db, user.id),
     account: {
       id: account.id,
       email: account.email,
@@ -78,7 +81,7 @@ function useBanner(result: Result | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account } = useLoaderData<typeof loader>();
+  const { account, twoFactor } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -186,6 +189,8 @@ export default function AccountSettings() {
           </Form>
         </FormErrors>
       </article>
+
+      <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
     </section>
   );
 }
