@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import type { LedgerRow } from "~/lib/ledger";
+import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "~/server/auth/totp.server";
 import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
-import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "~/server/auth/totp.server";
 import { insertSession, newSession } from "~/server/session.server";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
