@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
+import { test } from "@playwright/test";
 
 /**
  * Codes of an authenticator for the browser tests. The server accepts each 30-second step of an account once
@@ -59,17 +60,33 @@ export const secretBytes = (secret: string) => decodeBase32IgnorePadding(secret.
  * Runs `enter` with a code of a step no other test has used for this secret, and hands out no other step of it
  * until `enter` has finished: `enter` must wait until the server has taken the code.
  */
-export function withUnusedCode<T>(secret: string, enter: (code: string) => Promise<T>): Promise<T> {
+export async function withUnusedCode<T>(secret: string, enter: (code: string) => Promise<T>): Promise<T> {
   const bytes = secretBytes(secret);
   const name = secret.replace(/\s/g, "").slice(0, 16);
+  const asked = Date.now();
   return withLock(name, async () => {
     const state = join(DIR, `${name}.json`);
     const last = existsSync(state) ? (JSON.parse(readFileSync(state, "utf8")) as { step: number }).step : 0;
-    const current = Math.floor(Date.now() / STEP_MS);
-    const step = Math.max(current, last + 1);
+    const now = Date.now();
+    const current = Math.floor(now / STEP_MS);
+    // The step before is accepted too, while there is time left in this one for the server to see it as such.
+    const earliest = now % STEP_MS < STEP_MS - 10_000 ? current - 1 : current;
+    const step = Math.max(earliest, last + 1);
     // The next step is accepted already; beyond it, wait until it is the next one.
     if (step > current + 1) await sleep((step - 1) * STEP_MS - Date.now() + 200);
     writeFileSync(state, JSON.stringify({ step }));
+    // Waiting for a step (or for another test's code) is no time of the test's own.
+    extendTestTimeout(Date.now() - asked);
     return enter(generateHOTP(bytes, BigInt(step), 6));
   });
+}
+
+function extendTestTimeout(ms: number) {
+  if (ms < 1_000) return;
+  try {
+    const info = test.info();
+    info.setTimeout(info.timeout + ms);
+  } catch {
+    // Not inside a test (a hook or a script): nothing to extend.
+  }
 }
