@@ -34,6 +34,8 @@ import {
 } from "../support/two-factor";
 
 const STEP = 30_000;
+/** Tests that wait for a fresh time step (`steadyStep`) may take a few seconds more than the default allows. */
+const WAITS_FOR_A_STEP = { timeout: 30_000 };
 
 const noticesOf = (email: string, event: string) =>
   countRows(
@@ -58,7 +60,7 @@ async function signedInClient() {
   return { ...user, cookie: await sessionCookieFor(user.id) };
 }
 
-describe("enrolment", () => {
+describe("enrolment", WAITS_FOR_A_STEP, () => {
   it("shows the key as a QR code and in groups of four, stores it encrypted, and turns on with a current code", async () => {
     const client = await signedInClient();
     expect(await (await getPage("/account/two-factor", client.cookie)).text()).toContain(
@@ -170,7 +172,7 @@ describe("enrolment", () => {
   });
 });
 
-describe("the sign-in's second step", () => {
+describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
   it("asks for the code after the password, and opens nothing before it", async () => {
     const user = await createUser({ twoFactor: true });
     const first = await passwordStep(user.email);
@@ -307,7 +309,7 @@ describe("the sign-in's second step", () => {
   });
 });
 
-describe("recovery codes", () => {
+describe("recovery codes", WAITS_FOR_A_STEP, () => {
   it("sign in once each, with a notice each time, whatever the case, spaces or dashes", async () => {
     const client = await signedInClient();
     await steadyStep();
@@ -374,7 +376,7 @@ describe("recovery codes", () => {
   });
 });
 
-describe("turning it off", () => {
+describe("turning it off", WAITS_FOR_A_STEP, () => {
   it("needs the password and a current code, queues one notice, and then the password alone signs in", async () => {
     const client = await signedInClient();
     await steadyStep(8_000);
@@ -446,7 +448,7 @@ function urlOf(route: BuildRoute, params: Record<string, string>): string {
     .replace("*", "no-such-page");
 }
 
-describe("admins must use two-factor", () => {
+describe("admins must use two-factor", WAITS_FOR_A_STEP, () => {
   it("an admin without it reaches no admin page, action, resource route or feed", async () => {
     await ensureDepositWallets();
     const admin = await createUser({ role: "admin", twoFactor: false });
@@ -555,7 +557,7 @@ describe("admins must use two-factor", () => {
   });
 });
 
-describe("the dashboard's suggestion", () => {
+describe("the dashboard's suggestion", WAITS_FOR_A_STEP, () => {
   const SUGGESTION = "Protect your account with two-factor authentication";
 
   it("shows until the client dismisses it, and never to a client who has it on", async () => {
