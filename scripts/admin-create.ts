@@ -4,7 +4,11 @@
  * Creates an admin account, or promotes an existing account to admin. Admins are never made through
  * the web. The password may also come from ADMIN_PASSWORD (keeps it out of shell history); it is
  * required for a new account and, for an existing one, replaces the old password when given.
- * Local D1 by default; --remote for the deployed database.
+ * Local D1 by default; --remote for the deployed database; --persist-to for another local state folder
+ * (the browser tests' throwaway database).
+ *
+ * Admins must use two-factor sign-in: one who has not set it up is taken to its set-up at the first sign-in
+ * and can open nothing else until it is on.
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -19,6 +23,7 @@ const { values } = parseArgs({
     "first-name": { type: "string", default: "" },
     "last-name": { type: "string", default: "" },
     remote: { type: "boolean", default: false },
+    "persist-to": { type: "string" },
   },
 });
 
@@ -41,9 +46,18 @@ if (!input.success) {
   process.exit(1);
 }
 
+if (values.remote && values["persist-to"]) {
+  console.error("Give either --remote or --persist-to, not both.");
+  process.exit(1);
+}
+
 const { email, password, firstName, lastName } = input.data;
-const target: D1Target = { remote: values.remote };
-const [existing] = query<{ id: string }>(`SELECT id FROM users WHERE email = ${sqlValue(email)}`, target);
+const target: D1Target = { remote: values.remote, persistTo: values["persist-to"] };
+const [existing] = query<{ id: string; twoFactorOn: number }>(
+  `SELECT id, EXISTS (SELECT 1 FROM two_factor WHERE user_id = users.id AND confirmed_at IS NOT NULL) AS twoFactorOn
+   FROM users WHERE email = ${sqlValue(email)}`,
+  target,
+);
 
 if (!existing && !password) {
   console.error("A new admin needs --password (or ADMIN_PASSWORD).");
@@ -86,3 +100,9 @@ executeStatements(statements, target);
 console.log(
   `${existing ? "Promoted" : "Created"} admin ${email} on the ${values.remote ? "remote" : "local"} database.`,
 );
+if (!existing?.twoFactorOn) {
+  console.log(
+    "Admins must use two-factor authentication: at the first sign-in they are taken to its set-up (an authenticator " +
+      "app, at /account/two-factor) and can open nothing else until it is on.",
+  );
+}

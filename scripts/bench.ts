@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { BENCH_STATE, BENCH_USERS, buildBenchData, DATABASE_ID } from "./bench-data.ts";
+import { BENCH_SESSIONS, BENCH_STATE, BENCH_TOTP_KEY, BENCH_USERS, buildBenchData, DATABASE_ID } from "./bench-data.ts";
 import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -19,8 +19,8 @@ const CONNECTIONS = 10;
 const MAX_REQUESTS = 20_000;
 const PORT = Number(process.env.BENCH_PORT ?? 8794);
 
-if (!existsSync(join(BENCH_STATE, "sessions.json"))) await buildBenchData();
-const cookies = JSON.parse(readFileSync(join(BENCH_STATE, "sessions.json"), "utf8")) as Record<string, string>;
+if (!existsSync(BENCH_SESSIONS)) await buildBenchData();
+const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as Record<string, string>;
 
 // The Worker exactly as it would deploy: wrangler bundles it without deploying.
 const bundleDir = join(ROOT, ".wrangler", "bench-bundle");
@@ -43,7 +43,7 @@ const mf = new Miniflare(
     bindings: {
       ENVIRONMENT: "development",
       SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
-      TOTP_ENCRYPTION_KEY: "YmVuY2gtdG90cC1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=",
+      TOTP_ENCRYPTION_KEY: BENCH_TOTP_KEY,
       MAIL_API_TOKEN: "bench-mail-token-0123456789",
       RESEND_API_KEY: "",
       BRAND_NAME: "Northwind Markets",

@@ -41,7 +41,7 @@ try {
   });
   routes.push({
     path: "/admin",
-    cookie: await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password),
+    cookie: await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret),
     public: false,
   });
 

@@ -26,7 +26,7 @@ const percentile = (sorted: number[], p: number) =>
 const { stop } = await startLocalServer({ port, inspectorPort: "9232", state: "latency" });
 
 try {
-  const adminCookie = await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const adminCookie = await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret);
   const clientCookie = await signInCookie(origin, DEMO_CLIENT.email, DEMO_CLIENT.password);
 
   // amount in cents -> socket index -> arrival times

@@ -3,9 +3,11 @@
  * deposit wallets. Runs only when the database has no users, so it is safe to run on every `npm run dev`.
  * Never used against the remote database.
  */
+import { decodeBase32 } from "@oslojs/encoding";
 import { profileProjectionSql, signedCents } from "../app/lib/money/rules.ts";
+import { encryptTotpSecret, secretForManualEntry } from "../app/server/auth/totp-crypto.server.ts";
 import { hashPassword } from "../app/server/password.server.ts";
-import { type D1Target, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
+import { type D1Target, devVar, ensureDevVars, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
 
 export const DEMO_ADMIN = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -13,6 +15,11 @@ export const DEMO_ADMIN = {
   password: "demo-admin-2026",
   firstName: "Avery",
   lastName: "Admin",
+  /**
+   * The demo admin's authenticator (base32, 20 bytes): admins must use two-factor sign-in, so the local demo
+   * comes enrolled with a secret anyone may add to an app. Local data only, like the password.
+   */
+  totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
 };
 export const DEMO_CLIENT = {
   id: "00000000-0000-4000-8000-000000000002",
@@ -55,7 +62,11 @@ const DEMO_TRANSACTIONS: SeedTransaction[] = [
   { type: "deposit", cents: 120_000, status: "pending", daysAgo: 1 },
 ];
 
-export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
+/**
+ * The seed's statements. `totpKey` is the TOTP_ENCRYPTION_KEY of the Worker that will read the database (the
+ * local .dev.vars): the demo admin's secret is stored sealed with it, as an enrolment stores it.
+ */
+export async function buildSeedStatements(totpKey: string, now = Date.now()): Promise<string[]> {
   const day = 24 * 60 * 60 * 1000;
   const joined = now - 60 * day;
   const statements: string[] = [];
@@ -129,6 +140,18 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
         .join(", ")})`,
     );
   }
+  // The demo admin is enrolled (confirmed, no code used yet) and has no recovery codes: the secret is printed.
+  const secretEncrypted = await encryptTotpSecret(totpKey, DEMO_ADMIN.id, decodeBase32(DEMO_ADMIN.totpSecret));
+  statements.push(
+    `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at, created_at) VALUES (${[
+      DEMO_ADMIN.id,
+      secretEncrypted,
+      joined,
+      joined,
+    ]
+      .map(sqlValue)
+      .join(", ")})`,
+  );
   // Where each demo withdrawal pays out, as a client's request records it.
   statements.push(
     `INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
@@ -150,13 +173,19 @@ export async function buildSeedStatements(now = Date.now()): Promise<string[]> {
 export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   const [row] = query<{ n: number }>("SELECT count(*) AS n FROM users", target);
   if ((row?.n ?? 0) > 0) return false;
-  executeStatements(await buildSeedStatements(), target);
+  ensureDevVars();
+  const totpKey = devVar("TOTP_ENCRYPTION_KEY");
+  if (!totpKey) throw new Error("TOTP_ENCRYPTION_KEY is missing from .dev.vars (see .dev.vars.example)");
+  executeStatements(await buildSeedStatements(totpKey), target);
   return true;
 }
 
 export function printDemoLogins(): void {
+  const secret = secretForManualEntry(decodeBase32(DEMO_ADMIN.totpSecret));
   console.log("\nDemo logins (local only):");
-  console.log(`  admin   ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+  console.log(
+    `  admin   ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} / two-factor key ${secret} (add it to an authenticator app)`,
+  );
   console.log(`  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password}\n`);
 }
 

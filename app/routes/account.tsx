@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
 import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
+import { TwoFactorCard } from "~/components/account/two-factor-card";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
@@ -15,6 +16,7 @@ import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
 import { clientMeta } from "~/server/auth/client-meta.server";
 import { providersOf } from "~/server/auth/oauth-links.server";
+import { twoFactorStatus } from "~/server/auth/two-factor.server";
 import { changePassword, getAccount, updateProfile } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
@@ -26,13 +28,15 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Independent reads, asked for at once.
-  const [account, { sessions, signIns }, providers] = await Promise.all([
+  const [account, { sessions, signIns }, providers, twoFactor] = await Promise.all([
     getAccount(context.db, user.id),
     sessionsAndSignIns(context.db, user),
     providersOf(context, user),
+    twoFactorStatus(context.db, user.id),
   ]);
   if (!account) notFound();
   return {
+    twoFactor,
     sessions,
     signIns,
     account: {
@@ -94,7 +98,7 @@ function useBanner(result: Result | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account, sessions, signIns, providers } = useLoaderData<typeof loader>();
+  const { account, sessions, signIns, providers, twoFactor } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -203,9 +207,10 @@ export default function AccountSettings() {
         </FormErrors>
       </article>
 
+      <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
+      <ProvidersCard card={providers} />
       <SessionsCard sessions={sessions} />
       <ActivityCard signIns={signIns} />
-      <ProvidersCard card={providers} />
     </section>
   );
 }

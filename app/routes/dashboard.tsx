@@ -1,12 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType } from "~/lib/ledger";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import type { loader as activityLoader } from "./dashboard.activity";
@@ -15,8 +17,12 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
-  const { account, ...dashboard } = await dashboardData(context.db, user.id);
+  const [{ account, ...dashboard }, suggestTwoFactor] = await Promise.all([
+    dashboardData(context.db, user.id),
+    suggestsTwoFactor(context.db, user),
+  ]);
   return {
+    suggestTwoFactor,
     account: {
       id: user.id,
       email: user.email,
@@ -145,8 +151,16 @@ function RecentActivity({ rows, hasMore }: { rows: Row[]; hasMore: boolean }) {
 }
 
 export default function Dashboard() {
-  const { account, summary, recentActivity, hasMoreActivity, openPositions, pendingAndDeclined, stocks } =
-    useLoaderData<typeof loader>();
+  const {
+    account,
+    summary,
+    recentActivity,
+    hasMoreActivity,
+    openPositions,
+    pendingAndDeclined,
+    stocks,
+    suggestTwoFactor,
+  } = useLoaderData<typeof loader>();
   const active = account.status === "active";
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
@@ -159,6 +173,8 @@ export default function Dashboard() {
           Fund Account
         </Link>
       </div>
+
+      {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-5">
         <p className="text-xl font-semibold">

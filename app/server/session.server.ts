@@ -191,17 +191,34 @@ export async function destroySession(request: Request, context: { db: Db; env: A
   return sessionCookie(context.env).serialize("", { maxAge: 0 });
 }
 
+/** Where an admin without two-factor sign-in is sent, whatever they open: its set-up. */
+export const TWO_FACTOR_SETUP_PATH = "/account/two-factor";
+
+/**
+ * Admins must use two-factor sign-in (docs/product.md, "Account security"): until it is on, an admin's session
+ * opens nothing but its set-up page and Sign Out. Every guard below and the websocket upgrades ask this.
+ */
+export function mustSetUpTwoFactor(user: Pick<SessionUser, "role" | "twoFactorEnabled">): boolean {
+  return user.role === "admin" && !user.twoFactorEnabled;
+}
+
 /**
  * The signed-in user, or a redirect: by default to /login, remembering where the user was going.
  * Some pages send signed-out visitors elsewhere (the dashboard goes to /): pass `signedOutTo`.
+ * An admin without two-factor sign-in goes to its set-up, except on that page (`twoFactorSetup`).
  */
-export async function requireUser(request: Request, context: SessionContext, options: { signedOutTo?: string } = {}) {
+export async function requireUser(
+  request: Request,
+  context: SessionContext,
+  options: { signedOutTo?: string; twoFactorSetup?: boolean } = {},
+) {
   const user = await getSessionUser(request, context);
   if (!user) {
     if (options.signedOutTo) throw redirect(options.signedOutTo);
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
+  if (mustSetUpTwoFactor(user) && !options.twoFactorSetup) throw redirect(TWO_FACTOR_SETUP_PATH);
   return user;
 }
 

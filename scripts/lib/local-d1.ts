@@ -65,6 +65,13 @@ export function ensureDevVars(): void {
   writeFileSync(devVars, `${current.replace(/\n?$/, "\n")}${added}\n`);
 }
 
+/** One setting of the local .dev.vars (made by `ensureDevVars`), as the local Worker reads it. */
+export function devVar(name: string): string | undefined {
+  const devVars = join(ROOT, ".dev.vars");
+  if (!existsSync(devVars)) return undefined;
+  return settingLines(readFileSync(devVars, "utf8")).find(([key]) => key === name)?.[1];
+}
+
 /** The NAME=value lines of a .dev.vars file. */
 export function settingLines(text: string): Array<[string, string]> {
   return text

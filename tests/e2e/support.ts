@@ -1,4 +1,5 @@
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { withUnusedCode } from "./totp";
 
 /**
  * Every page a test opens must run without an uncaught error: a server-only value reaching the browser,
@@ -22,16 +23,44 @@ export function watchForErrors(context: BrowserContext): string[] {
   return errors;
 }
 
-export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-2026" };
+/** The demo admin of the seed (scripts/seed.ts), enrolled in two-factor sign-in with a fixed demo secret. */
+export const DEMO_ADMIN = {
+  email: "admin@example.com",
+  password: "demo-admin-2026",
+  totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
+};
 export const DEMO_CLIENT = { email: "client@example.com", password: "demo-client-2026" };
 
 export const unique = () => crypto.randomUUID().slice(0, 8);
 
-export async function signIn(page: Page, email: string, password: string) {
+/**
+ * Signs in through the form. An account with two-factor sign-in on (the demo admin always; another one when its
+ * `totpSecret` is given) then passes the second step with a code of its secret.
+ */
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  { totpSecret = email === DEMO_ADMIN.email ? DEMO_ADMIN.totpSecret : undefined }: { totpSecret?: string } = {},
+) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
+  if (!totpSecret) return;
+  await expect(page).toHaveURL(/\/login\/two-factor$/);
+  await enterTotpCode(page, totpSecret);
+}
+
+export const CODE_PROMPT = "Enter the 6-digit code from your authenticator app";
+
+/** On the second step: a code of the secret, sent, and accepted (the page moves on) before any other is used. */
+export async function enterTotpCode(page: Page, totpSecret: string) {
+  await withUnusedCode(totpSecret, async (code) => {
+    await page.getByLabel(CODE_PROMPT).fill(code);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).not.toHaveURL(/\/login\/two-factor/);
+  });
 }
 
 /** Registers a new client through the form; lands on /dashboard. */

@@ -199,7 +199,7 @@ describe("npm run dev", { timeout: 400_000 }, () => {
   });
 
   test("a crashed wrangler comes back on the same port with the same database", async () => {
-    const cookie = await signInCookie(second.origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const cookie = await signInCookie(second.origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret);
     const admin = () => fetch(`${second.origin}/admin`, { headers: { Cookie: cookie }, redirect: "manual" });
     assert.equal((await admin()).status, 200);
 

@@ -15,7 +15,9 @@ import {
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
+  totpCode,
 } from "../support/fixtures";
+import { secondStep } from "../support/two-factor";
 
 // Mixed case on purpose: the address is stored lower-cased.
 const validRegistration = () =>
@@ -151,8 +153,12 @@ describe("sign-in", () => {
     expect(asClient.status).toBe(302);
     expect(asClient.headers.get("Location")).toBe("/dashboard");
     expect(cookieFrom(asClient)).toMatch(/^session=.+/);
+    // An admin has two-factor sign-in on: the code comes second, then the back office, whatever was asked for.
     const asAdmin = await signIn(admin.email, TEST_PASSWORD, { redirectTo: "/account" });
-    expect(asAdmin.headers.get("Location")).toBe("/admin");
+    expect(asAdmin.headers.get("Location")).toBe("/login/two-factor");
+    const withCode = await secondStep(asAdmin, totpCode(admin.totpSecret as Uint8Array));
+    expect(withCode.headers.get("Location")).toBe("/admin");
+    expect(cookieFrom(withCode)).toMatch(/^session=.+/);
   });
 
   it("returns a client to the page that sent them, but never off-site", async () => {

@@ -5,7 +5,16 @@ import { MESSAGES } from "~/lib/schemas/auth";
 import { readAppEnv } from "~/server/env.server";
 import { SITEVERIFY_URL } from "~/server/turnstile.server";
 import worker from "../../workers/app";
-import { countRows, createUser, ORIGIN, postForm, registrationFields, TEST_PASSWORD } from "../support/fixtures";
+import {
+  countRows,
+  createUser,
+  ORIGIN,
+  postForm,
+  registrationFields,
+  TEST_PASSWORD,
+  totpCode,
+} from "../support/fixtures";
+import { secondStep } from "../support/two-factor";
 
 /**
  * Turnstile with a real secret. The test bindings carry Cloudflare's always-pass test keys, with which the
@@ -238,7 +247,10 @@ describe("sign-in with a real secret", () => {
     await attack(admin.email, 10, "203.0.113");
     expect((await signIn(admin.email, TEST_PASSWORD, "192.0.2.12")).status).toBe(403);
     const passed = await signIn(admin.email, TEST_PASSWORD, "192.0.2.12", token());
-    expect(passed.headers.get("Location")).toBe("/admin");
+    // The password and the check pass the first step; the admin's code is the second.
+    expect(passed.headers.get("Location")).toBe("/login/two-factor");
+    const withCode = await secondStep(passed, totpCode(admin.totpSecret as Uint8Array), { ip: "192.0.2.12" });
+    expect(withCode.headers.get("Location")).toBe("/admin");
   });
 
   const badTokens: Array<[string, SiteverifyAnswer]> = [

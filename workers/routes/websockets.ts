@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
-import { getSessionUser, type SessionUser } from "../../app/server/session.server";
+import { getSessionUser, mustSetUpTwoFactor, type SessionUser } from "../../app/server/session.server";
 import {
   FEED_OWNER_HEADER,
   LISTENER_EXPIRES_HEADER,
@@ -26,6 +26,10 @@ async function gate(c: Context<AppBindings>, allowed: (user: SessionUser) => boo
   }
   const user = await getSessionUser(c.req.raw, { db: c.var.db, env: c.var.env });
   if (!user) return { ok: false, response: c.json({ error: "Not signed in" }, 401) };
+  // An admin who has not set up two-factor sign-in yet may open nothing else, feeds included.
+  if (mustSetUpTwoFactor(user)) {
+    return { ok: false, response: c.json({ error: "Two-factor authentication must be set up first" }, 403) };
+  }
   if (!allowed(user)) return { ok: false, response: c.json({ error: "Forbidden" }, 403) };
   return { ok: true, user };
 }

@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from "../crypto.server";
 import { schema, writeTogether } from "../db.server";
 import { type AppEnv, isProduction } from "../env.server";
 import { deliverInBackground } from "../mail/outbox.server";
+import type { SecurityEvent } from "../mail/templates.server";
 import { insertSession, newSession } from "../session.server";
 import { type ClientMeta, clientMeta } from "./client-meta.server";
 import { securityNotice } from "./security-notice.server";
@@ -157,8 +158,9 @@ export function clearChallengeCookie(env: AppEnv) {
 /**
  * The session of a completed sign-in, with its record and, for a browser new to the account, a security
  * notice; one batch. `secondFactorAt` is set when the sign-in took a code (it then counts for step-up).
- * `alsoWrite` joins other writes of the same sign-in to the batch (ending the second step, spending a
- * recovery code). Returns the redirect, carrying the session's cookie (and the device's, the first time).
+ * `alsoWrite` joins other writes of the same sign-in to the batch (ending the second step), and `notices` the
+ * security notices it causes (a recovery code used), delivered after the batch like the new-browser one.
+ * Returns the redirect, carrying the session's cookie (and the device's, the first time).
  */
 export async function completeSignIn(
   context: SignInContext,
@@ -169,6 +171,7 @@ export async function completeSignIn(
     redirectTo: string;
     secondFactorAt?: number;
     alsoWrite?: Record<string, Parameters<typeof writeTogether>[1][string]>;
+    notices?: SecurityEvent[];
     extraCookies?: string[];
     now?: number;
   },
@@ -190,8 +193,15 @@ export async function completeSignIn(
     .limit(1)
     .get();
   const session = await newSession(context.env, user.id, now, { meta, secondFactorAt: options.secondFactorAt });
+  const notices = Object.fromEntries(
+    (options.notices ?? []).map((event) => [
+      `notice:${event}`,
+      securityNotice(context.db, { to: user.email, name: user.firstName, event, meta, at: now }),
+    ]),
+  );
   const written = await writeTogether(context.db, {
     ...options.alsoWrite,
+    ...notices,
     session: insertSession(context.db, session.row),
     lastLogin: context.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
     freshProfile: freshProfileInsert(user.id, now),
@@ -209,7 +219,10 @@ export async function completeSignIn(
         ? undefined
         : securityNotice(context.db, { to: user.email, name: user.firstName, event: "new_browser", meta, at: now }),
   });
-  const noticeIds = (written.notice as Array<{ id: number }> | undefined)?.map((row) => row.id) ?? [];
+  const noticeIds = ["notice", ...Object.keys(notices)].flatMap(
+    (name) =>
+      ((written as Record<string, unknown>)[name] as Array<{ id: number }> | undefined)?.map((row) => row.id) ?? [],
+  );
   if (noticeIds.length > 0 && context.ctx) deliverInBackground(context.ctx, context.db, context.env, noticeIds);
 
   const headers = new Headers();
