@@ -4,14 +4,17 @@
  * forms show when the server asks for a code (app/components/step-up.tsx). Browser-safe.
  */
 
+import { TWO_FACTOR_MESSAGES } from "./schemas/two-factor";
+
 /** The field of the same form the code is typed into, next to the action's own fields. */
 export const STEP_UP_FIELD = "stepUpCode";
 
+/** The sign-in's second step and step-up say the same things: one lock, one prompt. */
 export const STEP_UP_MESSAGES = {
   /** The prompt, and the code field's label. */
-  prompt: "Enter the 6-digit code from your authenticator app",
-  invalidCode: "Invalid code",
-  locked: "Too many wrong codes. Code entry is locked for 15 minutes.",
+  prompt: TWO_FACTOR_MESSAGES.codePrompt,
+  invalidCode: TWO_FACTOR_MESSAGES.invalidCode,
+  locked: TWO_FACTOR_MESSAGES.locked,
   /** An admin without two-factor sign-in: there is no code to ask for. */
   enrolFirst: "Turn on two-factor authentication on your account before doing this.",
 } as const;

@@ -12,14 +12,13 @@
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
  * Routes check before the command runs and hand a refusal back like any other.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import type { Db } from "../db.server";
-import { returning, schema, writeTogether } from "../db.server";
+import { schema } from "../db.server";
 import type { AppEnv } from "../env.server";
-import { BUDGETS, recordAttempt } from "../rate-limit.server";
 import type { SessionUser } from "../session.server";
-import { consumeTotpCode } from "./totp.server";
+import { tryAuthenticatorCode } from "./two-factor.server";
 
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
@@ -110,36 +109,14 @@ function codeOf(form: FormData): string {
 }
 
 /**
- * Checks a code against the account's budget and its authenticator. The attempt takes its place in the budget
- * before the code is looked at (insert, then count, in one batch): requests racing with guesses each see the
- * ones before them, so no more than the budget's limit of codes is ever checked in its window. A right code
- * gives its place back and marks the session fresh; a locked attempt gives it back too, so the lock lifts on
- * time however often someone knocks.
+ * Checks a code against the account's budget of wrong codes and its authenticator (the same try as the sign-in's
+ * second step: parallel guesses never get more than the budget's tries). A right code makes this session fresh.
  */
 async function spendCode(context: StepUpContext, user: SessionUser, code: string, now: number): Promise<StepUpCheck> {
-  const budget = BUDGETS.secondFactorPerAccount;
-  const { authFailures, sessions } = schema;
-  const { attempt, tally } = await writeTogether(context.db, {
-    attempt: returning<{ id: number }>(
-      recordAttempt(context.db, budget, user.id, now).returning({ id: authFailures.id }),
-    ),
-    tally: returning<{ n: number }>(
-      sql`SELECT count(*) AS n FROM auth_failures
-          WHERE scope = ${budget.scope} AND key = ${user.id} AND created_at > ${now - budget.windowMs}`,
-    ),
-  });
-  const attemptId = attempt[0]?.id ?? 0;
-  const giveBack = context.db.delete(authFailures).where(eq(authFailures.id, attemptId));
-  if ((tally[0]?.n ?? 0) > budget.limit) {
-    await giveBack.run();
-    return asked(STEP_UP_MESSAGES.locked, 429);
+  const proof = await tryAuthenticatorCode(context, user.id, code, now);
+  if (!proof.ok) {
+    return proof.locked ? asked(STEP_UP_MESSAGES.locked, 429) : asked(STEP_UP_MESSAGES.invalidCode, 401);
   }
-  if (!(await consumeTotpCode(context.db, context.env.TOTP_ENCRYPTION_KEY, user.id, code, { now }))) {
-    return asked(STEP_UP_MESSAGES.invalidCode, 401);
-  }
-  await writeTogether(context.db, {
-    giveBack,
-    fresh: context.db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, user.sessionId)),
-  });
+  await context.db.update(schema.sessions).set({ secondFactorAt: now }).where(eq(schema.sessions.id, user.sessionId));
   return PASSED;
 }

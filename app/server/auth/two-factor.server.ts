@@ -154,6 +154,27 @@ export async function isSecondFactorLocked(db: Db, userId: string, now = Date.no
 type Proof = { ok: true; recoveryCodeUsed: boolean } | { ok: false; locked: boolean };
 
 /**
+ * One try at the authenticator's code alone (no recovery code), under the same budget of wrong codes as the
+ * sign-in's second step: what step-up asks for.
+ */
+export async function tryAuthenticatorCode(
+  context: Pick<AppContext, "db" | "env">,
+  userId: string,
+  code: string,
+  now = Date.now(),
+): Promise<Proof> {
+  const attempt = await takeCodeTry(context.db, userId, now);
+  if (attempt === null) return { ok: false, locked: true };
+  const right =
+    looksLikeTotpCode(code) &&
+    (await consumeTotpCode(context.db, context.env.TOTP_ENCRYPTION_KEY, userId, code, { now, confirmed: true }));
+  if (!right) return { ok: false, locked: false };
+  // A right code was no failure: its place in the budget is given back.
+  await context.db.delete(authFailures).where(eq(authFailures.id, attempt));
+  return { ok: true, recoveryCodeUsed: false };
+}
+
+/**
  * Checks a second factor of a user whose two-factor sign-in is on: the authenticator's code (6 digits; each time
  * step accepted once) or an unused recovery code (spent by the same conditional statement that finds it, so
  * two requests with one code cannot both pass). A wrong code keeps its place in the budget of wrong codes.
