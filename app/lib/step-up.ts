@@ -15,8 +15,6 @@ export const STEP_UP_MESSAGES = {
   prompt: TWO_FACTOR_MESSAGES.codePrompt,
   invalidCode: TWO_FACTOR_MESSAGES.invalidCode,
   locked: TWO_FACTOR_MESSAGES.locked,
-  /** An admin without two-factor sign-in: there is no code to ask for. */
-  enrolFirst: "Turn on two-factor authentication on your account before doing this.",
 } as const;
 
 /** A reply (an action's `{ error, field }`, or the back office's reply) that asks for a code, or refuses one. */

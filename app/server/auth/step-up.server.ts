@@ -5,7 +5,8 @@
  *
  * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
  * - An admin, always: saving deposit wallets, a ledger entry, approving a withdrawal, deleting a client's data.
- *   An admin without two-factor sign-in is refused: there is no code to ask for.
+ *   An admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to,
+ *   no session of theirs is fresh and no code is right, so the action is still refused.
  *
  * Without a fresh factor the action answers with the code prompt and writes nothing. A wrong code answers
  * 'Invalid code' and spends one of the account's second-factor budget (`BUDGETS.secondFactorPerAccount`,
@@ -70,7 +71,6 @@ export async function checkStepUp(
   now = Date.now(),
 ): Promise<StepUpCheck> {
   if (!stepUpRequired(user, action)) return PASSED;
-  if (!user.twoFactorEnabled) return { ok: false, error: STEP_UP_MESSAGES.enrolFirst, status: 403 };
   if (hasFreshSecondFactor(user, now)) return PASSED;
   const code = codeOf(form);
   if (code === "") return asked(STEP_UP_MESSAGES.prompt, 401);
