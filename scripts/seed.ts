@@ -169,15 +169,39 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
   return statements;
 }
 
-/** Seeds the demo data when the database has no users yet. Returns whether it wrote anything. */
+/**
+ * Seeds the demo data when the database has no users yet. Returns whether it wrote anything. A local database
+ * seeded before two-factor sign-in existed gets its demo admin enrolled with the demo key, so the printed key works.
+ */
 export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   const [row] = query<{ n: number }>("SELECT count(*) AS n FROM users", target);
-  if ((row?.n ?? 0) > 0) return false;
   ensureDevVars();
   const totpKey = devVar("TOTP_ENCRYPTION_KEY");
   if (!totpKey) throw new Error("TOTP_ENCRYPTION_KEY is missing from .dev.vars (see .dev.vars.example)");
+  if ((row?.n ?? 0) > 0) {
+    await enrolOlderDemoAdmin(totpKey, target);
+    return false;
+  }
   executeStatements(await buildSeedStatements(totpKey), target);
   return true;
+}
+
+async function enrolOlderDemoAdmin(totpKey: string, target: D1Target): Promise<void> {
+  const [admin] = query<{ id: string }>(
+    `SELECT u.id FROM users u WHERE u.email = ${sqlValue(DEMO_ADMIN.email)} AND u.role = 'admin'
+       AND NOT EXISTS (SELECT 1 FROM two_factor t WHERE t.user_id = u.id)`,
+    target,
+  );
+  if (!admin) return;
+  const secretEncrypted = await encryptTotpSecret(totpKey, admin.id, decodeBase32(DEMO_ADMIN.totpSecret));
+  const now = Date.now();
+  executeStatements(
+    [
+      `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at, created_at) VALUES (${[admin.id, secretEncrypted, now, now].map(sqlValue).join(", ")})`,
+    ],
+    target,
+  );
+  console.log("Enrolled the demo admin of this older local database in two-factor sign-in with the demo key.");
 }
 
 export function printDemoLogins(): void {

@@ -121,7 +121,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     expect(recoveryCodesFrom(await (await getPage("/account/two-factor", client.cookie)).text())).toEqual([]);
     const account = await (await getPage("/account", client.cookie)).text();
     expect(account).toContain("Two-factor authentication");
-    expect(account).toContain("10 of your recovery codes are unused");
+    expect(account).toContain("10 recovery codes are unused.");
   });
 
   it("replaces an unconfirmed key when started again, but never a confirmed one", async () => {

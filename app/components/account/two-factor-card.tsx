@@ -18,9 +18,7 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft }: { enabled: boolean
       </div>
       <p className="mt-2 text-sm text-ink-muted">
         {enabled
-          ? `Signing in asks for a code from your authenticator app. ${recoveryCodesLeft} of your recovery codes ${
-              recoveryCodesLeft === 1 ? "is" : "are"
-            } unused.`
+          ? `Signing in asks for a code from your authenticator app. ${recoveryCodesLeftText(recoveryCodesLeft)}`
           : "Add a code from an authenticator app to your password, so that your password alone no longer opens your account."}
       </p>
       <Link
@@ -31,4 +29,10 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft }: { enabled: boolean
       </Link>
     </article>
   );
+}
+
+/** How many recovery codes are left, and what to do when none are: without one, a lost phone locks the owner out. */
+function recoveryCodesLeftText(left: number): string {
+  if (left === 0) return "You have no unused recovery codes: get new ones under Manage two-factor authentication.";
+  return left === 1 ? "1 recovery code is unused." : `${left} recovery codes are unused.`;
 }
