@@ -162,50 +162,60 @@ export default function AccountSettings() {
         </FormErrors>
       </article>
 
-      <article className="rounded-xl border border-border bg-surface p-6">
-        <h2 className="text-lg font-semibold">Change Password</h2>
-        <FormErrors reply={passwordRefusal}>
-          <Form
-            method="post"
-            className="mt-4 space-y-4"
-            key={passwordChanged}
-            onSubmit={(event) => {
-              // A mismatch is caught here, before anything is sent (the server checks it again).
-              const form = new FormData(event.currentTarget);
-              const mismatch = form.get("newPassword") !== form.get("confirmPassword");
-              setPasswordError(mismatch ? MESSAGES.newPasswordsDoNotMatch : null);
-              if (mismatch) event.preventDefault();
-            }}
-          >
-            <Field
-              label="Current Password"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              required
-            />
-            <Field
-              label="New Password"
-              name="newPassword"
-              type="password"
-              placeholder="Enter new password"
-              autoComplete="new-password"
-              required
-            />
-            <Field
-              label="Confirm New Password"
-              name="confirmPassword"
-              type="password"
-              placeholder="Confirm new password"
-              autoComplete="new-password"
-              required
-            />
-            <SubmitButton intent="password" pendingText="Changing...">
-              Change Password
-            </SubmitButton>
-          </Form>
-        </FormErrors>
-      </article>
+      {providers.hasPassword ? (
+        <article className="rounded-xl border border-border bg-surface p-6">
+          <h2 className="text-lg font-semibold">Change Password</h2>
+          <FormErrors reply={passwordRefusal}>
+            <Form
+              method="post"
+              className="mt-4 space-y-4"
+              key={passwordChanged}
+              onSubmit={(event) => {
+                // A mismatch is caught here, before anything is sent (the server checks it again).
+                const form = new FormData(event.currentTarget);
+                const mismatch = form.get("newPassword") !== form.get("confirmPassword");
+                setPasswordError(mismatch ? MESSAGES.newPasswordsDoNotMatch : null);
+                if (mismatch) event.preventDefault();
+              }}
+            >
+              <Field
+                label="Current Password"
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+              <Field
+                label="New Password"
+                name="newPassword"
+                type="password"
+                placeholder="Enter new password"
+                autoComplete="new-password"
+                required
+              />
+              <Field
+                label="Confirm New Password"
+                name="confirmPassword"
+                type="password"
+                placeholder="Confirm new password"
+                autoComplete="new-password"
+                required
+              />
+              <SubmitButton intent="password" pendingText="Changing...">
+                Change Password
+              </SubmitButton>
+            </Form>
+          </FormErrors>
+        </article>
+      ) : (
+        <article className="rounded-xl border border-border bg-surface p-6">
+          <h2 className="text-lg font-semibold">Password</h2>
+          <p className="mt-2 text-sm text-ink-muted">
+            Your account has no password yet: you sign in with a provider below. To add one, sign out and use 'Forgot
+            your password?' on the sign-in page; we mail you a link to choose it.
+          </p>
+        </article>
+      )}
 
       <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
       <ProvidersCard card={providers} />

@@ -375,6 +375,10 @@ describe("Google", () => {
     const dashboard = await browser.get("/dashboard");
     expect(dashboard.status).toBe(200);
     expect(await dashboard.text()).toContain("Welcome<!-- -->, <!-- -->Ada");
+    // No password to change: Account Settings says how to add one instead of asking for the current one.
+    const account = await (await browser.get("/account")).text();
+    expect(account).toContain("Your account has no password yet");
+    expect(account).not.toContain("Current Password");
 
     // The same completed sign-up again: it is spent.
     const again = new Browser();

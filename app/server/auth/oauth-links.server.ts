@@ -160,7 +160,7 @@ export interface ProviderRow {
 export async function providersOf(
   context: Pick<OAuthContext, "db" | "env">,
   user: Pick<SessionUser, "id" | "role">,
-): Promise<{ forAdmin: boolean; providers: ProviderRow[] }> {
+): Promise<{ forAdmin: boolean; hasPassword: boolean; providers: ProviderRow[] }> {
   const [links, account] = await Promise.all([
     context.db
       .select({ provider: oauthAccounts.provider, email: oauthAccounts.email, createdAt: oauthAccounts.createdAt })
@@ -177,6 +177,7 @@ export async function providersOf(
   const forAdmin = user.role === "admin";
   return {
     forAdmin,
+    hasPassword: Boolean(account?.hasPassword),
     providers: forAdmin
       ? []
       : shown.map((provider) => {
