@@ -3,7 +3,7 @@ import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import type { OAuthProvider } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
 import { securityNotice, securityNoticeIf } from "./auth/security-notice.server";
-import { type SignedInUser, signInEventInsert } from "./auth/sign-in.server";
+import { type SignedInUser, signedInUserColumns, signInEventInsert } from "./auth/sign-in.server";
 import type { Result } from "./commands.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db, Write } from "./db.server";
@@ -229,13 +229,7 @@ export async function signIn(
   }
 
   const user = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      passwordHash: users.passwordHash,
-      firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
-    })
+    .select({ ...signedInUserColumns, passwordHash: users.passwordHash })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, credentials.email))

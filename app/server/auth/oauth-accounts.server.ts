@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/cloudflare";
-import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { CompleteProfileInput } from "~/lib/schemas/auth";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { OAUTH_MESSAGES, type OAuthProvider, PROVIDER_NAMES } from "~/lib/schemas/oauth";
@@ -14,7 +14,7 @@ import { clientIp } from "../rate-limit.server";
 import { clientMeta } from "./client-meta.server";
 import type { ProviderIdentity } from "./oauth.server";
 import { configuredProviders } from "./oauth.server";
-import { deviceOf } from "./sign-in.server";
+import { deviceOf, signedInUserColumns } from "./sign-in.server";
 
 /**
  * The identities providers vouch for, on their way to an account (docs/product.md, "Sign-in providers"): who an
@@ -51,12 +51,7 @@ async function pendingId(request: Request, env: AppEnv): Promise<string | null> 
 /** Who an identity is linked to, if anyone. */
 export function linkedUser(db: Db, provider: OAuthProvider, providerUserId: string) {
   return db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
-    })
+    .select(signedInUserColumns)
     .from(oauthAccounts)
     .innerJoin(users, eq(users.id, oauthAccounts.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))

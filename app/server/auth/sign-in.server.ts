@@ -33,6 +33,14 @@ export interface SignedInUser {
   firstName: string;
 }
 
+/** The columns of a `SignedInUser`, for queries that find who is signing in (join `profiles` on the user). */
+export const signedInUserColumns = {
+  id: schema.users.id,
+  email: schema.users.email,
+  role: schema.users.role,
+  firstName: sql<string>`coalesce(${schema.profiles.firstName}, '')`,
+};
+
 const cookieName = (env: AppEnv, name: string) => (isProduction(env) ? `__Host-${name}` : name);
 
 /** The half-signed-in record's token: only while the second step is open (5 minutes). */
@@ -135,12 +143,7 @@ export async function openChallenge(context: Pick<SignInContext, "db" | "env">, 
       id: signInChallenges.id,
       redirectTo: signInChallenges.redirectTo,
       method: signInChallenges.method,
-      user: {
-        id: users.id,
-        email: users.email,
-        role: users.role,
-        firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
-      },
+      user: signedInUserColumns,
     })
     .from(signInChallenges)
     .innerJoin(users, eq(users.id, signInChallenges.userId))
