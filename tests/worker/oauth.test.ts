@@ -386,6 +386,23 @@ describe("Google", () => {
     expect(await countRows("users", "email = ?", email)).toBe(1);
   });
 
+  it("keeps Complete your profile, which shows who the provider vouched for, out of every cache", async () => {
+    const email = newEmail("uncached");
+    fakeProviders({ google: { sub: newSub(), email, given_name: "Ada", family_name: "Lovelace" } });
+    const browser = new Browser();
+    await signInRound(browser, "google");
+    const answers = [
+      await browser.get("/register/complete"),
+      await browser.get("/register/complete.data"),
+      await browser.post("/register/complete", completion({ username: "" })),
+    ];
+    for (const response of answers) {
+      expect(response.status).toBeLessThan(500);
+      expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+      await response.body?.cancel();
+    }
+  });
+
   it("never lets a password open the account that has none", async () => {
     const email = newEmail("nopass");
     const user = await createUser({ email });
