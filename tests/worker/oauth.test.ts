@@ -413,6 +413,41 @@ describe("Google", () => {
     }
   });
 
+  it("answers a password for the account that has none as slowly as one for an unknown e-mail", async () => {
+    const email = newEmail("nopass-timing");
+    const user = await createUser({ email });
+    await passwordless(user.id);
+    // Production's password cost, so that the hashing a refusal does shows in its time.
+    const browser = new Browser({ ...withProviders, PASSWORD_HASH_COST: "standard" } as typeof env);
+    let address = 0;
+    const timedSignIn = async (to: string) => {
+      const started = performance.now();
+      const response = await browser.send("/login", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Sec-Fetch-Site": "same-origin",
+          // One address per try: no try counts towards another's budget.
+          "CF-Connecting-IP": `198.51.100.${++address}`,
+        },
+        body: new URLSearchParams({ email: to, password: "a wrong password", redirectTo: "" }).toString(),
+      });
+      expect(response.status).toBe(401);
+      await response.body?.cancel();
+      return performance.now() - started;
+    };
+    // The throwaway hash an unknown e-mail is checked against is made once, at the first.
+    await timedSignIn(newEmail("warm-up"));
+    const unknownTimes: number[] = [];
+    const passwordlessTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      unknownTimes.push(await timedSignIn(newEmail("nobody")));
+      passwordlessTimes.push(await timedSignIn(email));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+    expect(median(passwordlessTimes)).toBeGreaterThan(median(unknownTimes) * 0.6);
+  });
+
   it("signs a linked person in, recording the sign-in with Google as its method", async () => {
     const email = newEmail("linked-google");
     const sub = newSub();
