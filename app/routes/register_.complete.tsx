@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { type FormEvent, useState } from "react";
@@ -15,6 +15,10 @@ import { getSessionUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Complete your profile" }]);
+
+// The page shows whom the provider vouched for (e-mail and name) to the browser that holds the sign-up: no page
+// for any cache, shared or the browser's own.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 /** A new person back from Google or GitHub: the registration fields the provider does not give. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -234,7 +234,9 @@ export async function signIn(
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, credentials.email))
     .get();
-  const valid = user
+  // An account made through a provider has no password: it costs the same throwaway check as an unknown e-mail,
+  // so the answer's timing does not tell that it exists.
+  const valid = user?.passwordHash
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyPassword(credentials.password, await hashForUnknownAccount(env)).then(() => false);
   if (!user || !valid) {

@@ -390,6 +390,23 @@ describe("Google", () => {
     expect(await countRows("users", "email = ?", email)).toBe(1);
   });
 
+  it("keeps Complete your profile, which shows who the provider vouched for, out of every cache", async () => {
+    const email = newEmail("uncached");
+    fakeProviders({ google: { sub: newSub(), email, given_name: "Ada", family_name: "Lovelace" } });
+    const browser = new Browser();
+    await signInRound(browser, "google");
+    const answers = [
+      await browser.get("/register/complete"),
+      await browser.get("/register/complete.data"),
+      await browser.post("/register/complete", completion({ username: "" })),
+    ];
+    for (const response of answers) {
+      expect(response.status).toBeLessThan(500);
+      expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+      await response.body?.cancel();
+    }
+  });
+
   it("never lets a password open the account that has none", async () => {
     const email = newEmail("nopass");
     const user = await createUser({ email });
@@ -398,6 +415,41 @@ describe("Google", () => {
       const response = await new Browser().post("/login", { email, password, redirectTo: "" });
       expect(response.status).not.toBe(302);
     }
+  });
+
+  it("answers a password for the account that has none as slowly as one for an unknown e-mail", async () => {
+    const email = newEmail("nopass-timing");
+    const user = await createUser({ email });
+    await passwordless(user.id);
+    // Production's password cost, so that the hashing a refusal does shows in its time.
+    const browser = new Browser({ ...withProviders, PASSWORD_HASH_COST: "standard" } as typeof env);
+    let address = 0;
+    const timedSignIn = async (to: string) => {
+      const started = performance.now();
+      const response = await browser.send("/login", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Sec-Fetch-Site": "same-origin",
+          // One address per try: no try counts towards another's budget.
+          "CF-Connecting-IP": `198.51.100.${++address}`,
+        },
+        body: new URLSearchParams({ email: to, password: "a wrong password", redirectTo: "" }).toString(),
+      });
+      expect(response.status).toBe(401);
+      await response.body?.cancel();
+      return performance.now() - started;
+    };
+    // The throwaway hash an unknown e-mail is checked against is made once, at the first.
+    await timedSignIn(newEmail("warm-up"));
+    const unknownTimes: number[] = [];
+    const passwordlessTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      unknownTimes.push(await timedSignIn(newEmail("nobody")));
+      passwordlessTimes.push(await timedSignIn(email));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+    expect(median(passwordlessTimes)).toBeGreaterThan(median(unknownTimes) * 0.6);
   });
 
   it("signs a linked person in, recording the sign-in with Google as its method", async () => {

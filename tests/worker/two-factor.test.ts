@@ -257,6 +257,22 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     expect(await countRows("auth_failures", "scope = '2fa:user' AND key = ?", user.id)).toBe(5);
   });
 
+  it("records a lock once, however many tries it refuses: the account's earlier sign-ins stay on its list", async () => {
+    const user = await createUser({ twoFactor: true });
+    const first = await passwordStep(user.email);
+    for (let i = 0; i < 5; i++) expect((await secondStep(first, String(300_000 + i))).status).toBe(400);
+    const refused = await Promise.all(
+      Array.from({ length: 10 }, () => secondStep(first, "123456").then((r) => r.status)),
+    );
+    for (let i = 0; i < 15; i++) refused.push((await secondStep(first, "123456")).status);
+    expect(refused.every((status) => status === 429)).toBe(true);
+    expect(await eventsOf(user.id, "locked")).toBe(1);
+    expect(await eventsOf(user.id, "wrong_code")).toBe(5);
+    // The list on /account (the latest 20) still shows the wrong codes that caused the lock.
+    const account = await (await getPage("/account", await sessionCookieFor(user.id))).text();
+    expect(account.match(/Wrong code/g)?.length).toBe(5);
+  });
+
   it("does not take a code of another account's authenticator", async () => {
     const user = await createUser({ twoFactor: true });
     const other = await createUser({ twoFactor: true });

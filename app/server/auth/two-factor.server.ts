@@ -20,13 +20,14 @@ import { schema, writeTogether } from "../db.server";
 import { verifyPassword } from "../password.server";
 import { BUDGETS } from "../rate-limit.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
-import { clientMeta } from "./client-meta.server";
+import { type ClientMeta, clientMeta } from "./client-meta.server";
 import { securityNotice } from "./security-notice.server";
 import {
   clearChallengeCookie,
   completeSignIn,
   deviceOf,
   type openChallenge,
+  type SignInMethod,
   signInEventInsert,
 } from "./sign-in.server";
 import {
@@ -377,9 +378,29 @@ export async function regenerateRecoveryCodes(
 type Challenge = NonNullable<Awaited<ReturnType<typeof openChallenge>>>;
 
 /**
+ * The `locked` record of a try the lock refused, unless this lock is recorded already (one per window of the
+ * lock): a try while locked costs its sender nothing, and a record for each would let anyone with the password
+ * fill the table and push the account's real sign-ins off the 20 that /account shows. One conditional statement,
+ * so that tries at once do not each find none recorded yet.
+ */
+function recordLockOnce(
+  db: Db,
+  event: { userId: string; method: SignInMethod; meta: ClientMeta; deviceHash: string | null; now: number },
+) {
+  const { windowMs } = BUDGETS.secondFactorPerAccount;
+  return db.run(sql`
+    INSERT INTO sign_in_events (user_id, result, method, user_agent, country, city, device_hash, created_at)
+    SELECT ${event.userId}, 'locked', ${event.method}, ${event.meta.userAgent}, ${event.meta.country},
+           ${event.meta.city}, ${event.deviceHash}, ${event.now}
+    WHERE NOT EXISTS (SELECT 1 FROM sign_in_events
+                      WHERE user_id = ${event.userId} AND result = 'locked' AND created_at > ${event.now - windowMs})`);
+}
+
+/**
  * The sign-in's second step, for the browser's open challenge: a right code ends the challenge and signs in
  * (the session counts as having entered a code; a recovery code also queues its notice, in the same batch). A
- * wrong code is recorded as `wrong_code`, a try while locked as `locked`, and the challenge stays open.
+ * wrong code is recorded as `wrong_code`, a try while locked as `locked` (once per lock), and the challenge stays
+ * open.
  */
 export async function completeSecondStep(
   context: TwoFactorContext,
@@ -393,15 +414,16 @@ export async function completeSecondStep(
   const proof = await proveSecondFactor(context, user.id, code, now);
   if (!proof.ok) {
     const device = await deviceOf(request, env);
-    await signInEventInsert(context, {
+    const event = {
       userId: user.id,
-      result: proof.locked ? "locked" : "wrong_code",
       method: challenge.method,
       meta: clientMeta(request, context.cf),
       // A browser without a device cookie yet has no id to record.
       deviceHash: device.setCookie ? null : device.hash,
       now,
-    });
+    };
+    if (proof.locked) await recordLockOnce(db, event);
+    else await signInEventInsert(context, { ...event, result: "wrong_code" });
     return refusalOfProof(proof);
   }
   const response = await completeSignIn(context, request, user, {
