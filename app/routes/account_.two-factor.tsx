@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "confirm") {
     const form = validateForm(confirmTwoFactorSchema, formData);
     if (!form.ok) return refused(form);
-    const result = await confirmEnrolment(context, request, user, form.data.code);
+    const result = await confirmEnrolment(context, request, user, form.data);
     if (!result.ok) return refused(result);
     return reply("success", TWO_FACTOR_MESSAGES.turnedOn, 200, { recoveryCodes: result.recoveryCodes });
   }
@@ -128,7 +128,17 @@ function TurnOn() {
   );
 }
 
-function Enrol({ qr, secret, refusal }: { qr: { path: string; size: number }; secret: string; refusal: FormReply }) {
+function Enrol({
+  qr,
+  secret,
+  asksPassword,
+  refusal,
+}: {
+  qr: { path: string; size: number };
+  secret: string;
+  asksPassword: boolean;
+  refusal: FormReply;
+}) {
   return (
     <Card title="Set up your authenticator app">
       <ol className="list-decimal space-y-6 pl-5">
@@ -146,6 +156,15 @@ function Enrol({ qr, secret, refusal }: { qr: { path: string; size: number }; se
           <p>Then enter the code the app shows, to check that it works.</p>
           <FormErrors reply={refusal}>
             <Form method="post" className="mt-3 space-y-4">
+              {asksPassword ? (
+                <Field
+                  label="Current Password"
+                  name="currentPassword"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                />
+              ) : null}
               <CodeField />
               <SubmitButton intent="confirm" pendingText="Turning on...">
                 Turn on two-factor authentication
@@ -264,7 +283,13 @@ export default function TwoFactorSettings() {
       ) : null}
       {setup.state === "off" ? <TurnOn /> : null}
       {setup.state === "enrolling" ? (
-        <Enrol key={setup.secret} qr={setup.qr} secret={setup.secret} refusal={refusalFor("confirm")} />
+        <Enrol
+          key={setup.secret}
+          qr={setup.qr}
+          secret={setup.secret}
+          asksPassword={setup.asksPassword}
+          refusal={refusalFor("confirm")}
+        />
       ) : null}
       {setup.state === "on" ? (
         <Manage

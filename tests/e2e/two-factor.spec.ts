@@ -16,16 +16,20 @@ async function signOut(page: Page) {
  * On /account/two-factor: starts the set-up, reads the key from the page as a person would type it, confirms with
  * a code computed from it, and returns the key and the recovery codes shown.
  */
-async function turnOnTwoFactor(page: Page) {
+async function turnOnTwoFactor(page: Page, password: string) {
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
-  return confirmWithKeyFromPage(page);
+  return confirmWithKeyFromPage(page, password);
 }
 
-/** On the set-up's second step: reads the key, confirms with a code of it, returns it and the recovery codes. */
-async function confirmWithKeyFromPage(page: Page) {
+/**
+ * On the set-up's second step: reads the key, confirms with the password and a code of it, returns the key and
+ * the recovery codes.
+ */
+async function confirmWithKeyFromPage(page: Page, password: string) {
   await expect(page.getByRole("img", { name: "QR code that adds this account to an authenticator app" })).toBeVisible();
   const secret = (await page.getByTestId("totp-secret").innerText()).trim();
   expect(secret).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
+  await page.getByLabel("Current Password").fill(password);
   await withUnusedCode(secret, async (code) => {
     await page.getByLabel(CODE_PROMPT).fill(code);
     await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
@@ -47,7 +51,7 @@ test("a client turns on two-factor on /account, then signs in with a code and wi
   await expect(card.getByText("Off", { exact: true })).toBeVisible();
   await card.getByRole("link", { name: "Set up two-factor authentication" }).click();
   await expect(page).toHaveURL(/\/account\/two-factor$/);
-  const { secret, recoveryCodes } = await turnOnTwoFactor(page);
+  const { secret, recoveryCodes } = await turnOnTwoFactor(page, "client-pass-1");
   await expect(page.getByText("Two-factor authentication is on. Save your recovery codes now").first()).toBeVisible();
 
   const [download] = await Promise.all([
@@ -131,7 +135,7 @@ test("a new admin is taken through enrolment before anything else opens", async 
     await expect(page, path).toHaveURL(/\/account\/two-factor$/);
   }
 
-  await turnOnTwoFactor(page);
+  await turnOnTwoFactor(page, password);
   await page.getByRole("link", { name: "I have saved them: continue to the Admin Panel" }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
@@ -185,7 +189,7 @@ test.describe("accessibility", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: testInfo.outputPath("two-factor-setup-phone.png"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 720 });
-    const { secret } = await confirmWithKeyFromPage(page);
+    const { secret } = await confirmWithKeyFromPage(page, "client-pass-1");
     expect(await seriousViolations(page)).toEqual([]);
     await signOut(page);
 

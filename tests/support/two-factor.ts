@@ -49,7 +49,8 @@ export const recoveryCodesFrom = (html: string) => [
 ];
 
 /**
- * Turns two-factor on through the pages, as a person does: start, read the key, confirm with a code. Returns
+ * Turns two-factor on through the pages, as a person does: start, read the key, confirm with the password (the
+ * fixtures' `TEST_PASSWORD`) and a code. Returns
  * the secret and the recovery codes shown.
  */
 export async function enrolThroughPages(cookie: string, at = Date.now()) {
@@ -58,7 +59,7 @@ export async function enrolThroughPages(cookie: string, at = Date.now()) {
   const secret = secretFromPage(await (await getPage("/account/two-factor", cookie)).text());
   const confirmed = await postForm(
     "/account/two-factor",
-    { intent: "confirm", code: totpCodeAt(secret, at) },
+    { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(secret, at) },
     { cookie },
   );
   const html = await confirmed.text();

@@ -88,9 +88,21 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     ).rejects.toThrow();
 
     await steadyStep();
+    // The password too: a session alone cannot put an authenticator on the account. The code is not spent.
+    for (const currentPassword of ["", "not-the-password"]) {
+      const unproven = await postForm(
+        "/account/two-factor",
+        { intent: "confirm", currentPassword, code: totpCodeAt(secret, Date.now()) },
+        { cookie: client.cookie },
+      );
+      expect(unproven.status).toBe(400);
+      expect(await unproven.text()).toContain(TWO_FACTOR_MESSAGES.passwordWrong);
+      expect((await twoFactorRow(client.id))?.confirmed_at).toBeNull();
+    }
+
     const wrong = await postForm(
       "/account/two-factor",
-      { intent: "confirm", code: "000000" },
+      { intent: "confirm", currentPassword: TEST_PASSWORD, code: "000000" },
       { cookie: client.cookie },
     );
     expect(wrong.status).toBe(400);
@@ -99,7 +111,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
 
     const confirmed = await postForm(
       "/account/two-factor",
-      { intent: "confirm", code: totpCodeAt(secret, Date.now()) },
+      { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(secret, Date.now()) },
       { cookie: client.cookie },
     );
     expect(confirmed.status).toBe(200);
@@ -124,6 +136,22 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     expect(account).toContain("10 recovery codes are unused.");
   });
 
+  it("asks no password of an account made through a provider (it has none): the code alone turns it on", async () => {
+    const client = await signedInClient();
+    await env.DB.prepare("UPDATE users SET password_hash = '' WHERE id = ?").bind(client.id).run();
+    await postForm("/account/two-factor", { intent: "start" }, { cookie: client.cookie });
+    const page = await (await getPage("/account/two-factor", client.cookie)).text();
+    expect(page).not.toContain("Current Password");
+    await steadyStep();
+    const confirmed = await postForm(
+      "/account/two-factor",
+      { intent: "confirm", code: totpCodeAt(secretFromPage(page), Date.now()) },
+      { cookie: client.cookie },
+    );
+    expect(confirmed.status).toBe(200);
+    expect((await twoFactorRow(client.id))?.confirmed_at).not.toBeNull();
+  });
+
   it("replaces an unconfirmed key when started again, but never a confirmed one", async () => {
     const client = await signedInClient();
     await postForm("/account/two-factor", { intent: "start" }, { cookie: client.cookie });
@@ -135,13 +163,13 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     await steadyStep();
     const stale = await postForm(
       "/account/two-factor",
-      { intent: "confirm", code: totpCodeAt(first, Date.now()) },
+      { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(first, Date.now()) },
       { cookie: client.cookie },
     );
     expect(await stale.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     await postForm(
       "/account/two-factor",
-      { intent: "confirm", code: totpCodeAt(second, Date.now()) },
+      { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(second, Date.now()) },
       { cookie: client.cookie },
     );
     const confirmedRow = await twoFactorRow(client.id);

@@ -12,6 +12,7 @@ export const TWO_FACTOR_MESSAGES = {
   locked: "Too many wrong codes. Code entry for this account is locked for 15 minutes: please try again later.",
   challengeExpired: "Your sign-in expired or did not start in this browser. Please sign in again.",
   passwordRequired: "Please enter your current password",
+  passwordWrong: "Current password is incorrect",
   setupExpired: "This set-up was replaced or has ended. Please start again.",
   alreadyOn: "Two-factor authentication is already on.",
   notOn: "Two-factor authentication is not on.",
@@ -41,9 +42,12 @@ export const secondStepSchema = formSchema(
   ],
 );
 
-/** Confirming an enrolment: a current code proves the authenticator holds the secret. */
+/**
+ * Confirming an enrolment: a current code proves the authenticator holds the secret, and the password (where the
+ * account has one; the server knows) proves the owner is the one turning it on.
+ */
 export const confirmTwoFactorSchema = formSchema(
-  (v) => ({ code: code(v.code) }),
+  (v) => ({ currentPassword: secret(v.currentPassword), code: code(v.code) }),
   [[(v) => v.code !== "", TWO_FACTOR_MESSAGES.codePrompt, "code"]],
 );
 

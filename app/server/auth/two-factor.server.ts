@@ -84,7 +84,11 @@ export async function twoFactorStatus(db: Db, userId: string) {
  */
 export async function twoFactorSetup(context: Pick<AppContext, "db" | "env">, user: Pick<SessionUser, "id" | "email">) {
   const row = await context.db
-    .select({ secretEncrypted: twoFactor.secretEncrypted, confirmedAt: twoFactor.confirmedAt })
+    .select({
+      secretEncrypted: twoFactor.secretEncrypted,
+      confirmedAt: twoFactor.confirmedAt,
+      hasPassword: sql<number>`(SELECT password_hash <> '' FROM users WHERE id = ${user.id})`,
+    })
     .from(twoFactor)
     .where(eq(twoFactor.userId, user.id))
     .get();
@@ -101,6 +105,8 @@ export async function twoFactorSetup(context: Pick<AppContext, "db" | "env">, us
     state: "enrolling" as const,
     qr: qrPath(totpUri(context.env.BRAND_NAME, user.email, secret)),
     secret: secretForManualEntry(secret),
+    /** Turning it on then asks for the password too (an account made through a provider has none). */
+    asksPassword: Boolean(row.hasPassword),
   };
 }
 
@@ -240,16 +246,22 @@ export async function confirmEnrolment(
   context: TwoFactorContext,
   request: Request,
   user: SessionUser,
-  code: string,
+  { currentPassword, code }: { currentPassword: string; code: string },
   now = Date.now(),
 ): Promise<{ ok: true; recoveryCodes: string[] } | Refusal> {
   const { db } = context;
   const pending = await db
-    .select({ secretEncrypted: twoFactor.secretEncrypted })
+    .select({ secretEncrypted: twoFactor.secretEncrypted, passwordHash: users.passwordHash })
     .from(twoFactor)
+    .innerJoin(users, eq(users.id, twoFactor.userId))
     .where(and(eq(twoFactor.userId, user.id), isNull(twoFactor.confirmedAt)))
     .get();
   if (!pending) return { ok: false, error: TWO_FACTOR_MESSAGES.setupExpired, status: 409 };
+  // The password too, where the account has one: a session alone (a stolen one) must not be able to put its
+  // own authenticator on the account and so lock the owner out.
+  if (pending.passwordHash !== "" && !(await verifyPassword(currentPassword, pending.passwordHash))) {
+    return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
+  }
 
   const attempt = await takeCodeTry(db, user.id, now);
   if (attempt === null) return refusalOfProof({ ok: false, locked: true });
@@ -307,7 +319,7 @@ async function proveOwner(
     .where(eq(users.id, user.id))
     .get();
   if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
-    return { ok: false, error: "Current password is incorrect", field: "currentPassword", status: 400 };
+    return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
   }
   const proof = await proveSecondFactor(context, user.id, input.code, now);
   return proof.ok ? proof : refusalOfProof(proof);
