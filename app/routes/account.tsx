@@ -77,7 +77,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = validateForm(changePasswordSchema, formData);
   if (!form.ok) return reply("error", form.error, 400, form.field);
   const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
-  if (!result.ok) return reply("error", result.error, 400, fieldOfAccountError(result.error));
+  if (!result.ok) {
+    const status = result.error === MESSAGES.tooManyWrongPasswords ? 429 : 400;
+    return reply("error", result.error, status, fieldOfAccountError(result.error));
+  }
   afterCommit(context, result.effects);
   return reply("success", MESSAGES.passwordUpdated);
 }

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import type { OAuthProvider } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
+import { checkCurrentPassword } from "./auth/current-password.server";
 import { securityNotice, securityNoticeIf } from "./auth/security-notice.server";
 import { type SignedInUser, signedInUserColumns, signInEventInsert } from "./auth/sign-in.server";
 import type { Result } from "./commands.server";
@@ -464,9 +465,9 @@ export async function changePassword(
   { meta, now = Date.now() }: { meta: ClientMeta; now?: number },
 ): Promise<Result<{ effects: { emailIds: number[]; endedSessions: Array<{ userId: string; sessionId: string }> } }>> {
   const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
-  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
-    return { ok: false, error: MESSAGES.currentPasswordWrong };
-  }
+  if (!account) return { ok: false, error: MESSAGES.currentPasswordWrong };
+  const refused = await checkCurrentPassword(db, user.id, input.currentPassword, account.passwordHash, now);
+  if (refused) return { ok: false, error: refused };
   const passwordHash = await hashPassword(input.newPassword, scryptCostFor(env));
   const { otherSessions, notice } = await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),

@@ -35,6 +35,9 @@ export const BUDGETS = {
   // Wrong second-factor codes of one account (sign-in's second step and step-up alike): at 5 the account's
   // code entry is locked until the oldest of them is 15 minutes old. Keyed by user id.
   secondFactorPerAccount: { scope: "2fa:user", limit: 5, windowMs: FIFTEEN_MINUTES },
+  // Wrong current passwords typed into a signed-in account's forms (password change, two-factor on, off, new codes):
+  // a session alone, a stolen one say, must not be a way to guess the password. Keyed by user id.
+  currentPasswordPerAccount: { scope: "current-password:user", limit: 10, windowMs: FIFTEEN_MINUTES },
   // A Turnstile token is good for one use (it lives 5 minutes); the ones we have seen, by their hash.
   challengeToken: { scope: "turnstile:token", limit: 1, windowMs: 10 * 60 * 1000 },
 } satisfies Record<string, Budget>;

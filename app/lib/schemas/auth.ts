@@ -28,6 +28,7 @@ export const MESSAGES = {
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
   newPasswordsDoNotMatch: "New passwords do not match",
   currentPasswordWrong: "Current password is incorrect",
+  tooManyWrongPasswords: "Too many wrong passwords. Please try again in 15 minutes.",
   profileUpdated: "Profile updated successfully",
   passwordUpdated: "Password updated successfully",
 } as const;

@@ -1,4 +1,5 @@
 import { formSchema, secret, text } from "~/lib/forms";
+import { MESSAGES } from "./auth";
 
 /**
  * Two-factor sign-in's forms and texts (docs/product.md, "Account security"), shared by the pages and the actions.
@@ -12,7 +13,7 @@ export const TWO_FACTOR_MESSAGES = {
   locked: "Too many wrong codes. Code entry for this account is locked for 15 minutes: please try again later.",
   challengeExpired: "Your sign-in expired or did not start in this browser. Please sign in again.",
   passwordRequired: "Please enter your current password",
-  passwordWrong: "Current password is incorrect",
+  passwordWrong: MESSAGES.currentPasswordWrong,
   setupExpired: "This set-up was replaced or has ended. Please start again.",
   alreadyOn: "Two-factor authentication is already on.",
   notOn: "Two-factor authentication is not on.",

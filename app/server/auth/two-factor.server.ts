@@ -17,10 +17,10 @@ import { afterCommit } from "../commands.server";
 import { sha256Hex } from "../crypto.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
-import { verifyPassword } from "../password.server";
 import { BUDGETS } from "../rate-limit.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
 import { type ClientMeta, clientMeta } from "./client-meta.server";
+import { checkCurrentPassword } from "./current-password.server";
 import { securityNotice } from "./security-notice.server";
 import {
   clearChallengeCookie,
@@ -259,8 +259,9 @@ export async function confirmEnrolment(
   if (!pending) return { ok: false, error: TWO_FACTOR_MESSAGES.setupExpired, status: 409 };
   // The password too, where the account has one: a session alone (a stolen one) must not be able to put its
   // own authenticator on the account and so lock the owner out.
-  if (pending.passwordHash !== "" && !(await verifyPassword(currentPassword, pending.passwordHash))) {
-    return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
+  if (pending.passwordHash !== "") {
+    const refused = await checkCurrentPassword(db, user.id, currentPassword, pending.passwordHash, now);
+    if (refused) return { ok: false, error: refused, field: "currentPassword", status: 400 };
   }
 
   const attempt = await takeCodeTry(db, user.id, now);
@@ -318,9 +319,9 @@ async function proveOwner(
     .from(users)
     .where(eq(users.id, user.id))
     .get();
-  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
-    return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
-  }
+  if (!account) return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
+  const refused = await checkCurrentPassword(context.db, user.id, input.currentPassword, account.passwordHash, now);
+  if (refused) return { ok: false, error: refused, field: "currentPassword", status: 400 };
   const proof = await proveSecondFactor(context, user.id, input.code, now);
   return proof.ok ? proof : refusalOfProof(proof);
 }

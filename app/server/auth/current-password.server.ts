@@ -1,0 +1,24 @@
+import { MESSAGES } from "~/lib/schemas/auth";
+import type { Db } from "../db.server";
+import { verifyPassword } from "../password.server";
+import { BUDGETS, countAttempts, recordAttempt } from "../rate-limit.server";
+
+/**
+ * The current password, asked again by a signed-in account's forms (password change, turning two-factor on or
+ * off, new recovery codes). The session is already proof of something, but not of the password: a stolen one must
+ * not be a way to guess it. Wrong answers count against the account (10 in 15 minutes); over that, the password
+ * is not even looked at. Null when it is right, else the refusal's message.
+ */
+export async function checkCurrentPassword(
+  db: Db,
+  userId: string,
+  typed: string,
+  storedHash: string,
+  now = Date.now(),
+): Promise<string | null> {
+  const budget = BUDGETS.currentPasswordPerAccount;
+  if ((await countAttempts(db, budget, userId, now)) >= budget.limit) return MESSAGES.tooManyWrongPasswords;
+  if (await verifyPassword(typed, storedHash)) return null;
+  await recordAttempt(db, budget, userId, now).run();
+  return MESSAGES.currentPasswordWrong;
+}
