@@ -71,6 +71,13 @@ export function Field({
   );
 }
 
+/** The current password, asked again by a signed-in account's forms (password change, two-factor set-up and management). */
+export function CurrentPasswordField() {
+  return (
+    <Field label="Current Password" name="currentPassword" type="password" autoComplete="current-password" required />
+  );
+}
+
 export function SelectField({
   label,
   error,

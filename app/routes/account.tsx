@@ -7,7 +7,7 @@ import { ActivityCard } from "~/components/account/activity-card";
 import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
-import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { Banner, CurrentPasswordField, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
@@ -181,13 +181,7 @@ export default function AccountSettings() {
                 if (mismatch) event.preventDefault();
               }}
             >
-              <Field
-                label="Current Password"
-                name="currentPassword"
-                type="password"
-                autoComplete="current-password"
-                required
-              />
+              <CurrentPasswordField />
               <Field
                 label="New Password"
                 name="newPassword"

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useId } from "react";
 import { toast } from "sonner";
 import { RecoveryCodes } from "~/components/account/recovery-codes";
-import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { Banner, CurrentPasswordField, Field, FormErrors, SubmitButton } from "~/components/form";
 import { QrCode } from "~/components/qr-code";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { type FormReply, validateForm } from "~/lib/forms";
@@ -156,15 +156,7 @@ function Enrol({
           <p>Then enter the code the app shows, to check that it works.</p>
           <FormErrors reply={refusal}>
             <Form method="post" className="mt-3 space-y-4">
-              {asksPassword ? (
-                <Field
-                  label="Current Password"
-                  name="currentPassword"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                />
-              ) : null}
+              {asksPassword ? <CurrentPasswordField /> : null}
               <CodeField />
               <SubmitButton intent="confirm" pendingText="Turning on...">
                 Turn on two-factor authentication
@@ -187,13 +179,7 @@ function OwnerProof({ intent, refusal, children }: { intent: Intent; refusal: Fo
   return (
     <FormErrors reply={refusal}>
       <Form method="post" className="space-y-4">
-        <Field
-          label="Current Password"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
+        <CurrentPasswordField />
         <CodeField recoveryAllowed />
         <SubmitButton intent={intent} pendingText="Checking...">
           {children}

@@ -1,16 +1,8 @@
 import { Form } from "@remix-run/react";
 import { SubmitButton } from "~/components/form";
 import { formatLongDate } from "~/lib/format";
-import { OAUTH_MESSAGES, type OAuthProvider } from "~/lib/schemas/oauth";
-
-interface ProviderRow {
-  provider: OAuthProvider;
-  name: string;
-  linkedEmail: string | null;
-  linkedAt: number | null;
-  canLink: boolean;
-  canUnlink: boolean;
-}
+import { OAUTH_MESSAGES } from "~/lib/schemas/oauth";
+import type { ProviderRow } from "~/server/auth/oauth-links.server";
 
 const LINK_CLASS =
   "inline-flex shrink-0 items-center justify-center rounded-md border border-border px-4 py-2 font-semibold text-ink hover:bg-surface-raised focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60";

@@ -1,14 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
+import type { ActiveSession } from "~/server/auth/account-sessions.server";
 import { Moment, StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
-
-export interface SessionRow {
-  id: string;
-  browser: string;
-  location: string;
-  startedAt: number;
-  lastSeenAt: number;
-  current: boolean;
-}
 
 const ACTION = "/account/sessions";
 
@@ -28,7 +20,7 @@ const buttonClass =
  * other one can be ended, or all of them at once; this one ends by signing out. The forms post to
  * /account/sessions, which comes back here with a toast; the page keeps its scroll position.
  */
-export function SessionsCard({ sessions }: { sessions: SessionRow[] }) {
+export function SessionsCard({ sessions }: { sessions: ActiveSession[] }) {
   const others = sessions.filter((session) => !session.current).length;
   const endingOthers = useSubmitting((form) => form.get("intent") === "end-others");
   return (
@@ -82,7 +74,7 @@ export function SessionsCard({ sessions }: { sessions: SessionRow[] }) {
   );
 }
 
-function EndSessionButton({ session }: { session: SessionRow }) {
+function EndSessionButton({ session }: { session: ActiveSession }) {
   const ending = useSubmitting((form) => form.get("intent") === "end" && form.get("sessionId") === session.id);
   return (
     <Form method="post" action={ACTION} preventScrollReset>
