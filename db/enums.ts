@@ -2,7 +2,11 @@
 export const ROLES = ["user", "admin"] as const;
 export const PROFILE_STATUSES = ["active", "suspended"] as const;
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
-export const TRANSACTION_STATUSES = ["pending", "approved", "rejected"] as const;
+/** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */
+export const TRANSACTION_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;
+/** What a first admin may propose for a second admin's approval (four eyes). */
+export const PROPOSAL_KINDS = ["ledger_entry", "withdrawal_approval", "wallet_change"] as const;
+export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "expired"] as const;
 export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
 export const SIGN_IN_RESULTS = ["success", "wrong_password", "wrong_code", "locked"] as const;
@@ -12,5 +16,7 @@ export type Role = (typeof ROLES)[number];
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];

@@ -11,6 +11,8 @@ import {
   OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
   PROFILE_STATUSES,
+  PROPOSAL_KINDS,
+  PROPOSAL_STATUSES,
   ROLES,
   SIGN_IN_RESULTS,
   TRANSACTION_STATUSES,
@@ -256,6 +258,8 @@ const transactionColumns = {
   createdBy: text("created_by"),
   decidedBy: text("decided_by"),
   decidedAt: integer("decided_at"),
+  /** Why an admin rejected the request, if they said (the client's mail repeats it). */
+  decisionReason: text("decision_reason"),
   createdAt: integer("created_at").notNull().default(now),
 };
 
@@ -283,6 +287,74 @@ export const transactions = sqliteTable(
     index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
     index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * Four eyes: a money move at or above the threshold (an admin's ledger entry, the approval of a withdrawal) or
+ * any deposit-wallet change is first a proposal; a different admin approves it (then the effect is applied with
+ * its checks at that moment) or rejects it. Guards in db/migrations/0007_four_eyes.sql: decided once, never
+ * approved by its proposer nor after `expires_at`.
+ */
+export const proposals = sqliteTable(
+  "proposals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: PROPOSAL_KINDS }).notNull(),
+    status: text("status", { enum: PROPOSAL_STATUSES }).notNull().default("pending"),
+    /** The client concerned (entries and withdrawal approvals). */
+    userId: text("user_id"),
+    /** The withdrawal to approve; for an entry, the transaction its approval created. */
+    transactionId: integer("transaction_id"),
+    /** The entry's (or the withdrawal's) type, amount, trading pair and stock. */
+    transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }),
+    amountCents: integer("amount_cents"),
+    tradingPair: text("trading_pair"),
+    stock: text("stock"),
+    /** A wallet change: which wallet, the address it had when proposed and the one proposed. */
+    walletId: integer("wallet_id"),
+    walletType: text("wallet_type"),
+    oldAddress: text("old_address"),
+    newAddress: text("new_address"),
+    /** The proposer's reason (required for an entry). */
+    note: text("note"),
+    /** The proposing form's key: a resubmission is the same proposal. */
+    idempotencyKey: text("idempotency_key"),
+    proposedBy: text("proposed_by").notNull(),
+    proposedAt: integer("proposed_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+    /** Why the second admin rejected it (required to reject). */
+    decisionReason: text("decision_reason"),
+  },
+  (t) => [
+    check("proposals_kind", sql`${t.kind} IN (${inList(PROPOSAL_KINDS)})`),
+    check("proposals_status", sql`${t.status} IN (${inList(PROPOSAL_STATUSES)})`),
+    check("proposals_amount_positive", sql`${t.amountCents} IS NULL OR ${t.amountCents} > 0`),
+    check(
+      "proposals_entry_complete",
+      sql`${t.kind} <> 'ledger_entry' OR (${t.userId} IS NOT NULL AND ${t.transactionType} IS NOT NULL
+          AND ${t.amountCents} IS NOT NULL AND length(trim(coalesce(${t.note}, ''))) > 0)`,
+    ),
+    check(
+      "proposals_withdrawal_complete",
+      sql`${t.kind} <> 'withdrawal_approval' OR (${t.userId} IS NOT NULL AND ${t.transactionId} IS NOT NULL)`,
+    ),
+    check(
+      "proposals_wallet_complete",
+      sql`${t.kind} <> 'wallet_change' OR (${t.walletId} IS NOT NULL AND ${t.oldAddress} IS NOT NULL
+          AND ${t.newAddress} IS NOT NULL)`,
+    ),
+    uniqueIndex("proposals_proposer_idempotency_uq").on(t.proposedBy, t.idempotencyKey),
+    // One waiting proposal per withdrawal and per wallet.
+    uniqueIndex("proposals_pending_withdrawal_uq")
+      .on(t.transactionId)
+      .where(sql`kind = 'withdrawal_approval' AND status = 'pending'`),
+    uniqueIndex("proposals_pending_wallet_uq").on(t.walletId).where(sql`kind = 'wallet_change' AND status = 'pending'`),
+    // The 'Awaiting second approval' cards: the desk's (all waiting, oldest first) and a client's.
+    index("proposals_pending_idx").on(t.proposedAt, t.id).where(sql`status = 'pending'`),
+    index("proposals_user_idx").on(t.userId, t.status, t.proposedAt),
   ],
 );
 
@@ -420,3 +492,4 @@ export type User = typeof users.$inferSelect;
 export type Profile = typeof profiles.$inferSelect;
 export type Transaction = typeof transactions.$inferSelect;
 export type DepositWallet = typeof depositWallets.$inferSelect;
+export type Proposal = typeof proposals.$inferSelect;

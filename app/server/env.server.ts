@@ -83,6 +83,16 @@ const appEnvSchema = z
       .regex(/^[A-Za-z0-9]+\/[A-Za-z0-9]+$/, "LIVE_CHAT_TAWK_ID must look like propertyId/widgetId")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    /**
+     * Four eyes (a var): admin ledger entries and withdrawal approvals of this many US dollars or more wait for a
+     * second admin's approval; 0 means every one does. Deposit-wallet changes always do, whatever the amount.
+     */
+    FOUR_EYES_THRESHOLD: z
+      .preprocess(
+        (value) => (value === undefined || value === "" ? "10000" : String(value).trim()),
+        z.string().regex(/^\d{1,9}$/, "FOUR_EYES_THRESHOLD must be a whole number of US dollars (0 or more)"),
+      )
+      .transform(Number),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
     /**

@@ -22,6 +22,7 @@ describe("migrations on an empty D1", () => {
       "oauth_pending",
       "profiles",
       "profiles_archive",
+      "proposals",
       "recovery_codes",
       "sessions",
       "sign_in_challenges",
@@ -38,7 +39,13 @@ describe("migrations on an empty D1", () => {
       "ledger_totals_after_delete",
       "ledger_totals_after_insert",
       "ledger_totals_after_update",
+      "proposals_decided_are_immutable",
+      "proposals_no_delete",
+      "proposals_pending_only_decides",
+      "proposals_second_admin_approves",
+      "transactions_cancel_by_owner",
       "transactions_decided_are_immutable",
+      "transactions_decided_by_admin",
       "transactions_delete_requires_archive",
       "transactions_pending_only_decides",
     ]);
@@ -61,10 +68,11 @@ describe("ledger guards", () => {
 
   it("let a pending transaction be decided once: pending -> approved -> rejected fails", async () => {
     const { id: userId } = await createUser();
+    const { id: adminId } = await createUser({ role: "admin" });
     const id = await insertTransaction(userId);
     await db
       .update(transactions)
-      .set({ status: "approved", decidedAt: Date.now() })
+      .set({ status: "approved", decidedBy: adminId, decidedAt: Date.now() })
       .where(eq(transactions.id, id))
       .run();
     expect(
@@ -76,15 +84,20 @@ describe("ledger guards", () => {
   it("refuse editing a pending transaction's amount or owner", async () => {
     const { id: userId } = await createUser();
     const { id: otherId } = await createUser();
+    const { id: adminId } = await createUser({ role: "admin" });
     const id = await insertTransaction(userId, { amountCents: 1_000 });
     expect(
       await dbRefusal(
-        db.update(transactions).set({ status: "approved", amountCents: 100_000 }).where(eq(transactions.id, id)).run(),
+        db
+          .update(transactions)
+          .set({ status: "approved", decidedBy: adminId, amountCents: 100_000 })
+          .where(eq(transactions.id, id))
+          .run(),
       ),
-    ).toMatch(/may only be approved or rejected/);
+    ).toMatch(/may only be approved, rejected or cancelled/);
     expect(
       await dbRefusal(db.update(transactions).set({ userId: otherId }).where(eq(transactions.id, id)).run()),
-    ).toMatch(/may only be approved or rejected/);
+    ).toMatch(/may only be approved, rejected or cancelled/);
     expect(await db.select().from(transactions).where(eq(transactions.id, id)).get()).toMatchObject({
       status: "pending",
       amountCents: 1_000,

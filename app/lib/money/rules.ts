@@ -95,7 +95,7 @@ interface Bucket {
 }
 export type LedgerTotals = Record<TransactionStatus, Record<TransactionType, Bucket>>;
 
-const STATUSES: readonly TransactionStatus[] = ["pending", "approved", "rejected"];
+const STATUSES: readonly TransactionStatus[] = ["pending", "approved", "rejected", "cancelled"];
 const TYPES = Object.keys(LEDGER_SIGN) as TransactionType[];
 
 export function emptyTotals(): LedgerTotals {
