@@ -88,6 +88,17 @@ export const emailTemplates = {
     newAddress: address,
     changedBy: z.string().max(320),
   }),
+  request_decided: z.object({
+    name: personName,
+    decision: z.enum(["approved", "rejected"]),
+    /** The request's kind as clients read it: "Deposit", "Withdrawal". */
+    requestType: z.string().trim().min(1).max(40),
+    amount,
+    /** When it was requested (ms since the epoch), shown in UTC. */
+    requestedAt: z.number().int().positive(),
+    /** The admin's reason for a rejection, when they gave one. */
+    reason: z.string().trim().max(500).optional(),
+  }),
   security_notice: z.object({
     name: personName,
     event: z.enum(SECURITY_EVENTS),
@@ -116,6 +127,9 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
+
+/** A time in mails: to the minute, in UTC (the reader's zone is unknown). */
+const utcMinute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 const greeting = (name: string) => (name ? `Hello ${name},` : "Hello,");
 
@@ -230,12 +244,28 @@ const renderers: Renderers = {
         ["Changed by", d.changedBy],
       ],
     }),
+  request_decided: (d, env) =>
+    compose(env, `Your ${d.requestType.toLowerCase()} request was ${d.decision}`, {
+      paragraphs: [
+        greeting(d.name),
+        d.decision === "approved"
+          ? `Your ${d.requestType.toLowerCase()} request was approved.`
+          : `Your ${d.requestType.toLowerCase()} request was rejected.${d.requestType === "Withdrawal" ? " The reserved amount is available again." : ""}`,
+      ],
+      facts: [
+        ["Type", d.requestType],
+        ["Amount", formatUsd(d.amount)],
+        ["Requested", utcMinute(d.requestedAt)],
+        ...(d.decision === "rejected" && d.reason ? ([["Reason", d.reason]] as Array<[string, string]>) : []),
+      ],
+      footnote: `Questions about this decision? Contact ${env.SUPPORT_EMAIL}.`,
+    }),
   security_notice: (d, env) => {
     const text = SECURITY_EVENT_TEXT[d.event];
     return compose(env, text.subject, {
       paragraphs: [greeting(d.name), text.happened(d.provider ?? "provider")],
       facts: [
-        ["When", `${new Date(d.at).toISOString().slice(0, 16).replace("T", " ")} UTC`],
+        ["When", utcMinute(d.at)],
         ["Browser", d.browser || "Unknown browser"],
         ["Location", d.location || "Unknown location"],
       ],

@@ -1,0 +1,45 @@
+/**
+ * The client's mail that a request of theirs was decided (approved or rejected), for the decision's own batch.
+ * Whatever path decides (an admin's approve or reject, a second admin's approval of a proposal), the notice
+ * is this one insert: it is written only when the decision it reports is in the database (same status, decider
+ * and time, so a decision that lost a race mails nothing) and at most once per transaction (its dedupe key).
+ */
+import { sql } from "drizzle-orm";
+import { displayType, type TransactionType } from "~/lib/ledger";
+import { enqueueEmailFor } from "../mail/outbox.server";
+
+interface DecidedRequest {
+  id: number;
+  transactionType: TransactionType;
+  amountCents: number;
+  createdAt: number;
+  /** The client's name as mails greet them ("" when unknown). */
+  name: string;
+}
+
+interface Decision {
+  status: "approved" | "rejected";
+  decidedBy: string;
+  decidedAt: number;
+  reason?: string | null;
+}
+
+export function requestDecidedNotice(request: DecidedRequest, decision: Decision) {
+  const reason = decision.status === "rejected" ? decision.reason?.trim() || undefined : undefined;
+  return enqueueEmailFor({
+    template: "request_decided",
+    data: {
+      name: request.name,
+      decision: decision.status,
+      requestType: displayType(request.transactionType),
+      amount: request.amountCents / 100,
+      requestedAt: request.createdAt,
+      ...(reason ? { reason } : {}),
+    },
+    to: sql`users.email`,
+    from: sql`transactions JOIN users ON users.id = transactions.user_id
+              WHERE transactions.id = ${request.id} AND transactions.status = ${decision.status}
+                AND transactions.decided_by = ${decision.decidedBy} AND transactions.decided_at = ${decision.decidedAt}`,
+    dedupeKey: sql`${`request_decided:tx:${request.id}`}`,
+  });
+}
