@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
+import { CancelRequestButton } from "~/components/cancel-request-button";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType } from "~/lib/ledger";
+import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
 import { dashboardData } from "~/server/ledger/reads.server";
@@ -68,6 +70,7 @@ const STATUS_STYLES: Record<string, string> = {
   approved: "bg-success/15 text-success",
   pending: "bg-pending/15 text-pending",
   rejected: "bg-danger/15 text-danger",
+  cancelled: "bg-ink-muted/15 text-ink-muted",
 };
 
 function StatusBadge({ status }: { status: string }) {
@@ -78,11 +81,24 @@ function StatusBadge({ status }: { status: string }) {
   );
 }
 
-function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus?: boolean }) {
+function TransactionList({
+  rows,
+  showStatus = false,
+  cancellable = false,
+}: {
+  rows: Row[];
+  showStatus?: boolean;
+  /** Pending rows get the client's 'Cancel' (the Pending & Declined panel). */
+  cancellable?: boolean;
+}) {
   return (
     <ul className="divide-y divide-border">
       {rows.map((row) => (
-        <li key={row.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+        <li
+          key={row.id}
+          data-status={row.status}
+          className={`flex flex-wrap items-center justify-between gap-3 py-2 text-sm ${row.status === "cancelled" ? "opacity-60" : ""}`}
+        >
           <div className="min-w-0">
             <p className="font-medium">
               {displayType(row.transactionType)}
@@ -94,6 +110,9 @@ function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
             <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />
+            {cancellable && row.status === "pending" && isCancellable(row.transactionType) ? (
+              <CancelRequestButton request={row} />
+            ) : null}
           </div>
         </li>
       ))}
@@ -284,7 +303,7 @@ export default function Dashboard() {
           {pendingAndDeclined.length === 0 ? (
             <Empty>No pending or declined transactions</Empty>
           ) : (
-            <TransactionList rows={pendingAndDeclined} showStatus />
+            <TransactionList rows={pendingAndDeclined} showStatus cancellable />
           )}
         </Panel>
       </div>

@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
 import type { FeedTransaction } from "~/lib/realtime";
-import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
+import { CANCEL_MESSAGES, isCancellable } from "~/lib/schemas/requests";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -17,9 +17,6 @@ import { readCancelToken } from "./cancel-link.server";
 import { FEED_RETURNING } from "./reads.server";
 
 const { transactions } = schema;
-
-/** The requests a client makes, so the ones a client may cancel (the rest are an admin's entries). */
-export const CANCELLABLE_TYPES = ["deposit", "stock_deposit", "withdraw"] as const;
 
 export async function cancelRequest(
   db: Db,
@@ -57,7 +54,7 @@ export async function cancelRequest(
     .where(eq(transactions.id, transactionId))
     .get();
   if (!current || current.userId !== owner.id) return { ok: false, error: CANCEL_MESSAGES.notFound };
-  if (!(CANCELLABLE_TYPES as readonly string[]).includes(current.type)) {
+  if (!isCancellable(current.type)) {
     return { ok: false, error: CANCEL_MESSAGES.notCancellable };
   }
   if (current.status === "cancelled") return { ok: false, error: CANCEL_MESSAGES.alreadyCancelled };
