@@ -70,7 +70,7 @@ function linkIn(payload: Record<string, unknown>): URL {
 const statusOf = async (id: number) =>
   (await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first<{ status: string }>())?.status;
 
-const usePost = (token: string) => postForm("/cancel-request", { token });
+const postToken = (token: string) => postForm("/cancel-request", { token });
 
 describe("a withdrawal to an address this client was never paid to", () => {
   it("mails the client, naming the address, amount and currency, once per request", async () => {
@@ -152,7 +152,7 @@ describe("the cancel link", () => {
     expect(await withdrawableCents(db, client.id)).toBe(97_000);
 
     const token = link.searchParams.get("token") ?? "";
-    const used = await usePost(token);
+    const used = await postToken(token);
     expect(used.status).toBe(200);
     expect(await used.text()).toContain(CANCEL_MESSAGES.cancelled);
     expect(await statusOf(id)).toBe("cancelled");
@@ -167,7 +167,7 @@ describe("the cancel link", () => {
     ).toBe(1);
 
     // A second use finds it cancelled and changes nothing.
-    const second = await usePost(token);
+    const second = await postToken(token);
     expect(second.status).toBe(410);
     expect(await second.text()).toContain(CANCEL_MESSAGES.alreadyCancelled);
     expect(await countRows("audit_log", "target = ?", `transaction:${id}`)).toBe(1);
@@ -179,7 +179,7 @@ describe("the cancel link", () => {
     const id = await withdraw(client, newAddress());
     expect((await decideTransaction(db, adminActor(), id, "approved")).ok).toBe(true);
     const token = signCancelToken(appEnv.SESSION_SECRET, id, client.id);
-    const response = await usePost(token);
+    const response = await postToken(token);
     expect(response.status).toBe(410);
     expect(await response.text()).toContain(CANCEL_MESSAGES.alreadyDecided);
     expect(await statusOf(id)).toBe("approved");
@@ -210,7 +210,7 @@ describe("the cancel link", () => {
       signCancelToken(appEnv.SESSION_SECRET, id, intruder.id),
     ];
     for (const token of refused) {
-      const response = await usePost(token);
+      const response = await postToken(token);
       expect(response.status).toBe(410);
       expect(await response.text()).toContain(CANCEL_MESSAGES.invalidLink);
       const page = await getPage(`/cancel-request?token=${encodeURIComponent(token)}`);
