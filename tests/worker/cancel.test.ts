@@ -238,5 +238,5 @@ describe("a cancel racing an admin's approval", () => {
         .all();
       expect(totals.results).toEqual([{ status, count: 1, cents: 4_000 }]);
     }
-  });
+  }, 60_000);
 });
