@@ -73,10 +73,13 @@ const STATUS_STYLES: Record<string, string> = {
   cancelled: "bg-ink-muted/15 text-ink-muted",
 };
 
+/** A badge's words where they differ from the status: the panel says 'declined', and 'Cancelled' as a label. */
+const STATUS_LABELS: Record<string, string> = { rejected: "declined", cancelled: "Cancelled" };
+
 function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`rounded-full px-2 py-0.5 text-xs font-medium capitalize ${STATUS_STYLES[status] ?? ""}`}>
-      {status === "rejected" ? "declined" : status}
+      {STATUS_LABELS[status] ?? status}
     </span>
   );
 }
