@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
+import { CancelRequestButton } from "~/components/cancel-request-button";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { displayType } from "~/lib/ledger";
+import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
 import { dashboardData } from "~/server/ledger/reads.server";
@@ -68,21 +70,38 @@ const STATUS_STYLES: Record<string, string> = {
   approved: "bg-success/15 text-success",
   pending: "bg-pending/15 text-pending",
   rejected: "bg-danger/15 text-danger",
+  cancelled: "bg-ink-muted/15 text-ink-muted",
 };
+
+/** A badge's words where they differ from the status: the panel says 'declined', and 'Cancelled' as a label. */
+const STATUS_LABELS: Record<string, string> = { rejected: "declined", cancelled: "Cancelled" };
 
 function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`rounded-full px-2 py-0.5 text-xs font-medium capitalize ${STATUS_STYLES[status] ?? ""}`}>
-      {status === "rejected" ? "declined" : status}
+      {STATUS_LABELS[status] ?? status}
     </span>
   );
 }
 
-function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus?: boolean }) {
+function TransactionList({
+  rows,
+  showStatus = false,
+  cancellable = false,
+}: {
+  rows: Row[];
+  showStatus?: boolean;
+  /** Pending rows get the client's 'Cancel' (the Pending & Declined panel). */
+  cancellable?: boolean;
+}) {
   return (
     <ul className="divide-y divide-border">
       {rows.map((row) => (
-        <li key={row.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+        <li
+          key={row.id}
+          data-status={row.status}
+          className={`flex flex-wrap items-center justify-between gap-3 py-2 text-sm ${row.status === "cancelled" ? "opacity-60" : ""}`}
+        >
           <div className="min-w-0">
             <p className="font-medium">
               {displayType(row.transactionType)}
@@ -94,6 +113,9 @@ function TransactionList({ rows, showStatus = false }: { rows: Row[]; showStatus
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
             <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />
+            {cancellable && row.status === "pending" && isCancellable(row.transactionType) ? (
+              <CancelRequestButton request={row} />
+            ) : null}
           </div>
         </li>
       ))}
@@ -284,7 +306,7 @@ export default function Dashboard() {
           {pendingAndDeclined.length === 0 ? (
             <Empty>No pending or declined transactions</Empty>
           ) : (
-            <TransactionList rows={pendingAndDeclined} showStatus />
+            <TransactionList rows={pendingAndDeclined} showStatus cancellable />
           )}
         </Panel>
       </div>

@@ -16,6 +16,7 @@ import type { TransactionType } from "~/lib/ledger";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
+import { parseReason, REASON_TOO_LONG } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { decide } from "~/server/admin/decisions.server";
@@ -62,7 +63,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     // The id must be this client's: an admin page never decides another client's row by accident.
     const decision = intent === "approve" ? "approved" : "rejected";
-    const result = await decide(context, admin, { transactionId, decision, userId });
+    const reason = intent === "reject" ? parseReason(form.get("reason")) : { ok: true as const, reason: null };
+    if (!reason.ok) return reply("error", REASON_TOO_LONG, 400, "reason", String(transactionId));
+    const result = await decide(context, admin, { transactionId, decision, userId, reason: reason.reason });
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", intent === "approve" ? "Transaction approved" : "Transaction rejected");
   }

@@ -10,6 +10,7 @@ import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/sch
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
+import { siteOrigin } from "~/server/http.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import { moneyRequester, submitWithdrawal } from "~/server/ledger/requests.server";
 import { getSessionUser, requireClient } from "~/server/session.server";
@@ -41,7 +42,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
 
   // The balance check above is for the message; the insert itself re-checks, atomically.
-  const result = await submitWithdrawal(context, client, { ...parsed.data, idempotencyKey });
+  const result = await submitWithdrawal(
+    context,
+    client,
+    { ...parsed.data, idempotencyKey },
+    siteOrigin(context.env, request),
+  );
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",

@@ -260,6 +260,8 @@ describe("withdraw", () => {
     expect(notices.results).toEqual([
       { to_address: appEnv.ADMIN_MAILBOX, template: "withdrawal_request" },
       { to_address: client.email, template: "withdrawal_receipt" },
+      // The client was never paid to this address: the warning with its cancel link.
+      { to_address: client.email, template: "withdrawal_new_address" },
     ]);
     // The request is reserved: only $40 is left to withdraw.
     expect(await withdrawableCents(db, client.id)).toBe(4_000);

@@ -114,8 +114,14 @@ const elsewhere = headers(false);
  * document puts on its scripts: read it with `cspNonce(c)`.
  */
 export function securityHeaders(): MiddlewareHandler<AppBindings> {
-  return function securityHeadersMiddleware(c, next) {
-    return (c.env.ENVIRONMENT === "production" ? production : elsewhere)(c, next);
+  return async function securityHeadersMiddleware(c, next) {
+    let pagePolicy: string | null = null;
+    await (c.env.ENVIRONMENT === "production" ? production : elsewhere)(c, async () => {
+      await next();
+      pagePolicy = c.res.headers.get("Referrer-Policy");
+    });
+    // A page whose address carries a secret (the cancel link's token) asks for no referrer at all: kept.
+    if (pagePolicy === "no-referrer") c.res.headers.set("Referrer-Policy", "no-referrer");
   };
 }
 

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
 import { formatCents, formatLongDate } from "~/lib/format";
+import { NewAddressBadge } from "./transactions-table";
 
 /** The desk's collapsible Pending Transactions list: clients with requests waiting, oldest first. */
 export function PendingList({
@@ -15,7 +16,7 @@ export function PendingList({
     oldest: number;
     /** Pending withdrawals, and where the oldest one pays out. */
     withdrawals: number;
-    payout: { address: string; currency: string | null } | null;
+    payout: { address: string; currency: string | null; isNew?: boolean } | null;
   }>;
 }) {
   return (
@@ -42,6 +43,7 @@ export function PendingList({
                     {group.payout.address}
                   </code>
                   <CopyButton value={group.payout.address} />
+                  {group.payout.isNew ? <NewAddressBadge /> : null}
                 </span>
               ) : null}
             </li>

@@ -1,10 +1,13 @@
-import { Form } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { CopyButton } from "~/components/copy-button";
+import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents, formatDateTime } from "~/lib/format";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
 import { type AdminReply, refusalFor } from "./reply";
 
 /**
@@ -14,36 +17,35 @@ import { type AdminReply, refusalFor } from "./reply";
 type TransactionRow = Omit<FeedTransaction, "userId"> & {
   withdrawalWalletAddress?: string | null;
   payoutCurrency?: string | null;
+  /** A withdrawal to an address this client was never paid to (1 or true). */
+  newPayoutAddress?: number | boolean | null;
 };
 
-/** The two decisions on a pending row, in the order their buttons stand. */
-const DECISIONS = [
-  {
-    intent: "approve",
-    label: "Approve",
-    className: "rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30",
-  },
-  {
-    intent: "reject",
-    label: "Reject",
-    className: "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30",
-  },
-] as const;
+const APPROVE_CLASS = "rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30";
+const REJECT_CLASS = "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30";
+
+const STATUS_LABELS: Record<string, string> = { cancelled: "Cancelled" };
 
 /**
- * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows,
- * rejected rows greyed out, links to older rows and back to the newest. Approving a withdrawal may need a
- * second-factor code: when the reply asks for one, a dialog repeats that approval with the code field.
+ * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows
+ * (Reject asks for an optional reason the client is mailed), rejected and cancelled rows greyed out, 'New
+ * address' on a withdrawal to an address this client was never paid to, links to older rows and back to the
+ * newest. Approving a withdrawal may need a second-factor code: when the reply asks for one, a dialog repeats
+ * that approval with the code field. Rows in `awaitingSecondApproval` (a withdrawal approval already proposed)
+ * say so instead of offering Approve.
  */
 export function TransactionsTable({
   rows,
   next,
   reply,
+  awaitingSecondApproval = [],
 }: {
   rows: TransactionRow[];
   next: string | null;
   reply?: AdminReply;
+  awaitingSecondApproval?: number[];
 }) {
+  const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
   const awaitingCode = rows.find((tx) => reply?.intent === "approve" && String(tx.id) === reply.subject);
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
@@ -53,34 +55,53 @@ export function TransactionsTable({
           <ColumnHeads columns={["Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
           <tbody className="divide-y divide-border">
             {rows.map((tx) => (
-              <tr key={tx.id} data-status={tx.status} className={tx.status === "rejected" ? "opacity-50" : undefined}>
+              <tr
+                key={tx.id}
+                data-status={tx.status}
+                className={tx.status === "rejected" || tx.status === "cancelled" ? "opacity-50" : undefined}
+              >
                 <td className="py-2 pr-4">
                   {TYPE_LABELS[tx.transactionType]}
                   {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
-                    <PayoutAddress currency={tx.payoutCurrency ?? null} address={tx.withdrawalWalletAddress} />
+                    <PayoutAddress
+                      currency={tx.payoutCurrency ?? null}
+                      address={tx.withdrawalWalletAddress}
+                      isNew={Boolean(tx.newPayoutAddress)}
+                    />
                   ) : null}
                 </td>
                 <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
                 <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
                 <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
-                <td className="py-2 pr-4 capitalize">{tx.status}</td>
+                <td className="py-2 pr-4 capitalize">{STATUS_LABELS[tx.status] ?? tx.status}</td>
                 <td className="py-2">
                   {tx.status === "pending" ? (
-                    <Form method="post" className="flex gap-2">
-                      <input type="hidden" name="transactionId" value={tx.id} />
-                      {DECISIONS.map(({ intent, label, className }) => (
-                        <button
-                          key={intent}
-                          type="submit"
-                          name="intent"
-                          value={intent}
-                          aria-label={`${label} ${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`}
-                          className={className}
-                        >
-                          {label}
-                        </button>
-                      ))}
-                    </Form>
+                    <div className="flex flex-wrap items-center gap-2">
+                      {awaitingSecondApproval.includes(tx.id) ? (
+                        <span className="text-xs font-medium text-pending">Awaiting second approval</span>
+                      ) : (
+                        <Form method="post">
+                          <input type="hidden" name="transactionId" value={tx.id} />
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="approve"
+                            aria-label={`Approve ${describe(tx)}`}
+                            className={APPROVE_CLASS}
+                          >
+                            Approve
+                          </button>
+                        </Form>
+                      )}
+                      <button
+                        type="button"
+                        onClick={() => setRejecting(tx)}
+                        aria-label={`Reject ${describe(tx)}`}
+                        className={REJECT_CLASS}
+                      >
+                        Reject
+                      </button>
+                    </div>
                   ) : null}
                 </td>
               </tr>
@@ -90,6 +111,7 @@ export function TransactionsTable({
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
       <NewestOlderLinks next={next} olderLabel="Older transactions" />
+      <RejectDialog row={rejecting} onClose={() => setRejecting(null)} />
       {awaitingCode ? (
         <StepUpDialog
           reply={refusalFor(reply, "approve")}
@@ -105,8 +127,51 @@ export function TransactionsTable({
   );
 }
 
+const describe = (tx: TransactionRow) => `${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`;
+
+/** Reject with an optional reason, which the client reads in the decision mail. Closes once the reply is in. */
+function RejectDialog({ row, onClose }: { row: TransactionRow | null; onClose: () => void }) {
+  const navigation = useNavigation();
+  const reasonId = useId();
+  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "reject";
+  const [sent, setSent] = useState(false);
+  useEffect(() => {
+    if (submitting) setSent(true);
+    else if (sent) {
+      setSent(false);
+      onClose();
+    }
+  }, [submitting, sent, onClose]);
+  return (
+    <Modal open={row !== null} title={row ? `Reject ${describe(row)}` : "Reject"} onClose={onClose}>
+      {row ? (
+        <Form method="post" className="space-y-3">
+          <input type="hidden" name="transactionId" value={row.id} />
+          <label htmlFor={reasonId} className="block text-sm font-medium">
+            Reason
+          </label>
+          <textarea
+            id={reasonId}
+            name="reason"
+            rows={3}
+            maxLength={REASON_MAX_LENGTH}
+            aria-describedby={`${reasonId}-hint`}
+            className="block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
+          />
+          <p id={`${reasonId}-hint`} className="text-xs text-ink-muted">
+            Optional. The client reads it in the e-mail telling them of the decision.
+          </p>
+          <button type="submit" name="intent" value="reject" disabled={submitting} className={REJECT_CLASS}>
+            {submitting ? "Rejecting..." : "Reject"}
+          </button>
+        </Form>
+      ) : null}
+    </Modal>
+  );
+}
+
 /** Where a withdrawal pays out: the currency and the address, in full, to check and copy. */
-function PayoutAddress({ currency, address }: { currency: string | null; address: string }) {
+function PayoutAddress({ currency, address, isNew }: { currency: string | null; address: string; isNew: boolean }) {
   return (
     <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-ink-muted">
       <span>Pays out{currency ? ` in ${currency}` : ""} to</span>
@@ -114,6 +179,19 @@ function PayoutAddress({ currency, address }: { currency: string | null; address
         {address}
       </code>
       <CopyButton value={address} />
+      {isNew ? <NewAddressBadge /> : null}
     </div>
+  );
+}
+
+/** Never paid to before for this client: worth a second look before approving. */
+export function NewAddressBadge() {
+  return (
+    <span
+      className="rounded-full bg-pending/15 px-2 py-0.5 text-xs font-medium text-pending"
+      title="This client was never paid to this address before"
+    >
+      New address
+    </span>
   );
 }

@@ -73,6 +73,7 @@ export const ADMIN_MESSAGES = {
 export const AUDIT_ACTIONS = [
   "transaction.approve",
   "transaction.reject",
+  "transaction.cancel",
   "ledger.entry",
   "client.suspend",
   "client.activate",

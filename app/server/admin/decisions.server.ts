@@ -2,39 +2,70 @@
  * Decisions on client requests: pending -> approved or pending -> rejected, once. The status update only
  * matches a pending row (and, for a withdrawal approval, only while the client's approved balance still
  * covers it); the audit row and the profile projection follow it in the same batch. Whoever comes second
- * changes nothing, and the database's guards refuse any other change of a decided row.
+ * changes nothing, and the database's guards refuse any other change of a decided row. The client's mail about
+ * the decision is in the same batch and is written only when this decision is the one stored.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
+import { requestDecidedNotice } from "../ledger/decision-notice.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 
-const { transactions } = schema;
+const { transactions, profiles } = schema;
 
 type Decision = "approved" | "rejected";
+
+/**
+ * The condition under which a pending row of `transactions` may be approved: anything but a withdrawal, or a
+ * withdrawal its owner's approved balance still covers (`owner`: the row's user id, as an SQL expression).
+ */
+export function withdrawalStillCovered(owner: SQL) {
+  return sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
+}
+
+/** What the decision mail says about the request, read before the batch (null when nothing is pending). */
+async function pendingRequest(db: Db, transactionId: number) {
+  const row = await db
+    .select({
+      id: transactions.id,
+      transactionType: transactions.transactionType,
+      amountCents: transactions.amountCents,
+      createdAt: transactions.createdAt,
+      status: transactions.status,
+      firstName: profiles.firstName,
+    })
+    .from(transactions)
+    .leftJoin(profiles, eq(profiles.userId, transactions.userId))
+    .where(eq(transactions.id, transactionId))
+    .get();
+  return row?.status === "pending" ? { ...row, name: row.firstName?.trim() ?? "" } : null;
+}
 
 export async function decideTransaction(
   db: Db,
   actor: Required<Actor>,
   transactionId: number,
   decision: Decision,
-  scope: { userId?: string } = {},
+  scope: { userId?: string; reason?: string | null } = {},
   now = Date.now(),
-): Promise<Result<{ userId: string; transaction: FeedTransaction }>> {
+): Promise<Result<{ userId: string; transaction: FeedTransaction; emailIds: number[] }>> {
+  // Only a rejection carries a reason; it is stored, audited and mailed to the client.
+  const reason = decision === "rejected" ? scope.reason?.trim() || null : null;
+  if (reason && reason.length > REASON_MAX_LENGTH) return { ok: false, error: REASON_TOO_LONG };
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
-  const coverCheck =
-    decision === "approved"
-      ? sql`AND (transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`
-      : sql``;
-  const { decided } = await writeTogether(db, {
+  const coverCheck = decision === "approved" ? sql`AND ${withdrawalStillCovered(owner)}` : sql``;
+  const request = await pendingRequest(db, transactionId);
+  const { decided, notice } = await writeTogether(db, {
     decided: returning<FeedTransaction>(
-      sql`UPDATE transactions SET status = ${decision}, decided_by = ${actor.id}, decided_at = ${now}
+      sql`UPDATE transactions SET status = ${decision}, decided_by = ${actor.id}, decided_at = ${now},
+                                  decision_reason = ${reason}
           WHERE id = ${transactionId} AND status = 'pending' ${inScope} ${coverCheck}
           RETURNING ${FEED_RETURNING}`,
     ),
@@ -43,7 +74,7 @@ export async function decideTransaction(
       actor,
       action: decision === "approved" ? "transaction.approve" : "transaction.reject",
       target: sql`'transaction:' || id`,
-      detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents, 'before', 'pending', 'after', status`,
+      detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents, 'before', 'pending', 'after', status, 'reason', decision_reason`,
       from: sql`transactions
           WHERE id = ${transactionId} AND status = ${decision} AND decided_by = ${actor.id} AND decided_at = ${now}
             AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.target = 'transaction:' || transactions.id
@@ -51,9 +82,20 @@ export async function decideTransaction(
       at: now,
     }),
     projection: refreshProfileProjection(owner, now),
+    // A row that was not pending when read gets no mail: then this batch decides nothing anyway.
+    notice:
+      request !== null &&
+      requestDecidedNotice(request, { status: decision, decidedBy: actor.id, decidedAt: now, reason }),
   });
   const row = decided[0];
-  if (row) return { ok: true, userId: row.userId, transaction: row };
+  if (row) {
+    return {
+      ok: true,
+      userId: row.userId,
+      transaction: row,
+      emailIds: (notice as Array<{ id: number }>).map((n) => n.id),
+    };
+  }
 
   const current = await db
     .select({ status: transactions.status, userId: transactions.userId })
@@ -71,13 +113,15 @@ export async function decideTransaction(
 export async function decide(
   context: CommandContext,
   actor: Required<Actor>,
-  input: { transactionId: number; decision: Decision; userId?: string },
+  input: { transactionId: number; decision: Decision; userId?: string; reason?: string | null },
 ): Promise<Outcome> {
   const result = await decideTransaction(context.db, actor, input.transactionId, input.decision, {
     userId: input.userId,
+    reason: input.reason,
   });
-  if (!result.ok) return { ok: false, error: result.error, status: 409 };
+  if (!result.ok) return { ok: false, error: result.error, status: result.error === REASON_TOO_LONG ? 400 : 409 };
   afterCommit(context, {
+    emailIds: result.emailIds,
     events: [{ userId: result.userId, event: { type: "transaction.updated", transaction: result.transaction } }],
   });
   return { ok: true };

@@ -7,6 +7,7 @@ import { personColumns } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
+import { neverPaidTo } from "../ledger/payout-address.server";
 import { listDepositWallets } from "../ledger/reads.server";
 import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
 import { displayName } from "./clients.server";
@@ -63,8 +64,10 @@ function waitingClientsQuery(db: Db, limit: number) {
   const oldest = sql<number>`(SELECT min(created_at) FROM transactions
                               WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
   // Where the client's oldest waiting withdrawal pays out, so the desk sees it before opening the client: its
-  // address and currency in one look-up (a JSON pair, or null when nothing waits to be paid out).
-  const payout = sql<string | null>`(SELECT json_array(t.withdrawal_wallet_address, w.crypto_currency)
+  // address, currency and whether the client was ever paid there, in one look-up (a JSON triple, or null when
+  // nothing waits to be paid out).
+  const payout = sql<string | null>`(SELECT json_array(t.withdrawal_wallet_address, w.crypto_currency,
+      ${neverPaidTo(sql`t.user_id`, sql`t.withdrawal_wallet_address`, { id: sql`t.id`, status: sql`t.status` })})
     FROM transactions t
     LEFT JOIN withdrawal_wallets w ON w.user_id = t.user_id AND w.transaction_id = t.id
     WHERE t.user_id = ${waiting.userId} AND t.status = 'pending' AND t.transaction_type = 'withdraw'
@@ -92,10 +95,10 @@ function waitingClientsQuery(db: Db, limit: number) {
     .orderBy(sql`oldest`, waiting.userId);
 }
 
-function payoutOf(pair: string | null): { address: string; currency: string | null } | null {
-  if (!pair) return null;
-  const [address, currency] = JSON.parse(pair) as [string, string | null];
-  return { address, currency };
+function payoutOf(triple: string | null): { address: string; currency: string | null; isNew: boolean } | null {
+  if (!triple) return null;
+  const [address, currency, isNew] = JSON.parse(triple) as [string, string | null, number];
+  return { address, currency, isNew: Boolean(isNew) };
 }
 
 const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number]) => ({

@@ -11,6 +11,7 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
+import { neverPaidTo } from "./payout-address.server";
 
 const { transactions, depositWallets, withdrawalWallets, ledgerTotals: totalsTable } = schema;
 
@@ -64,7 +65,8 @@ export function ofType(
 
 /**
  * All of a client's transactions, newest first, a page at a time (the admin's Transactions table), each
- * withdrawal with where it pays out: the currency and address the client asked for.
+ * withdrawal with where it pays out: the currency and address the client asked for, and whether that address
+ * is new for this client.
  */
 export function transactionsPageQuery(db: Db, userId: string, pageSize: number, cursor?: Keyset) {
   return db
@@ -73,6 +75,11 @@ export function transactionsPageQuery(db: Db, userId: string, pageSize: number, 
       walletAddress: transactions.walletAddress,
       withdrawalWalletAddress: transactions.withdrawalWalletAddress,
       payoutCurrency: withdrawalWallets.cryptoCurrency,
+      // 'New address': a withdrawal to an address this client was never paid to (their approved rows only).
+      newPayoutAddress: sql<number>`CASE WHEN ${transactions.transactionType} = 'withdraw'
+        AND ${transactions.withdrawalWalletAddress} IS NOT NULL
+        THEN ${neverPaidTo(transactions.userId, transactions.withdrawalWalletAddress, { id: transactions.id, status: transactions.status })}
+        ELSE 0 END`,
     })
     .from(transactions)
     .leftJoin(
@@ -102,10 +109,10 @@ export function approvedStocks(db: Db, userId: string) {
 /**
  * Everything the dashboard shows, in one round trip and without reading the client's whole history: the
  * account (with the profile's trades and win rate), totals from `ledger_totals`, each list a bounded index
- * range (two small ranges merged where a list spans two statuses or types).
+ * range (small ranges merged where a list spans several statuses or types).
  */
 export async function dashboardData(db: Db, userId: string, listSize = 5) {
-  const { account, totals, recent, profits, losses, pending, rejected, stocks } = await readTogether(db, {
+  const { account, totals, recent, profits, losses, pending, rejected, cancelled, stocks } = await readTogether(db, {
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     recent: latestWithStatus(db, userId, "approved", listSize + 1),
@@ -113,6 +120,7 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
     pending: latestWithStatus(db, userId, "pending", 10),
     rejected: latestWithStatus(db, userId, "rejected", 10),
+    cancelled: latestWithStatus(db, userId, "cancelled", 10),
     stocks: approvedStocks(db, userId),
   });
   const profile = account[0] ?? null;
@@ -125,7 +133,7 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     recentActivity: recent.slice(0, listSize),
     hasMoreActivity: recent.length > listSize,
     openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
-    pendingAndDeclined: [...pending, ...rejected].sort(byNewest).slice(0, 10),
+    pendingAndDeclined: [...pending, ...rejected, ...cancelled].sort(byNewest).slice(0, 10),
     stocks,
   };
 }

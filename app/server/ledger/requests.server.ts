@@ -14,8 +14,10 @@ import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { readForm } from "../form.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
+import { emailTemplates } from "../mail/templates.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { withdrawableSql } from "./figures.server";
+import { neverPaidTo } from "./payout-address.server";
 import { FEED_RETURNING, listDepositWallets } from "./reads.server";
 
 const { transactions } = schema;
@@ -145,15 +147,43 @@ interface WithdrawalRequest {
 }
 
 /**
+ * The client's warning about a withdrawal to an address they were never paid to, with a link to cancel it: one
+ * per request, written only when the address is new for this client. The request's id goes into the stored data
+ * in the statement itself (it does not exist before the batch); the link is signed when the mail renders.
+ */
+function newAddressNotice(client: Requester, request: WithdrawalRequest, origin: string) {
+  const data = emailTemplates.withdrawal_new_address.omit({ transactionId: true }).parse({
+    name: client.firstName,
+    amount: request.amountCents / 100,
+    currency: request.cryptoCurrency,
+    address: request.address,
+    clientId: client.id,
+    origin,
+  });
+  return returning<{ id: number }>(
+    sql`INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
+        SELECT ${client.email.trim().toLowerCase()}, 'withdrawal_new_address',
+               json_set(${JSON.stringify(data)}, '$.transactionId', t.id), 'withdrawal_new_address:tx:' || t.id
+        FROM transactions t
+        WHERE t.user_id = ${client.id} AND t.idempotency_key = ${request.idempotencyKey} AND t.status = 'pending'
+          AND ${neverPaidTo(client.id, sql`t.withdrawal_wallet_address`, { id: sql`t.id`, status: sql`t.status` })}
+        ON CONFLICT (dedupe_key) DO NOTHING
+        RETURNING id`,
+  );
+}
+
+/**
  * A pending withdrawal, accepted by ONE statement only while the withdrawable balance (pending
  * withdrawals reserved) covers it, so parallel requests cannot overdraw. Its withdrawal_wallets row,
- * the admin notice and the client's receipt are in the same batch and follow the row or nothing.
+ * the admin notice, the client's receipt and, for an address new to this client, the warning with its
+ * cancel link (pointing at `origin`) are in the same batch and follow the row or nothing.
  */
 export async function requestWithdrawal(
   db: Db,
   env: AppEnv,
   client: Requester,
   request: WithdrawalRequest,
+  origin: string,
   now = Date.now(),
 ): Promise<RequestOutcome> {
   const payload = {
@@ -162,7 +192,7 @@ export async function requestWithdrawal(
     walletType: request.cryptoCurrency,
     walletAddress: request.address,
   };
-  const { inserted, adminNotice, receipt } = await writeTogether(db, {
+  const { inserted, adminNotice, receipt, newAddress } = await writeTogether(db, {
     inserted: returning<FeedTransaction>(
       sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address,
                                     withdrawal_wallet_address, idempotency_key, created_by, created_at)
@@ -193,13 +223,14 @@ export async function requestWithdrawal(
       from: requestRow(client.id, request.idempotencyKey),
       dedupeKey: perRequest("withdrawal_receipt"),
     }),
+    newAddress: newAddressNotice(client, request, env.SITE_URL ?? origin),
   });
   return settle(
     db,
     client,
     request.idempotencyKey,
     inserted[0],
-    [...adminNotice, ...receipt].map((n) => n.id),
+    [...adminNotice, ...receipt, ...newAddress].map((n) => n.id),
     EXCEEDS_BALANCE_MESSAGE,
   );
 }
@@ -267,7 +298,15 @@ export async function submitDepositForm(
   return submitted(context, input.client, requestDeposit(context.db, context.env, input.client, input.deposit));
 }
 
-/** The withdrawal form's command. */
-export function submitWithdrawal(context: CommandContext, client: Requester, request: WithdrawalRequest) {
-  return submitted(context, client, requestWithdrawal(context.db, context.env, client, request));
+/**
+ * The withdrawal form's command. `origin` is where the request came to: mail links use SITE_URL when it is
+ * set, this otherwise (as the reset and confirmation links do).
+ */
+export function submitWithdrawal(
+  context: CommandContext,
+  client: Requester,
+  request: WithdrawalRequest,
+  origin: string,
+) {
+  return submitted(context, client, requestWithdrawal(context.db, context.env, client, request, origin));
 }

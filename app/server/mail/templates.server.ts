@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatUsd } from "~/lib/format";
 import type { AppEnv } from "../env.server";
+import { cancelLink } from "../ledger/cancel-link.server";
 
 /**
  * Every notice the product sends: its data (validated at enqueue time, stored in the outbox) and how it
@@ -81,6 +82,20 @@ export const emailTemplates = {
     amount,
     walletType: z.string().trim().min(1).max(50),
     walletAddress: address,
+  }),
+  /**
+   * A withdrawal to an address the client was never paid to. The cancel link's token is made when the mail
+   * renders, from these ids and the secret, so the outbox never stores a live token.
+   */
+  withdrawal_new_address: z.object({
+    name: personName,
+    amount,
+    currency: z.string().trim().min(1).max(50),
+    address,
+    transactionId: z.number().int().positive(),
+    clientId: z.string().min(1).max(64),
+    /** The site's address the link points to (SITE_URL, or the address the request came to). */
+    origin: link,
   }),
   deposit_wallet_changed: z.object({
     walletType: z.string().trim().min(1).max(50),
@@ -230,6 +245,24 @@ const renderers: Renderers = {
         ["Pay to address", d.walletAddress],
       ],
       footnote: `If you did not make this request, contact ${env.SUPPORT_EMAIL} immediately.`,
+    }),
+  withdrawal_new_address: (d, env) =>
+    compose(env, "A withdrawal to a new address was requested", {
+      paragraphs: [
+        greeting(d.name),
+        "A withdrawal was requested from your account to an address we have never paid you to before. If this was you, there is nothing to do: it will be reviewed as usual.",
+        "If it was not you, cancel it with the button below while it is still pending, then change your password and contact us.",
+      ],
+      facts: [
+        ["Amount", formatUsd(d.amount)],
+        ["Cryptocurrency", d.currency],
+        ["Pay to address", d.address],
+      ],
+      action: {
+        label: "Cancel this withdrawal",
+        url: cancelLink(new URL(d.origin).origin, env.SESSION_SECRET, d.transactionId, d.clientId),
+      },
+      footnote: `The link works once, and only while the request is pending. Questions? Contact ${env.SUPPORT_EMAIL}.`,
     }),
   deposit_wallet_changed: (d, env) =>
     compose(env, `Deposit wallet changed: ${d.walletType}`, {

@@ -1,0 +1,66 @@
+import { useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { Modal } from "~/components/modal";
+import { formatCents } from "~/lib/format";
+import { displayType, type TransactionType } from "~/lib/ledger";
+
+/**
+ * 'Cancel' on a client's pending request, with a confirm dialog. It posts to /requests/{id}/cancel, which comes
+ * back to this page with a toast; the page's data (balances included) reloads after the action.
+ */
+export function CancelRequestButton({
+  request,
+}: {
+  request: { id: number; transactionType: TransactionType; amountCents: number };
+}) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher();
+  const location = useLocation();
+  const sent = useRef(false);
+  const busy = fetcher.state !== "idle";
+  const what = `${displayType(request.transactionType)} of ${formatCents(request.amountCents)}`;
+
+  useEffect(() => {
+    if (busy) sent.current = true;
+    else if (sent.current) {
+      sent.current = false;
+      setOpen(false);
+    }
+  }, [busy]);
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-label={`Cancel ${what}`}
+        className="rounded-md border border-border px-2 py-1 text-xs font-medium hover:bg-surface-raised focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand"
+      >
+        Cancel
+      </button>
+      <Modal open={open} title="Cancel this request?" onClose={() => setOpen(false)}>
+        <p className="text-sm">
+          Your {what.toLowerCase()} will be cancelled and will not be processed.
+          {request.transactionType === "withdraw" ? " The reserved amount becomes available again at once." : ""}
+        </p>
+        <fetcher.Form method="post" action={`/requests/${request.id}/cancel`} className="mt-4 flex flex-wrap gap-2">
+          <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-danger px-4 py-2 text-sm font-semibold text-white hover:bg-danger/90 disabled:opacity-60"
+          >
+            {busy ? "Cancelling..." : "Cancel request"}
+          </button>
+          <button
+            type="button"
+            onClick={() => setOpen(false)}
+            className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-surface-raised"
+          >
+            Keep it
+          </button>
+        </fetcher.Form>
+      </Modal>
+    </>
+  );
+}

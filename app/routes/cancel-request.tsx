@@ -1,0 +1,85 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard, Banner, SubmitButton } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { formatCents, formatDateTime } from "~/lib/format";
+import { displayType } from "~/lib/ledger";
+import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
+import { readForm } from "~/server/form.server";
+import { cancelByLink, requestForCancelLink } from "~/server/ledger/cancel.server";
+
+/** The mail's one-click cancel link: a confirm page (works signed out), then the POST cancels. */
+export const meta: MetaFunction = pageMeta(() => [
+  { title: "Cancel request" },
+  { name: "robots", content: "noindex" },
+  { name: "referrer", content: "no-referrer" },
+]);
+
+// The address carries the link's token: no cache keeps the page, and no link on it passes the address on.
+export const headers: HeadersFunction = () => ({
+  "Cache-Control": "private, no-store",
+  "Referrer-Policy": "no-referrer",
+});
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  const found = await requestForCancelLink(context.db, context.env.SESSION_SECRET, token);
+  if (!found.ok) return { token: null, error: found.error, request: null };
+  const { transactionType, amountCents, address, createdAt } = found.request;
+  return { token, error: null, request: { transactionType, amountCents, address, createdAt } };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const result = await cancelByLink(context, String(form.get("token") ?? ""));
+  if (!result.ok) return data({ done: false, error: result.error }, { status: result.status });
+  return { done: true, error: null };
+}
+
+export default function CancelRequest() {
+  const { token, error, request } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  let body: JSX.Element;
+  if (reply?.done) body = <Banner tone="success">{CANCEL_MESSAGES.cancelled}</Banner>;
+  else if (reply?.error || error || !request || !token)
+    body = <Banner tone="error">{reply?.error ?? error ?? CANCEL_MESSAGES.invalidLink}</Banner>;
+  else
+    body = (
+      <Form method="post" action="/cancel-request" className="space-y-4">
+        <p className="text-sm">This pending request will be cancelled and never paid out:</p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-ink-muted">Type</dt>
+          <dd className="font-medium">{displayType(request.transactionType)}</dd>
+          <dt className="text-ink-muted">Amount</dt>
+          <dd className="font-medium tabular-nums">{formatCents(request.amountCents)}</dd>
+          {request.address ? (
+            <>
+              <dt className="text-ink-muted">Pay to address</dt>
+              <dd className="break-all font-mono">{request.address}</dd>
+            </>
+          ) : null}
+          <dt className="text-ink-muted">Requested</dt>
+          <dd>{formatDateTime(request.createdAt)}</dd>
+        </dl>
+        <input type="hidden" name="token" value={token} />
+        <SubmitButton pendingText="Cancelling..." className="w-full">
+          Cancel request
+        </SubmitButton>
+      </Form>
+    );
+  return (
+    <AuthCard title="Cancel this request?">
+      {body}
+      <p className="mt-6 text-sm">
+        <Link to="/dashboard" className="text-brand underline underline-offset-2 hover:no-underline">
+          Go to your dashboard
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
