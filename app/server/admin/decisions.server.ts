@@ -4,7 +4,7 @@
  * covers it); the audit row and the profile projection follow it in the same batch. Whoever comes second
  * changes nothing, and the database's guards refuse any other change of a decided row.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
@@ -18,6 +18,13 @@ const { transactions } = schema;
 
 type Decision = "approved" | "rejected";
 
+/**
+ * The cover rule of an approval, over the `transactions` row being approved: a withdrawal only while the client's
+ * coverable balance still pays it. Shared by every path that approves a withdrawal.
+ */
+export const coveredByBalance = (owner: SQL | string) =>
+  sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
+
 export async function decideTransaction(
   db: Db,
   actor: Required<Actor>,
@@ -28,10 +35,7 @@ export async function decideTransaction(
 ): Promise<Result<{ userId: string; transaction: FeedTransaction }>> {
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
-  const coverCheck =
-    decision === "approved"
-      ? sql`AND (transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`
-      : sql``;
+  const coverCheck = decision === "approved" ? sql`AND ${coveredByBalance(owner)}` : sql``;
   const { decided } = await writeTogether(db, {
     decided: returning<FeedTransaction>(
       sql`UPDATE transactions SET status = ${decision}, decided_by = ${actor.id}, decided_at = ${now}
