@@ -43,14 +43,12 @@ async function fundedClient(cents = 5_000_000) {
 }
 
 const proposal = (id: number) =>
-  env.DB.prepare("SELECT * FROM proposals WHERE id = ?")
-    .bind(id)
-    .first<{
-      status: string;
-      transaction_id: number | null;
-      decided_by: string | null;
-      decision_reason: string | null;
-    }>();
+  env.DB.prepare("SELECT * FROM proposals WHERE id = ?").bind(id).first<{
+    status: string;
+    transaction_id: number | null;
+    decided_by: string | null;
+    decision_reason: string | null;
+  }>();
 
 const balanceOf = async (userId: string) =>
   (
