@@ -1,6 +1,7 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { approveProposal, expireProposals, rejectProposal } from "~/server/admin/proposal-decisions.server";
@@ -19,6 +20,7 @@ import {
   ensureDepositWallets,
   getPage,
   insertTransaction,
+  ORIGIN,
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
@@ -337,9 +339,18 @@ describe("second approval", () => {
 
       const admins = await countRows("users", "role = 'admin'");
       const noticesBefore = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
-      const approved = await approveProposal(db, asActor(checker), id);
+      const at = Date.now();
+      const approved = await approveProposal(db, asActor(checker), id, {}, at);
       expect(approved.ok).toBe(true);
       expect((await btc())?.wallet_address).toBe(btcAddresses[0]);
+      // The same approval again, in the same millisecond: refused, and nothing recorded or mailed twice.
+      expect(await approveProposal(db, asActor(checker), id, {}, at)).toEqual({
+        ok: false,
+        error: PROPOSAL_MESSAGES.alreadyDecided,
+      });
+      expect(await countRows("audit_log", "action = 'wallet.update' AND detail LIKE ?", `%${btcAddresses[0]}%`)).toBe(
+        1,
+      );
       expect(await countRows("email_outbox", "template = 'deposit_wallet_changed'")).toBe(noticesBefore + admins);
       expect(
         await countRows("audit_log", "action = 'wallet.update' AND target = ?", `wallet:${wallet.id}`),
@@ -602,6 +613,47 @@ describe("second approval", () => {
       expect((await proposal(proposed.proposalId))?.status).toBe("pending");
       expect(await countRows("proposals")).toBe(proposalsBefore);
       expect(await balanceOf(client.id)).toBe(5_000_000);
+    });
+  });
+
+  describe("live", () => {
+    async function listen(path: string, cookie: string) {
+      const response = await exports.default.fetch(`${ORIGIN}${path}`, {
+        headers: { Upgrade: "websocket", Cookie: cookie, Origin: ORIGIN },
+      });
+      const events: FeedEvent[] = [];
+      response.webSocket?.accept();
+      response.webSocket?.addEventListener("message", (message) => {
+        const parsed = parseFeedEvent(JSON.parse(String(message.data)));
+        if (parsed) events.push(parsed);
+      });
+      return events;
+    }
+    async function until(check: () => boolean, what: string) {
+      for (let i = 0; i < 200; i++) {
+        if (check()) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    }
+
+    it("the desk hears of a proposal and its decision; the client's feed only of the approved entry", async () => {
+      const client = await fundedClient();
+      const desk = await listen("/ws/admin", checker.cookie);
+      const feed = await listen(`/ws/clients/${client.id}`, await sessionCookieFor(client.id));
+      await postForm(`/user/${client.id}`, entryForm("25000", { reason: "Wire" }), { cookie: maker.cookie });
+      await until(() => desk.some((e) => e.type === "proposal.changed"), "the desk's proposal event");
+      expect(feed).toEqual([]);
+      const row = await env.DB.prepare("SELECT id FROM proposals WHERE user_id = ?")
+        .bind(client.id)
+        .first<{ id: number }>();
+      await postForm("/admin", { intent: "approveProposal", proposalId: String(row?.id) }, { cookie: checker.cookie });
+      await until(() => feed.length === 1, "the client's entry");
+      expect(feed[0]).toMatchObject({
+        type: "transaction.created",
+        transaction: { userId: client.id, amountCents: 2_500_000, status: "approved" },
+      });
+      await until(() => desk.filter((e) => e.type === "proposal.changed").length === 2, "the desk's decision event");
     });
   });
 

@@ -22,6 +22,7 @@ import { publishToDesk } from "../realtime.server";
 import { displayName } from "./clients.server";
 import { coveredByBalance } from "./decisions.server";
 import { entryRefusal, ledgerEntryWrites } from "./entries.server";
+import { walletChangedNotice } from "./wallets.server";
 
 const { proposals, transactions, users, profiles } = schema;
 
@@ -61,6 +62,15 @@ const approvable = (proposalId: number, actor: Actor, now: number) =>
 const decidedHere = (proposalId: number, status: ProposalStatus, actor: Actor, now: number) =>
   sql`proposals p WHERE p.id = ${proposalId} AND p.status = ${status} AND p.decided_by = ${actor.id} AND p.decided_at = ${now}`;
 
+/**
+ * The decision has no audit row yet. Every record after the effect also requires it, and the decision's own audit
+ * row comes last: a replay by the same admin in the same millisecond (which `decidedHere` cannot tell apart)
+ * records nothing twice.
+ */
+const notYetRecorded = (proposalId: number) =>
+  sql`NOT EXISTS (SELECT 1 FROM audit_log WHERE target = ${`proposal:${proposalId}`}
+                  AND action IN ('proposal.approve', 'proposal.reject'))`;
+
 /** The audit row of a decision and the proposer's mail, both conditioned on the decision being this one. */
 function decisionRecords(
   loaded: LoadedProposal,
@@ -76,7 +86,7 @@ function decisionRecords(
       target: `proposal:${loaded.id}`,
       detail: sql`'kind', p.kind, 'proposedBy', ${loaded.proposerEmail}, 'client', p.user_id,
                   'transaction', p.transaction_id, 'wallet', p.wallet_id, 'reason', p.decision_reason`,
-      from: decidedHere(loaded.id, status, actor, now),
+      from: sql`${decidedHere(loaded.id, status, actor, now)} AND ${notYetRecorded(loaded.id)}`,
       at: now,
     }),
     proposerNotice: enqueueEmailFor({
@@ -157,7 +167,8 @@ function withdrawalApproval(loaded: LoadedProposal, actor: Required<Actor>, now:
       target: `transaction:${transactionId}`,
       detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents, 'before', 'pending',
                   'after', status, 'proposal', ${loaded.id}`,
-      from: sql`transactions WHERE id = ${transactionId} AND status = 'approved' AND decided_by = ${actor.id} AND decided_at = ${now}`,
+      from: sql`transactions WHERE id = ${transactionId} AND status = 'approved' AND decided_by = ${actor.id}
+                AND decided_at = ${now} AND ${notYetRecorded(loaded.id)}`,
       at: now,
     }),
     projection: refreshProfileProjection(userId, now),
@@ -189,21 +200,19 @@ function walletApproval(loaded: LoadedProposal, actor: Required<Actor>, now: num
         proposal: loaded.id,
         proposedBy: loaded.proposerEmail,
       },
-      onlyIf: changed,
+      onlyIf: sql`${changed} AND ${notYetRecorded(loaded.id)}`,
       at: now,
     }),
     // The notice every wallet change sends to every admin.
-    walletNotice: enqueueEmailFor({
-      template: "deposit_wallet_changed",
-      data: {
+    walletNotice: walletChangedNotice(
+      {
         walletType: loaded.walletType ?? "",
-        previousAddress: loaded.oldAddress ?? "",
+        oldAddress: loaded.oldAddress ?? "",
         newAddress,
-        changedBy: `${loaded.proposerEmail}, approved by ${actor.email}`.slice(0, 320),
+        changedBy: `${loaded.proposerEmail}, approved by ${actor.email}`,
       },
-      to: sql`email`,
-      from: sql`users WHERE role = 'admin' AND ${changed}`,
-    }),
+      sql`${changed} AND ${notYetRecorded(loaded.id)}`,
+    ),
   };
 }
 
@@ -374,7 +383,8 @@ export async function expireProposals(db: Db, now = Date.now()): Promise<{ expir
             action: "proposal.expire",
             target: `proposal:${proposal.id}`,
             detail: sql`'kind', p.kind, 'proposedBy', ${proposal.proposerEmail}, 'expiresAt', p.expires_at`,
-            from: expiredHere,
+            from: sql`${expiredHere} AND NOT EXISTS (SELECT 1 FROM audit_log
+                        WHERE target = ${`proposal:${proposal.id}`} AND action = 'proposal.expire')`,
             at: now,
           }),
         ],

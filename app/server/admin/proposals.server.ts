@@ -7,18 +7,17 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
-import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
-import { listDepositWallets } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
 import { displayName } from "./clients.server";
 import { coveredByBalance } from "./decisions.server";
 import { entryAllowed, entryRefusal, type LedgerEntry } from "./entries.server";
+import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
 const { proposals, transactions, users, profiles } = schema;
 
@@ -61,7 +60,9 @@ function announceWrites(actor: Required<Actor>, now: number, where: SQL, descrip
       detail: sql`'kind', p.kind, 'client', p.user_id, 'type', p.transaction_type, 'amountCents', p.amount_cents,
                   'transaction', p.transaction_id, 'wallet', p.wallet_id, 'before', p.old_address, 'after', p.new_address,
                   'reason', p.note, 'expiresAt', p.expires_at`,
-      from: justProposed(actor, now, where),
+      // Once per proposal: a replay in the same millisecond finds the row, but its audit row too.
+      from: sql`${justProposed(actor, now, where)}
+        AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.action = 'proposal.propose' AND a.target = 'proposal:' || p.id)`,
       at: now,
     }),
     waiting: enqueueEmailFor({
@@ -211,13 +212,6 @@ export async function proposeWithdrawalApproval(
   return { ok: false, error: ADMIN_MESSAGES.cannotCoverWithdrawal };
 }
 
-interface SubmittedWallet {
-  id: number;
-  walletAddress: string;
-  /** The address the form showed when it was rendered: a proposal never starts from a stale address. */
-  renderedAddress: string;
-}
-
 /**
  * One wallet-change proposal per wallet whose address the form changed, all or none: each address is checked
  * for its network, a wallet changed since the form was rendered or with a change already waiting is refused,
@@ -229,24 +223,9 @@ export async function proposeWalletChanges(
   submitted: SubmittedWallet[],
   now = Date.now(),
 ): Promise<Result<{ proposed: number; emailIds: number[] }>> {
-  const current = await listDepositWallets(db);
-  const changes = submitted
-    .map((s) => ({
-      wallet: current.find((w) => w.id === s.id),
-      newAddress: s.walletAddress.trim(),
-      old: s.renderedAddress,
-    }))
-    .filter((c): c is { wallet: (typeof current)[number]; newAddress: string; old: string } =>
-      Boolean(c.wallet && c.newAddress !== c.old),
-    );
-  if (changes.length === 0) return { ok: false, error: ADMIN_MESSAGES.noWalletChanges };
-  if (changes.some((c) => c.wallet.walletAddress !== c.old)) {
-    return { ok: false, error: ADMIN_MESSAGES.walletChangedMeanwhile };
-  }
-  const invalid = changes.filter((c) => !isValidAddress(c.wallet.walletType, c.newAddress));
-  if (invalid.length > 0) {
-    return { ok: false, error: invalid.map((c) => invalidAddressMessage(c.wallet.walletType)).join("; ") };
-  }
+  const checked = await walletChangesOf(db, submitted);
+  if (!checked.ok) return checked;
+  const { changes } = checked;
   const waiting = await db
     .select({ walletId: proposals.walletId })
     .from(proposals)
@@ -256,7 +235,7 @@ export async function proposeWalletChanges(
   }
 
   const writes = Object.fromEntries(
-    changes.flatMap(({ wallet, newAddress, old }) => {
+    changes.flatMap(({ wallet, newAddress, oldAddress: old }) => {
       const mine = sql`p.kind = 'wallet_change' AND p.wallet_id = ${wallet.id}`;
       const { audit, waiting: notice } = announceWrites(
         actor,
