@@ -70,9 +70,9 @@ export function ProposalsCard({
             <li
               key={proposal.id}
               data-testid="proposal"
-              className="flex flex-wrap items-start justify-between gap-3 py-3"
+              className="flex flex-col gap-3 py-3 sm:flex-row sm:items-start sm:justify-between"
             >
-              <div className="min-w-0 flex-1 text-sm">
+              <div className="min-w-0 text-sm sm:flex-1">
                 <p className="break-words font-medium">{proposal.description}</p>
                 <p className="text-ink-muted">
                   Proposed by {proposal.proposerEmail} on {formatDateTime(proposal.proposedAt)} · expires{" "}
@@ -81,11 +81,11 @@ export function ProposalsCard({
                 {proposal.reason ? <p className="mt-1 break-words">Reason: {proposal.reason}</p> : null}
               </div>
               {proposal.proposedBy === viewerId ? (
-                <p className="text-sm text-ink-muted">
+                <p className="text-sm text-ink-muted sm:max-w-[16rem] sm:text-right">
                   {adminCount < 2 ? PROPOSAL_MESSAGES.secondAdminNeeded : PROPOSAL_MESSAGES.waitingForOther}
                 </p>
               ) : (
-                <div className="flex gap-2">
+                <div className="flex shrink-0 gap-2">
                   <Form method="post">
                     <input type="hidden" name="proposalId" value={proposal.id} />
                     <button
