@@ -1,3 +1,4 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
@@ -11,6 +12,7 @@ import {
   proposeWalletChanges,
   proposeWithdrawalApproval,
 } from "~/server/admin/proposals.server";
+import worker from "../../workers/app";
 import {
   appEnv,
   countRows,
@@ -534,6 +536,27 @@ describe("second approval", () => {
         error: PROPOSAL_MESSAGES.expired,
       });
       expect(await (await getPage("/admin", checker.cookie)).text()).not.toContain("Deposit of $50,000.00");
+    });
+  });
+
+  describe("the minute cron", () => {
+    it("expires what nobody decided within 72 hours", async () => {
+      const client = await fundedClient();
+      const proposed = await proposeLedgerEntry(
+        db,
+        asActor(maker),
+        client.id,
+        { type: "deposit", amountCents: 6_000_000, idempotencyKey: newKey(), reason: "Wire" },
+        Date.now() - PROPOSAL_LIFETIME_MS - 60_000,
+      );
+      if (!proposed.ok) throw new Error(proposed.error);
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect((await proposal(proposed.proposalId))?.status).toBe("expired");
+      expect(await auditsOf(proposed.proposalId, "proposal.expire")).toBe(1);
+      expect(await mailsOf("proposal_decided", "Deposit of $60,000.00")).toBe(1);
+      expect(await countRows("transactions", "user_id = ?", client.id)).toBe(1);
     });
   });
 
