@@ -48,7 +48,9 @@ export function feedTransactionColumns<T extends Record<FeedTransactionColumn, u
 
 export type FeedEvent =
   | { type: "transaction.created" | "transaction.updated"; transaction: FeedTransaction }
-  | { type: "client.deleted"; userId: string };
+  | { type: "client.deleted"; userId: string }
+  /** Desk only: a proposal was made or decided, so the 'Awaiting second approval' card reloads. */
+  | { type: "proposal.changed" };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -98,6 +100,7 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 /** The event, checked and stripped to its known fields, or null for anything else. */
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
+  if (value.type === "proposal.changed") return { type: value.type };
   if (value.type === "client.deleted")
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;

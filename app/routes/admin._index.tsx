@@ -4,15 +4,18 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeskCounts } from "~/components/admin/desk-counts";
 import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
 import { PendingList } from "~/components/admin/pending-list";
+import { ProposalsCard } from "~/components/admin/proposals-card";
 import type { AdminReply } from "~/components/admin/reply";
 import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
 import { adminDesk } from "~/server/admin/desk.server";
-import { saveDepositWallets } from "~/server/admin/wallets.server";
+import { decideProposalForm } from "~/server/admin/proposal-actions.server";
+import { proposeWallets } from "~/server/admin/proposals.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { parseUserCursor } from "~/server/paging.server";
@@ -21,11 +24,11 @@ import { requireAdmin } from "~/server/session.server";
 export const meta: MetaFunction = pageMeta(() => [{ title: "Admin Panel" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const url = new URL(request.url);
   const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
   const desk = await adminDesk(context.db, { search, after: parseUserCursor(url.searchParams.get("after")) });
-  return { ...desk, search };
+  return { ...desk, search, viewerId: admin.id };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -48,9 +51,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
         : [];
     });
-    const result = await saveDepositWallets(context, admin, submitted);
+    // Every deposit-wallet change waits for a second admin: one proposal per changed wallet.
+    const result = await proposeWallets(context, admin, submitted);
     if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", `Updated ${result.updated} wallet(s) successfully`);
+    return reply("success", PROPOSAL_MESSAGES.awaiting);
+  }
+  if (intent === "approveProposal" || intent === "rejectProposal") {
+    const proposalId = Number(form.get("proposalId"));
+    if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
+    const answer = await decideProposalForm(context, admin, form, { intent, proposalId });
+    if (!answer.ok) return reply("error", answer.error, answer.status, answer.field, answer.subject);
+    return reply("success", answer.message);
   }
   if (intent === "delete") {
     const userId = String(form.get("userId") ?? "");
@@ -64,9 +75,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminPanel() {
-  const { counts, pending, clients, wallets, search, mailTrouble } = useLoaderData<typeof loader>();
+  const { counts, pending, clients, wallets, search, mailTrouble, proposals, adminCount, viewerId } =
+    useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  // The pending list and Active Alerts follow new requests and decisions live.
+  // The pending list, Active Alerts and the proposals awaiting a second approval follow the desk live.
   const refresh = useThrottledRevalidate();
   useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });
 
@@ -92,6 +104,7 @@ export default function AdminPanel() {
         </div>
       </div>
       <DeskCounts counts={counts} />
+      <ProposalsCard proposals={proposals} viewerId={viewerId} adminCount={adminCount} reply={reply} />
       <PendingList pending={pending} />
       <UserManagement clients={clients.clients} next={clients.next} search={search} reply={reply} />
     </section>

@@ -7,12 +7,14 @@ import { ClientActions } from "~/components/admin/client-actions";
 import { ClientHoldings } from "~/components/admin/client-holdings";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { ProposalsCard } from "~/components/admin/proposals-card";
 import { type AdminReply, refusalFor } from "~/components/admin/reply";
 import { TransactionsTable } from "~/components/admin/transactions-table";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import type { TransactionType } from "~/lib/ledger";
+import { PROPOSAL_MESSAGES, parseProposalReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
@@ -21,6 +23,13 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { decide } from "~/server/admin/decisions.server";
 import { postEntry } from "~/server/admin/entries.server";
+import { decideProposalForm } from "~/server/admin/proposal-actions.server";
+import {
+  approvalNeedsSecondAdmin,
+  needsSecondApproval,
+  proposeEntry,
+  proposeWithdrawal,
+} from "~/server/admin/proposals.server";
 import { checkDecisionStepUp, checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -32,11 +41,20 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const cursor = parseCursor(new URL(request.url).searchParams.get("before"));
   const detail = await clientDetail(context.db, params.id ?? "", cursor);
   if (!detail) notFound("User not found");
-  return { ...detail, idempotencyKey: crypto.randomUUID() };
+  return {
+    ...detail,
+    idempotencyKey: crypto.randomUUID(),
+    viewerId: admin.id,
+    secondApprovalFromCents: context.env.FOUR_EYES_THRESHOLD * 100,
+    // Withdrawals whose approval waits for a second admin: their row shows that instead of Approve.
+    awaitingSecondApproval: detail.proposals.flatMap((p) =>
+      p.kind === "withdrawal_approval" && p.transactionId !== null ? [p.transactionId] : [],
+    ),
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -61,6 +79,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!stepUp.ok) {
       return reply("error", stepUp.error, stepUp.status, stepUp.field, String(transactionId));
     }
+    // At or above the threshold, approving a withdrawal is a proposal another admin decides.
+    if (intent === "approve" && (await approvalNeedsSecondAdmin(context.db, context.env, { transactionId, userId }))) {
+      const proposed = await proposeWithdrawal(context, admin, { transactionId, userId });
+      if (!proposed.ok) return reply("error", proposed.error, proposed.status);
+      return reply("success", PROPOSAL_MESSAGES.awaiting);
+    }
     // The id must be this client's: an admin page never decides another client's row by accident.
     const decision = intent === "approve" ? "approved" : "rejected";
     const reason = intent === "reject" ? parseReason(form.get("reason")) : { ok: true as const, reason: null };
@@ -76,9 +100,28 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
     const idempotencyKey = idempotencyKeyOf(form);
     if (!idempotencyKey) return reply("error", ENTRY_MESSAGES.failed, 400);
+    if (needsSecondApproval(context.env, parsed.data.amountCents)) {
+      const reason = parseProposalReason(form);
+      if (!reason.ok) return reply("error", reason.error, 400, "reason");
+      const proposed = await proposeEntry(context, admin, userId, {
+        ...parsed.data,
+        idempotencyKey,
+        reason: reason.text,
+      });
+      if (!proposed.ok) return reply("error", proposed.error, proposed.status);
+      return reply("success", PROPOSAL_MESSAGES.awaiting);
+    }
     const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey });
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", `${TYPE_LABELS[parsed.data.type]} of ${formatCents(parsed.data.amountCents)} recorded`);
+  }
+  if (intent === "approveProposal" || intent === "rejectProposal") {
+    const proposalId = Number(form.get("proposalId"));
+    if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
+    // Only this client's proposals from this page.
+    const answer = await decideProposalForm(context, admin, form, { intent, proposalId, userId });
+    if (!answer.ok) return reply("error", answer.error, answer.status, answer.field, answer.subject);
+    return reply("success", answer.message);
   }
   if (intent === "suspend" || intent === "activate") {
     const status = intent === "suspend" ? "suspended" : "active";
@@ -90,7 +133,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ClientDetail() {
-  const { profile, summary, stocks, feeDeposits, transactions, next, idempotencyKey } = useLoaderData<typeof loader>();
+  const {
+    profile,
+    summary,
+    stocks,
+    feeDeposits,
+    transactions,
+    next,
+    idempotencyKey,
+    proposals,
+    adminCount,
+    viewerId,
+    secondApprovalFromCents,
+    awaitingSecondApproval,
+  } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
@@ -103,7 +159,7 @@ export default function ClientDetail() {
   useFeed(`/ws/clients/${profile.id}`, {
     since: () => Math.max(0, ...transactions.map((tx) => tx.id), ...live.map((tx) => tx.id)),
     onEvent: (event) => {
-      if (event.type === "client.deleted") return refresh();
+      if (!("transaction" in event)) return refresh();
       if (event.transaction.userId !== profile.id) return;
       setLive((current) => mergeTransactions(current, [event.transaction]));
       refresh();
@@ -152,10 +208,20 @@ export default function ClientDetail() {
           onChoose={setEntryType}
           suspended={profile.status === "suspended"}
           idempotencyKey={idempotencyKey}
+          secondApprovalFromCents={secondApprovalFromCents}
         />
       </FormErrors>
+      {proposals.length > 0 ? (
+        <ProposalsCard
+          proposals={proposals}
+          viewerId={viewerId}
+          adminCount={adminCount}
+          reply={reply}
+          showOutcome={false}
+        />
+      ) : null}
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
-      <TransactionsTable rows={rows} next={next} reply={reply} />
+      <TransactionsTable rows={rows} next={next} reply={reply} awaitingSecondApproval={awaitingSecondApproval} />
     </section>
   );
 }

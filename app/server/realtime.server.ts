@@ -38,6 +38,15 @@ export function publish(context: RealtimeContext, userId: string, event: FeedEve
   });
 }
 
+/** Sends one event to the admin desk only (news for admins, none of a client's business). */
+export function publishToDesk(context: RealtimeContext, event: FeedEvent) {
+  inBackground(context, event.type, async () => {
+    const checked = parseFeedEvent(event);
+    if (!checked) throw new Error(`refusing to publish a malformed ${event.type} event`);
+    await adminDesk(context.bindings).publish(checked);
+  });
+}
+
 /** Closes a user's sockets (sign-out, suspension, deletion) on their own feed and on the desk. */
 export function disconnectUser(context: RealtimeContext, userId: string) {
   inBackground(context, "disconnect", async () => {

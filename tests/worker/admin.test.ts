@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerBalance, totalsFromRows } from "~/lib/ledger";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
@@ -494,6 +495,19 @@ describe("deposit wallets", () => {
     }
     return postForm("/admin", fields, { cookie: admin.cookie });
   };
+  // Every wallet change waits for a second admin: the other admin approves what waits, as from /admin.
+  const approveWaitingWallets = async () => {
+    const checker = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(checker.id);
+    const waiting = await env.DB.prepare(
+      "SELECT id FROM proposals WHERE kind = 'wallet_change' AND status = 'pending' ORDER BY id",
+    ).all<{ id: number }>();
+    for (const { id } of waiting.results) {
+      const response = await postForm("/admin", { intent: "approveProposal", proposalId: String(id) }, { cookie });
+      expect(await response.text()).toContain(PROPOSAL_MESSAGES.approved);
+    }
+    return waiting.results.length;
+  };
 
   it("refuses a save from a form rendered before another admin's save, and keeps theirs", async () => {
     const shown = await env.DB.prepare("SELECT wallet_type, wallet_address FROM deposit_wallets ORDER BY id").all<{
@@ -511,8 +525,9 @@ describe("deposit wallets", () => {
     const mails = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
 
     expect(await (await walletsForm({ [first.wallet_type]: theirs }, rendered)).text()).toContain(
-      "Updated 1 wallet(s)",
+      PROPOSAL_MESSAGES.awaiting,
     );
+    expect(await approveWaitingWallets()).toBe(1);
     const stale = await walletsForm({ [first.wallet_type]: ours }, rendered);
     expect(stale.status).toBe(400);
     expect(await stale.text()).toContain(ADMIN_MESSAGES.walletChangedMeanwhile);
@@ -546,12 +561,16 @@ describe("deposit wallets", () => {
 
   it("saves two changes, audits each and tells every admin", async () => {
     const outboxBefore = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
-    const admins = await countRows("users", "role = 'admin'");
     const response = await walletsForm({
       BTC: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
       ETH: "0x3333333333333333333333333333333333333333",
     });
-    expect(await response.text()).toContain("Updated 2 wallet(s) successfully");
+    expect(await response.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    // Nothing changes until a second admin approves each change.
+    expect(await countRows("deposit_wallets", "wallet_address = ?", "0x3333333333333333333333333333333333333333")).toBe(
+      0,
+    );
+    expect(await approveWaitingWallets()).toBe(2);
     expect((await env.DB.prepare("SELECT wallet_address FROM deposit_wallets ORDER BY id").all()).results).toEqual([
       { wallet_address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" },
       { wallet_address: "0x3333333333333333333333333333333333333333" },
@@ -563,6 +582,7 @@ describe("deposit wallets", () => {
         "%bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq%",
       ),
     ).toBe(1);
+    const admins = await countRows("users", "role = 'admin'");
     expect(await countRows("email_outbox", "template = 'deposit_wallet_changed'")).toBe(outboxBefore + 2 * admins);
     // Each change is mailed to every admin's own address, not to a shared mailbox.
     const recipients = await env.DB.prepare(

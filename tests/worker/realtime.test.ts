@@ -43,7 +43,7 @@ async function until(check: () => boolean, what: string) {
 }
 
 const transactionEvents = (events: FeedEvent[]) =>
-  events.flatMap((e) => (e.type === "client.deleted" ? [] : [{ type: e.type, ...e.transaction }]));
+  events.flatMap((e) => ("transaction" in e ? [{ type: e.type, ...e.transaction }] : []));
 
 describe("realtime feeds", () => {
   it("tell an admin watching a client about the client's deposit, then about its approval", async () => {

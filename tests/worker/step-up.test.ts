@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import { STEP_UP_WINDOW_MS } from "~/server/auth/step-up.server";
 import { BUDGETS, recordAttempt } from "~/server/rate-limit.server";
 import { TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
@@ -94,12 +96,38 @@ const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
     const wallet = (await ensureDepositWallets()).find((w) => w.walletType === "ETH");
     if (!wallet) throw new Error("no ETH wallet");
     const address = `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "a").slice(0, 40)}`;
+    // One change waits per wallet: an earlier case's proposal is closed (as the cron would) so this one can wait.
+    await env.DB.prepare(
+      "UPDATE proposals SET status = 'expired', decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
+    )
+      .bind(Date.now())
+      .run();
     return {
       actor: admin,
       path: "/admin",
       fields: { intent: "wallets", [`wallet-${wallet.id}`]: address, [`was-${wallet.id}`]: wallet.walletAddress },
-      written: () => countRows("deposit_wallets", "wallet_address = ?", address),
-      succeeded: adminReplySays("Updated 1 wallet(s) successfully"),
+      // Saving proposes the change; a second admin makes it (tests/worker/four-eyes.test.ts).
+      written: () => countRows("proposals", "kind = 'wallet_change' AND new_address = ?", address),
+      succeeded: adminReplySays(PROPOSAL_MESSAGES.awaiting),
+    };
+  },
+  "approving another admin's proposal": async () => {
+    const maker = await createUser({ role: "admin" });
+    const checker = await createUser({ role: "admin" });
+    const client = await createUser();
+    const proposed = await proposeLedgerEntry(db, { id: maker.id, email: maker.email }, client.id, {
+      type: "deposit",
+      amountCents: 2_000_000,
+      idempotencyKey: newKey(),
+      reason: "Wire received",
+    });
+    if (!proposed.ok) throw new Error(proposed.error);
+    return {
+      actor: checker,
+      path: "/admin",
+      fields: { intent: "approveProposal", proposalId: String(proposed.proposalId) },
+      written: () => countRows("proposals", "id = ? AND status = 'approved'", proposed.proposalId),
+      succeeded: adminReplySays(PROPOSAL_MESSAGES.approved),
     };
   },
   "a ledger entry": async () => {

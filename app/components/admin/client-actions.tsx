@@ -12,11 +12,14 @@ export function ClientActions({
   onChoose,
   suspended,
   idempotencyKey,
+  secondApprovalFromCents,
 }: {
   entryType: TransactionType | null;
   onChoose: (type: TransactionType | null) => void;
   suspended: boolean;
   idempotencyKey: string;
+  /** Entries of this amount or more wait for a second admin. */
+  secondApprovalFromCents: number;
 }) {
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
@@ -54,6 +57,7 @@ export function ClientActions({
           key={`${entryType}-${idempotencyKey}`}
           type={entryType}
           idempotencyKey={idempotencyKey}
+          secondApprovalFromCents={secondApprovalFromCents}
           onCancel={() => onChoose(null)}
         />
       ) : null}

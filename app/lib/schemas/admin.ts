@@ -82,6 +82,10 @@ export const AUDIT_ACTIONS = [
   "admin.create",
   "admin.promote",
   "email.resend",
+  "proposal.propose",
+  "proposal.approve",
+  "proposal.reject",
+  "proposal.expire",
 ] as const;
 
 /** How a type is labelled on the admin's buttons and tables. */

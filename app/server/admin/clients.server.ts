@@ -10,6 +10,7 @@ import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
 import { approvedStocks, ofType, transactionsPageQuery } from "../ledger/reads.server";
 import { type Keyset, pageOf } from "../paging.server";
 import { endSessionsOf } from "../session.server";
+import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { profiles, transactions } = schema;
 
@@ -22,13 +23,15 @@ const TRANSACTIONS_PAGE = 25;
 
 /** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
 export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
-  const { account, totals, firstDeposit, stocks, feeDeposits, page } = await readTogether(db, {
+  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins } = await readTogether(db, {
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
     stocks: approvedStocks(db, userId),
     feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
     page: transactionsPageQuery(db, userId, TRANSACTIONS_PAGE, cursor),
+    proposals: waitingProposalsQuery(db, { userId }),
+    admins: adminCountQuery(db),
   });
   const [client] = account;
   if (!client?.status) return null;
@@ -50,6 +53,8 @@ export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
     feeDeposits,
     transactions: rows,
     next,
+    proposals: proposals.map(toWaitingProposal),
+    adminCount: admins[0]?.n ?? 0,
   };
 }
 

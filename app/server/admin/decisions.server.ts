@@ -22,12 +22,11 @@ const { transactions, profiles } = schema;
 type Decision = "approved" | "rejected";
 
 /**
- * The condition under which a pending row of `transactions` may be approved: anything but a withdrawal, or a
- * withdrawal its owner's approved balance still covers (`owner`: the row's user id, as an SQL expression).
+ * The cover rule of an approval, over the `transactions` row being approved: a withdrawal only while the client's
+ * coverable balance still pays it. Shared by every path that approves a withdrawal.
  */
-export function withdrawalStillCovered(owner: SQL) {
-  return sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
-}
+export const coveredByBalance = (owner: SQL | string) =>
+  sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
 
 /** What the decision mail says about the request, read before the batch (null when nothing is pending). */
 async function pendingRequest(db: Db, transactionId: number) {
@@ -60,7 +59,7 @@ export async function decideTransaction(
   if (reason && reason.length > REASON_MAX_LENGTH) return { ok: false, error: REASON_TOO_LONG };
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
-  const coverCheck = decision === "approved" ? sql`AND ${withdrawalStillCovered(owner)}` : sql``;
+  const coverCheck = decision === "approved" ? sql`AND ${coveredByBalance(owner)}` : sql``;
   const request = await pendingRequest(db, transactionId);
   const { decided, notice } = await writeTogether(db, {
     decided: returning<FeedTransaction>(

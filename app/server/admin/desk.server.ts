@@ -1,6 +1,6 @@
 /**
  * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list,
- * the firm's wallets and whether mail is failing.
+ * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
 import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { personColumns } from "../auth.server";
@@ -12,6 +12,7 @@ import { listDepositWallets } from "../ledger/reads.server";
 import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
 import { displayName } from "./clients.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
+import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { users, profiles, transactions } = schema;
 
@@ -26,7 +27,7 @@ interface ClientListOptions {
 
 export async function adminDesk(db: Db, options: ClientListOptions = {}) {
   const pageSize = options.pageSize ?? CLIENTS_PAGE;
-  const { clients, pending, waiting, page, wallets, mail } = await readTogether(db, {
+  const { clients, pending, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
     clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
     // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
@@ -35,6 +36,8 @@ export async function adminDesk(db: Db, options: ClientListOptions = {}) {
     page: clientsPageQuery(db, { ...options, pageSize }),
     wallets: listDepositWallets(db),
     mail: mailTroubleQuery(db),
+    proposals: waitingProposalsQuery(db),
+    admins: adminCountQuery(db),
   });
   const { rows, next } = pageOf(page, pageSize);
   return {
@@ -43,6 +46,8 @@ export async function adminDesk(db: Db, options: ClientListOptions = {}) {
     clients: { clients: rows.map(toClientRow), next },
     wallets,
     mailTrouble: toMailTrouble(mail),
+    proposals: proposals.map(toWaitingProposal),
+    adminCount: admins[0]?.n ?? 0,
   };
 }
 

@@ -4,7 +4,7 @@
  * account and a withdrawal or loss that would take the ledger balance below zero. The form's idempotency key
  * makes a resubmission one entry.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
@@ -24,7 +24,7 @@ export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
 /** Entries are for clients only: never on an admin's account, one's own included. */
 const isClient = (userId: string) => sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND role = 'user')`;
 
-interface LedgerEntry {
+export interface LedgerEntry {
   type: TransactionType;
   amountCents: number;
   tradingPair?: string;
@@ -32,28 +32,41 @@ interface LedgerEntry {
   idempotencyKey: string;
 }
 
-export async function postLedgerEntry(
-  db: Db,
-  actor: Required<Actor>,
+/** Who makes an entry: the admin who enters it, or for an approved proposal its proposer and the approver. */
+interface EntryAuthors {
+  createdBy: string;
+  decidedBy: Required<Actor>;
+}
+
+/**
+ * The statements of one admin ledger entry, for a batch: the approved row (refused on an admin's account and
+ * when a withdrawal or loss would take the ledger balance below zero, and when `onlyIf` does not hold), its
+ * audit row and the profile projection. Both the direct entry and a second admin's approval of an entry
+ * proposal write exactly these.
+ */
+export function ledgerEntryWrites(
+  authors: EntryAuthors,
   userId: string,
   entry: LedgerEntry,
-  now = Date.now(),
-): Promise<Result<{ transactionId: number; transaction?: FeedTransaction }>> {
+  now: number,
+  onlyIf: SQL = sql`1 = 1`,
+) {
   const tradingPair = entry.type === "profit" || entry.type === "loss" ? (entry.tradingPair ?? null) : null;
   const stock = entry.type === "stock_deposit" ? (entry.stock ?? null) : null;
   const signed = signedCents(entry.type, entry.amountCents);
-  const { inserted } = await writeTogether(db, {
+  const actor = authors.decidedBy;
+  return {
     inserted: returning<FeedTransaction>(
       sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, balance_after_cents,
                                     trading_pair, stock, idempotency_key, created_by, decided_by, decided_at, created_at)
           SELECT ${userId}, ${entry.type}, ${entry.amountCents}, 'approved', ${ADMIN_ENTRY_WALLET},
                  ${figureSql("ledgerBalance", userId)} + ${signed}, ${tradingPair},
-                 ${stock}, ${entry.idempotencyKey}, ${actor.id}, ${actor.id}, ${now}, ${now}
-          WHERE ${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)
+                 ${stock}, ${entry.idempotencyKey}, ${authors.createdBy}, ${actor.id}, ${now}, ${now}
+          WHERE ${entryAllowed(userId, entry)} AND ${onlyIf}
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
     ),
-    audit: auditInsert({
+    entryAudit: auditInsert({
       actor,
       action: "ledger.entry",
       target: sql`'transaction:' || id`,
@@ -65,7 +78,34 @@ export async function postLedgerEntry(
       at: now,
     }),
     projection: refreshProfileProjection(userId, now),
-  });
+  };
+}
+
+/** An entry's own rule: on a client's account, and never taking the ledger balance below zero. */
+export function entryAllowed(userId: string, entry: Pick<LedgerEntry, "type" | "amountCents">): SQL {
+  const signed = signedCents(entry.type, entry.amountCents);
+  return sql`${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)`;
+}
+
+/** Why an entry the statement refused was refused: the account is not a client's, or it would overdraw. */
+export async function entryRefusal(db: Db, userId: string): Promise<string> {
+  const target = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).get();
+  if (!target) return ADMIN_MESSAGES.processingFailed;
+  if (target.role !== "user") return ENTRY_MESSAGES.clientsOnly;
+  return ENTRY_MESSAGES.wouldGoNegative;
+}
+
+export async function postLedgerEntry(
+  db: Db,
+  actor: Required<Actor>,
+  userId: string,
+  entry: LedgerEntry,
+  now = Date.now(),
+): Promise<Result<{ transactionId: number; transaction?: FeedTransaction }>> {
+  const { inserted } = await writeTogether(
+    db,
+    ledgerEntryWrites({ createdBy: actor.id, decidedBy: actor }, userId, entry, now),
+  );
   const row = inserted[0];
   if (row) return { ok: true, transactionId: row.id, transaction: row };
   const earlier = await db
@@ -75,10 +115,7 @@ export async function postLedgerEntry(
     .get();
   if (earlier) return { ok: true, transactionId: earlier.id };
   // Refused by the statement's own conditions: say which.
-  const target = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).get();
-  if (!target) return { ok: false, error: ADMIN_MESSAGES.processingFailed };
-  if (target.role !== "user") return { ok: false, error: ENTRY_MESSAGES.clientsOnly };
-  return { ok: false, error: ENTRY_MESSAGES.wouldGoNegative };
+  return { ok: false, error: await entryRefusal(db, userId) };
 }
 
 /** The admin's ledger entry, then the client's feed and the desk hear of it. */

@@ -4,7 +4,8 @@
  * or typed into the same form (the field `stepUpCode`).
  *
  * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
- * - An admin, always: saving deposit wallets, a ledger entry, approving a withdrawal, deleting a client's data.
+ * - An admin, always: saving deposit wallets, a ledger entry, approving a withdrawal, deleting a client's data,
+ *   approving another admin's proposal (second approval).
  *   An admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to,
  *   no session of theirs is fresh and no code is right, so the action is still refused.
  *
@@ -25,7 +26,13 @@ import { tryAuthenticatorCode } from "./two-factor.server";
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 
 /** The actions behind step-up; every route that runs one names it. */
-export type StepUpAction = "withdrawal" | "depositWallets" | "ledgerEntry" | "withdrawalApproval" | "clientDeletion";
+export type StepUpAction =
+  | "withdrawal"
+  | "depositWallets"
+  | "ledgerEntry"
+  | "withdrawalApproval"
+  | "clientDeletion"
+  | "proposalApproval";
 
 export type StepUpCheck = { ok: true } | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD };
 
@@ -45,6 +52,8 @@ const REQUIRED_FOR: Record<StepUpAction, "always" | "withTwoFactor"> = {
   ledgerEntry: "always",
   withdrawalApproval: "always",
   clientDeletion: "always",
+  // A second admin's approval is what makes a large move or a wallet change happen.
+  proposalApproval: "always",
 };
 
 export function stepUpRequired(user: Pick<SessionUser, "role" | "twoFactorEnabled">, action: StepUpAction): boolean {

@@ -114,6 +114,21 @@ export const emailTemplates = {
     /** The admin's reason for a rejection, when they gave one. */
     reason: z.string().trim().max(500).optional(),
   }),
+  /** To the other admins: a proposal waits for a second approval. */
+  proposal_waiting: z.object({
+    /** What it would do, as the card says it ("Deposit of $20,000.00 for Jane Doe"). */
+    description: z.string().trim().min(1).max(700),
+    proposedBy: z.string().max(320),
+    reason: z.string().trim().max(500).optional(),
+    expiresAt: z.number().int().positive(),
+  }),
+  /** To the proposer: their proposal was approved, rejected (with the reason) or expired. */
+  proposal_decided: z.object({
+    description: z.string().trim().min(1).max(700),
+    decision: z.enum(["approved", "rejected", "expired"]),
+    decidedBy: z.string().max(320).optional(),
+    reason: z.string().trim().max(500).optional(),
+  }),
   security_notice: z.object({
     name: personName,
     event: z.enum(SECURITY_EVENTS),
@@ -292,6 +307,34 @@ const renderers: Renderers = {
         ...(d.decision === "rejected" && d.reason ? ([["Reason", d.reason]] as Array<[string, string]>) : []),
       ],
       footnote: `Questions about this decision? Contact ${env.SUPPORT_EMAIL}.`,
+    }),
+  proposal_waiting: (d, env) =>
+    compose(env, "A proposal awaits your second approval", {
+      paragraphs: [
+        `${d.proposedBy} proposed a change that needs a second admin before it takes effect.`,
+        "Approve or reject it from the Awaiting second approval card on the Admin Panel. It expires if nobody decides it in time.",
+      ],
+      facts: [
+        ["Proposal", d.description],
+        ["Proposed by", d.proposedBy],
+        ...(d.reason ? ([["Reason", d.reason]] as Array<[string, string]>) : []),
+        ["Expires", utcMinute(d.expiresAt)],
+      ],
+    }),
+  proposal_decided: (d, env) =>
+    compose(env, `Your proposal was ${d.decision}`, {
+      paragraphs: [
+        d.decision === "approved"
+          ? "Your proposal was approved by a second admin and has taken effect."
+          : d.decision === "rejected"
+            ? "Your proposal was rejected by a second admin. Nothing changed."
+            : "Your proposal expired before a second admin decided it. Nothing changed; propose it again if it is still needed.",
+      ],
+      facts: [
+        ["Proposal", d.description],
+        ...(d.decidedBy ? ([["Decided by", d.decidedBy]] as Array<[string, string]>) : []),
+        ...(d.reason ? ([["Reason", d.reason]] as Array<[string, string]>) : []),
+      ],
     }),
   security_notice: (d, env) => {
     const text = SECURITY_EVENT_TEXT[d.event];

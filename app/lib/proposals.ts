@@ -1,0 +1,75 @@
+/**
+ * Second approval (four eyes), as both the server and the pages read it: the messages, and how a proposal is
+ * described in the 'Awaiting second approval' card and in the mails about it.
+ */
+
+import { formatCents } from "~/lib/format";
+import type { TransactionType } from "~/lib/ledger";
+import { TYPE_LABELS } from "~/lib/schemas/admin";
+import type { ProposalKind } from "../../db/enums";
+
+export const PROPOSAL_MESSAGES = {
+  awaiting: "Awaiting second approval",
+  ownProposal: "You cannot approve your own proposal",
+  ownProposalReject: "You cannot reject your own proposal",
+  reasonRequired: "Please give a reason: an entry at or above the second-approval threshold waits for another admin",
+  rejectReasonRequired: "Please give a reason for rejecting this proposal",
+  reasonTooLong: "Please keep the reason under 500 characters",
+  notFound: "This proposal was not found",
+  alreadyDecided: "This proposal was already decided",
+  expired: "This proposal has expired",
+  withdrawalGone: "This withdrawal was already decided or cancelled",
+  notCovered: "The client's balance no longer covers this withdrawal",
+  walletChanged: "The wallet address changed since this was proposed",
+  walletChangeWaiting: "A change to this wallet already awaits second approval",
+  withdrawalWaiting: "This withdrawal already awaits second approval",
+  approved: "Proposal approved",
+  rejected: "Proposal rejected",
+  secondAdminNeeded: "A second admin is needed to approve this",
+  waitingForOther: "Waiting for another admin",
+} as const;
+
+/** Reasons (the proposer's, the rejecting admin's) are kept short enough for a mail and the audit log. */
+export const REASON_MAX = 500;
+
+/** Proposals expire this long after they were made, approved or not. */
+export const PROPOSAL_LIFETIME_MS = 72 * 60 * 60 * 1000;
+
+export interface ProposalFacts {
+  kind: ProposalKind;
+  transactionType: TransactionType | null;
+  amountCents: number | null;
+  tradingPair?: string | null;
+  stock?: string | null;
+  walletType?: string | null;
+  oldAddress?: string | null;
+  newAddress?: string | null;
+  /** The client's name, for entries and withdrawals. */
+  clientName?: string | null;
+}
+
+/** One line saying what a proposal would do: "Deposit of $20,000.00 for Jane Doe", "Wallet BTC: old → new". */
+export function describeProposal(p: ProposalFacts): string {
+  const client = p.clientName ? ` for ${p.clientName}` : "";
+  const amount = formatCents(p.amountCents ?? 0);
+  if (p.kind === "wallet_change") return `Wallet ${p.walletType ?? ""}: ${p.oldAddress ?? ""} → ${p.newAddress ?? ""}`;
+  if (p.kind === "withdrawal_approval") return `Approve withdrawal of ${amount}${client}`;
+  const type = p.transactionType ? TYPE_LABELS[p.transactionType] : "Entry";
+  const detail = p.tradingPair ?? p.stock;
+  return `${type} of ${amount}${detail ? ` (${detail})` : ""}${client}`;
+}
+
+/** A reason typed into a form: required (with the message saying why), at most REASON_MAX characters. */
+export function parseReason(
+  value: FormDataEntryValue | null,
+  required: string,
+): { ok: true; text: string } | { ok: false; error: string } {
+  const text = typeof value === "string" ? value.trim() : "";
+  if (!text) return { ok: false, error: required };
+  if (text.length > REASON_MAX) return { ok: false, error: PROPOSAL_MESSAGES.reasonTooLong };
+  return { ok: true, text };
+}
+
+/** The proposer's reason on the entry form, required once the entry becomes a proposal. */
+export const parseProposalReason = (form: FormData) =>
+  parseReason(form.get("reason"), PROPOSAL_MESSAGES.reasonRequired);

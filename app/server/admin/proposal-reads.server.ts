@@ -1,0 +1,77 @@
+/**
+ * The 'Awaiting second approval' card's rows: proposals still waiting (pending and not yet expired), oldest
+ * first, with who proposed them, the client's name and what they would do; and how many admins the firm has,
+ * since with one nobody can approve.
+ */
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { describeProposal } from "~/lib/proposals";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { displayName } from "./clients.server";
+
+const { proposals, users, profiles } = schema;
+
+/** The card lists at most this many; the desk's oldest come first. */
+const CARD_LIMIT = 50;
+
+export function waitingProposalsQuery(db: Db, options: { userId?: string; now?: number } = {}) {
+  const now = options.now ?? Date.now();
+  return db
+    .select({
+      id: proposals.id,
+      kind: proposals.kind,
+      userId: proposals.userId,
+      transactionId: proposals.transactionId,
+      transactionType: proposals.transactionType,
+      amountCents: proposals.amountCents,
+      tradingPair: proposals.tradingPair,
+      stock: proposals.stock,
+      walletType: proposals.walletType,
+      oldAddress: proposals.oldAddress,
+      newAddress: proposals.newAddress,
+      note: proposals.note,
+      proposedBy: proposals.proposedBy,
+      proposedAt: proposals.proposedAt,
+      expiresAt: proposals.expiresAt,
+      clientEmail: users.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      proposerEmail: sql<
+        string | null
+      >`(SELECT email FROM users AS proposer WHERE proposer.id = ${proposals.proposedBy})`.as("proposer_email"),
+    })
+    .from(proposals)
+    .leftJoin(users, eq(users.id, proposals.userId))
+    .leftJoin(profiles, eq(profiles.userId, proposals.userId))
+    .where(
+      and(
+        sql`${proposals.status} = 'pending'`,
+        sql`${proposals.expiresAt} > ${now}`,
+        options.userId === undefined ? undefined : eq(proposals.userId, options.userId),
+      ),
+    )
+    .orderBy(asc(proposals.proposedAt), asc(proposals.id))
+    .limit(CARD_LIMIT);
+}
+
+export function adminCountQuery(db: Db) {
+  return db.select({ n: count() }).from(users).where(eq(users.role, "admin"));
+}
+
+export type WaitingProposal = ReturnType<typeof toWaitingProposal>;
+
+export function toWaitingProposal(row: Awaited<ReturnType<typeof waitingProposalsQuery>>[number]) {
+  const clientName = row.clientEmail ? displayName(row.firstName, row.lastName, row.clientEmail) : null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    userId: row.userId,
+    transactionId: row.transactionId,
+    description: describeProposal({ ...row, clientName }),
+    reason: row.note,
+    proposedBy: row.proposedBy,
+    proposerEmail: row.proposerEmail ?? "an admin",
+    proposedAt: row.proposedAt,
+    expiresAt: row.expiresAt,
+  };
+}
