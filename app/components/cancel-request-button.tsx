@@ -45,19 +45,20 @@ export function CancelRequestButton({
         </p>
         <fetcher.Form method="post" action={`/requests/${request.id}/cancel`} className="mt-4 flex flex-wrap gap-2">
           <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-danger px-4 py-2 text-sm font-semibold text-white hover:bg-danger/90 disabled:opacity-60"
-          >
-            {busy ? "Cancelling..." : "Cancel request"}
-          </button>
+          {/* The safe choice first: the dialog focuses it as it opens, so Enter never cancels by accident. */}
           <button
             type="button"
             onClick={() => setOpen(false)}
             className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-surface-raised"
           >
             Keep it
+          </button>
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-danger px-4 py-2 text-sm font-semibold text-white hover:bg-danger/90 disabled:opacity-60"
+          >
+            {busy ? "Cancelling..." : "Cancel request"}
           </button>
         </fetcher.Form>
       </Modal>
