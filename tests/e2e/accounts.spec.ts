@@ -17,7 +17,7 @@ test("a new client registers, lands on the dashboard, signs out and signs in aga
   await expect(page.getByText("Welcome back, Alexis")).toBeVisible();
 });
 
-test("registration shows SPEC's message for mismatched passwords without leaving the page", async ({ page }) => {
+test("registration shows the product's message for mismatched passwords without leaving the page", async ({ page }) => {
   await page.goto("/register");
   await page.getByLabel("Email").fill(`e2e-${unique()}@example.com`);
   await page.getByLabel("Password", { exact: true }).fill("abcdef");
@@ -72,7 +72,7 @@ test("account settings: a profile update shows the success banner and persists",
   await page.getByLabel("Phone Number").fill("+1 555 0456");
   await page.getByRole("button", { name: "Update Profile" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Profile updated successfully" })).toBeVisible();
-  // SPEC §4: success messages clear after 3 seconds.
+  // Success messages clear after 3 seconds.
   await expect(page.getByRole("status").filter({ hasText: "Profile updated successfully" })).toBeHidden({
     timeout: 5_000,
   });

@@ -33,7 +33,7 @@ async function tableCounts() {
 }
 
 describe("registration", () => {
-  // Each case breaks one rule and every rule after it, so the message proves SPEC's order.
+  // Each case breaks one rule and every rule after it, so the message proves the product's order.
   const cases: Array<[string, Record<string, string>, string]> = [
     [
       "terms not accepted",
@@ -66,7 +66,7 @@ describe("registration", () => {
     ["an invalid email", { email: "not-an-email" }, MESSAGES.invalidEmail],
   ];
 
-  it.each(cases)("refuses %s with SPEC's message and writes nothing", async (_name, broken, message) => {
+  it.each(cases)("refuses %s with the product's message and writes nothing", async (_name, broken, message) => {
     const before = await tableCounts();
     const response = await postForm("/register", { ...validRegistration(), ...broken });
     expect(response.status).toBe(400);
@@ -229,7 +229,7 @@ describe("sign-in", () => {
     expect(html).toContain("Welcome back<!-- -->, <!-- -->Morgan");
   });
 
-  it("gives a user without a profile a fresh one (SPEC §7)", async () => {
+  it("gives a user without a profile a fresh one", async () => {
     const client = await createUser();
     await env.DB.prepare("DELETE FROM profiles WHERE user_id = ?").bind(client.id).run();
     expect((await signIn(client.email, TEST_PASSWORD)).status).toBe(302);

@@ -243,7 +243,7 @@ describe("ledger entries", () => {
     ["an unknown type", { type: "bonus", amount: "10" }, ENTRY_MESSAGES.failed],
   ];
 
-  it.each(refusals)("refuse %s with SPEC's message, writing nothing", async (_name, fields, message) => {
+  it.each(refusals)("refuse %s with the product's message, writing nothing", async (_name, fields, message) => {
     const client = await createUser();
     const before = { tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() };
     const response = await entry(client.id, fields);
@@ -390,7 +390,7 @@ describe("suspension", () => {
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");
 
-    // Suspended clients can still sign in and look (DESIGN §3).
+    // Suspended clients can still sign in and look (docs/product.md, "Roles").
     const signIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD });
     const dashboard = await (await getPage("/dashboard", cookieFrom(signIn))).text();
     expect(dashboard).toContain("suspended");

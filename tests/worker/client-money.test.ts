@@ -38,7 +38,7 @@ describe("deposit", () => {
   const deposit = (fields: Record<string, string>, cookie?: string) =>
     postForm("/deposit", { amount: "250.00", walletType: "BTC", idempotencyKey: newKey(), ...fields }, { cookie });
 
-  it("sends a signed-out visitor to /login and refuses their POST with SPEC's message", async () => {
+  it("sends a signed-out visitor to /login and refuses their POST with the product's message", async () => {
     expect((await getPage("/deposit?amount=10")).headers.get("Location")).toBe(
       "/login?redirectTo=%2Fdeposit%3Famount%3D10",
     );
@@ -64,7 +64,7 @@ describe("deposit", () => {
     },
   );
 
-  it.each([[""], ["DOGE"]])("refuses the wallet %j with SPEC's message", async (walletType) => {
+  it.each([[""], ["DOGE"]])("refuses the wallet %j with the product's message", async (walletType) => {
     const client = await signedInClient();
     const before = await moneyCounts(client.id);
     const response = await deposit({ walletType }, client.cookie);
@@ -177,7 +177,7 @@ describe("withdraw", () => {
       amountCents: 7_000,
       tradingPair: "BTC/USD",
     });
-    // Counted in the ledger balance but not withdrawable (SPEC §4), and a rejected deposit counts for nothing.
+    // Counted in the ledger balance but not withdrawable (docs/product.md, "Figures"), and a rejected deposit counts for nothing.
     await insertTransaction(client.id, { transactionType: "fee_deposit", status: "approved", amountCents: 50_000 });
     await insertTransaction(client.id, { transactionType: "deposit", status: "rejected", amountCents: 90_000 });
     expect(await withdrawableCents(db, client.id)).toBe(10_000);
@@ -205,7 +205,7 @@ describe("withdraw", () => {
     ["an address of another network", { cryptoCurrency: "BTC" }, "Please enter a valid BTC wallet address"],
   ];
 
-  it.each(refusals)("refuses %s with SPEC's message, storing nothing", async (_name, fields, message) => {
+  it.each(refusals)("refuses %s with the product's message, storing nothing", async (_name, fields, message) => {
     const client = await fundedClient();
     const before = await moneyCounts(client.id);
     const response = await withdraw(fields, client.cookie);
@@ -234,7 +234,7 @@ describe("withdraw", () => {
     expect(tx).toMatchObject({
       status: "pending",
       amount_cents: 6_000,
-      wallet_address: TEST_WALLETS[0]?.walletAddress, // SPEC §7: the first deposit wallet's address
+      wallet_address: TEST_WALLETS[0]?.walletAddress, // the first deposit wallet's address (docs/product.md, "The ledger")
       withdrawal_wallet_address: "0x1111111111111111111111111111111111111111",
     });
     expect(
@@ -321,7 +321,7 @@ describe("dashboard", () => {
     expect(classOf("$44.00")).not.toContain("text-danger");
   });
 
-  it("shows SPEC's empty texts and 'Welcome' to a new client", async () => {
+  it("shows the product's empty texts and 'Welcome' to a new client", async () => {
     const client = await createUser({ firstName: "Nova" });
     await env.DB.prepare("UPDATE users SET last_login_at = created_at WHERE id = ?").bind(client.id).run();
     const html = await (await getPage("/dashboard", await sessionCookieFor(client.id))).text();

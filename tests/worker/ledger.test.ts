@@ -24,7 +24,7 @@ const row = (
 });
 
 describe("ledger formulas", () => {
-  it("compute SPEC's figures for a known ledger", () => {
+  it("compute the product's figures for a known ledger", () => {
     const totals = totalsFromRows([
       row("deposit", "approved", 500_000),
       row("stock_deposit", "approved", 150_000),

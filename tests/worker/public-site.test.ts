@@ -63,7 +63,7 @@ describe("public pages", () => {
     expect(html).toContain(statement);
   });
 
-  it("the terms have SPEC's sections and a risk warning on crypto and virtual currencies", async () => {
+  it("the terms have the product's sections and a risk warning on crypto and virtual currencies", async () => {
     const html = (await (await getPage("/terms-of-service")).text()).replace(/&#x27;/g, "'");
     for (const heading of [
       "Risk Warning",

@@ -15,7 +15,7 @@ describe("password hashing", () => {
     expect(await verifyPassword("s3cret-pass", "not-a-hash")).toBe(false);
   });
 
-  it("uses the production cost of DESIGN §4 by default", async () => {
+  it("uses the production password cost by default (docs/product.md, Accounts and sessions)", async () => {
     expect(PRODUCTION_SCRYPT_COST).toEqual({ N: 2 ** 15, r: 8, p: 3 });
     const hash = await hashPassword("production-cost");
     expect(hash.startsWith("scrypt$32768$8$3$")).toBe(true);

@@ -55,7 +55,7 @@ describe("/stocks/{symbol}", () => {
     expect(response.headers.get("Content-Security-Policy")).toContain("https://logo.clearbit.com");
   });
 
-  it("shows SPEC's placeholder for an unknown symbol, with a 404", async () => {
+  it("shows the product's placeholder for an unknown symbol, with a 404", async () => {
     const response = await getPage("/stocks/NOPE");
     expect(response.status).toBe(404);
     const html = await response.text();
@@ -99,14 +99,17 @@ describe("/stocks/{symbol}/deposit", () => {
     ["a stock other than the URL's", "AAPL", { stock: "TSLA" }, STOCK_MESSAGES.invalidSymbol],
   ];
 
-  it.each(refusals)("refuses %s with SPEC's message, storing nothing", async (_name, symbol, fields, message) => {
-    const { id, cookie } = await client();
-    const before = await moneyCounts(id);
-    const response = await deposit(symbol, fields, cookie);
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain(message);
-    expect(await moneyCounts(id)).toEqual(before);
-  });
+  it.each(refusals)(
+    "refuses %s with the product's message, storing nothing",
+    async (_name, symbol, fields, message) => {
+      const { id, cookie } = await client();
+      const before = await moneyCounts(id);
+      const response = await deposit(symbol, fields, cookie);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(message);
+      expect(await moneyCounts(id)).toEqual(before);
+    },
+  );
 
   it("refuses a suspended client", async () => {
     const { id, cookie } = await client();
