@@ -1,4 +1,4 @@
-import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { withUnusedCode } from "./totp";
 
 /**
@@ -29,19 +29,26 @@ export const DEMO_ADMIN = {
   password: "demo-admin-2026",
   totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
 };
+/** The seed's second demo admin, with a secret of its own: the one who approves what the first proposes. */
+export const DEMO_SECOND_ADMIN = {
+  email: "admin2@example.com",
+  password: "demo-admin2-2026",
+  totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
+};
+const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
 export const DEMO_CLIENT = { email: "client@example.com", password: "demo-client-2026" };
 
 export const unique = () => crypto.randomUUID().slice(0, 8);
 
 /**
- * Signs in through the form. An account with two-factor sign-in on (the demo admin always; another one when its
+ * Signs in through the form. An account with two-factor sign-in on (the demo admins always; another one when its
  * `totpSecret` is given) then passes the second step with a code of its secret.
  */
 export async function signIn(
   page: Page,
   email: string,
   password: string,
-  { totpSecret = email === DEMO_ADMIN.email ? DEMO_ADMIN.totpSecret : undefined }: { totpSecret?: string } = {},
+  { totpSecret = DEMO_ADMINS.find((admin) => admin.email === email)?.totpSecret }: { totpSecret?: string } = {},
 ) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
@@ -60,6 +67,21 @@ export async function enterTotpCode(page: Page, totpSecret: string) {
     await page.getByLabel(CODE_PROMPT).fill(code);
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page).not.toHaveURL(/\/login\/two-factor/);
+  });
+}
+
+/**
+ * After an admin's act that may ask for the step-up code (a decision's button): answers the dialog with a code of
+ * `totpSecret` when it opens, else does nothing. `done` is what the page shows once the act went through.
+ */
+export async function passStepUpIfAsked(page: Page, totpSecret: string, done: Locator) {
+  const code = page.getByRole("dialog").getByLabel(CODE_PROMPT);
+  await expect(done.or(code).first()).toBeVisible();
+  if (!(await code.isVisible())) return;
+  await withUnusedCode(totpSecret, async (value) => {
+    await code.fill(value);
+    await code.press("Enter");
+    await expect(code).toBeHidden();
   });
 }
 
