@@ -43,10 +43,15 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Withdrawal request submitted successfully")).toBeVisible();
 
-  // Pending: the amount is reserved.
+  // Pending: the amount is reserved. The withdrawal page's available balance and the dashboard's Gross leave it
+  // out; the dashboard's Available counts approved rows only.
   const row = pendingPanel(page).getByRole("listitem").filter({ hasText: "$120.00" });
   await expect(row).toHaveAttribute("data-status", "pending");
-  await expect(page.getByTestId("balance-available")).toHaveText("$380.00");
+  await expect(page.getByTestId("balance-gross")).toHaveText("$380.00");
+  await expect(page.getByTestId("balance-available")).toHaveText("$500.00");
+  await page.goto("/withdraw");
+  await expect(page.getByTestId("available-balance")).toHaveText("$380.00");
+  await page.goto("/dashboard");
 
   // 'Keep it' closes the dialog and changes nothing.
   const cancel = page.getByRole("button", { name: "Cancel Withdrawal of $120.00" });
@@ -63,9 +68,10 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   await expect(row).toHaveAttribute("data-status", "cancelled");
   await expect(row).toContainText(/cancelled/i);
   await expect(row.getByRole("button", { name: /^Cancel / })).toHaveCount(0);
+  await expect(page.getByTestId("balance-gross")).toHaveText("$500.00");
   await expect(page.getByTestId("balance-available")).toHaveText("$500.00");
 
-  // The database agrees: the request is cancelled, by its owner, and /withdraw offers the whole $500 again.
+  // The database agrees: the request is cancelled, by its owner, and the withdrawal page offers the whole $500 again.
   const rows = query<{ status: string; by_owner: number }>(
     `SELECT t.status, t.decided_by = t.user_id AS by_owner FROM transactions t JOIN users u ON u.id = t.user_id
      WHERE u.email = ${sqlValue(email)} AND t.transaction_type = 'withdraw'`,

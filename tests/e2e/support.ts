@@ -1,5 +1,5 @@
 import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
-import { withUnusedCode } from "./totp";
+import { oneSignInAtATime, withUnusedCode } from "./totp";
 
 /**
  * Every page a test opens must run without an uncaught error: a server-only value reaching the browser,
@@ -42,7 +42,7 @@ export const unique = () => crypto.randomUUID().slice(0, 8);
 
 /**
  * Signs in through the form. An account with two-factor sign-in on (the demo admins always; another one when its
- * `totpSecret` is given) then passes the second step with a code of its secret.
+ * `totpSecret` is given) then passes the second step with a code of its secret, one sign-in of an account at a time.
  */
 export async function signIn(
   page: Page,
@@ -50,13 +50,18 @@ export async function signIn(
   password: string,
   { totpSecret = DEMO_ADMINS.find((admin) => admin.email === email)?.totpSecret }: { totpSecret?: string } = {},
 ) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  if (!totpSecret) return;
-  await expect(page).toHaveURL(/\/login\/two-factor$/);
-  await enterTotpCode(page, totpSecret);
+  const passwordStep = async () => {
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+  };
+  if (!totpSecret) return passwordStep();
+  await oneSignInAtATime(totpSecret, async () => {
+    await passwordStep();
+    await expect(page).toHaveURL(/\/login\/two-factor$/);
+    await enterTotpCode(page, totpSecret);
+  });
 }
 
 export const CODE_PROMPT = "Enter the 6-digit code from your authenticator app";
@@ -72,17 +77,20 @@ export async function enterTotpCode(page: Page, totpSecret: string) {
 
 /**
  * After an admin's act that may ask for the step-up code (a decision's button): answers the dialog with a code of
- * `totpSecret` when it opens, else does nothing. `done` is what the page shows once the act went through.
+ * `totpSecret` if it opens before the act is done, which is when `until` (say, the decided row) has gone.
  */
-export async function passStepUpIfAsked(page: Page, totpSecret: string, done: Locator) {
+export async function passStepUpIfAsked(page: Page, totpSecret: string, until: Locator) {
   const code = page.getByRole("dialog").getByLabel(CODE_PROMPT);
-  await expect(done.or(code).first()).toBeVisible();
+  await expect
+    .poll(async () => (await code.isVisible()) || (await until.count()) === 0, { timeout: 15_000 })
+    .toBe(true);
   if (!(await code.isVisible())) return;
   await withUnusedCode(totpSecret, async (value) => {
     await code.fill(value);
     await code.press("Enter");
     await expect(code).toBeHidden();
   });
+  await expect(until).toHaveCount(0);
 }
 
 /** Registers a new client through the form; lands on /dashboard. */

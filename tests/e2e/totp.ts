@@ -83,6 +83,19 @@ export async function withUnusedCode<T>(secret: string, enter: (code: string) =>
   });
 }
 
+/**
+ * Runs one sign-in of the account with this secret, from its password step to its code being accepted, while no
+ * other test signs that account in: the password step replaces any second step the account has open, so two at
+ * once would leave one of them with a code page that sends it back to /login.
+ */
+export async function oneSignInAtATime<T>(secret: string, signIn: () => Promise<T>): Promise<T> {
+  const asked = Date.now();
+  return withLock(`sign-in-${secret.replace(/\s/g, "").toUpperCase()}`, () => {
+    extendTestTimeout(Date.now() - asked);
+    return signIn();
+  });
+}
+
 function extendTestTimeout(ms: number) {
   if (ms < 1_000) return;
   try {
