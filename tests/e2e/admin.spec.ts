@@ -1,4 +1,13 @@
-import { DEMO_ADMIN, DEMO_SECOND_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+import {
+  DEMO_ADMIN,
+  DEMO_SECOND_ADMIN,
+  expect,
+  registerClient,
+  rejectWaitingWalletChanges,
+  signIn,
+  test,
+  watchForErrors,
+} from "./support";
 
 test("an admin approves a client's deposit, posts a profit, suspends and reactivates", async ({ browser }) => {
   const clientContext = await browser.newContext();
@@ -70,6 +79,10 @@ test("an admin proposes a deposit-wallet change that a second admin rejects, and
   const context = await browser.newContext();
   const secondContext = await browser.newContext();
   const errors = [...watchForErrors(context), ...watchForErrors(secondContext)];
+  const second = await secondContext.newPage();
+  await signIn(second, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await expect(second).toHaveURL(/\/admin$/);
+  await rejectWaitingWalletChanges(second, "USDT (ERC20)");
   const admin = await context.newPage();
   await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(admin).toHaveURL(/\/admin$/);
@@ -85,10 +98,7 @@ test("an admin proposes a deposit-wallet change that a second admin rejects, and
   await expect(dialog).toBeHidden({ timeout: 5_000 });
   const description = `Wallet USDT (ERC20): ${original} → ${proposed}`;
 
-  // The second admin rejects it: the reason is required.
-  const second = await secondContext.newPage();
-  await signIn(second, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
-  await expect(second).toHaveURL(/\/admin$/);
+  // The second admin rejects it (its desk follows live): the reason is required.
   const row = second.getByTestId("proposal").filter({ hasText: description });
   await row.getByRole("button", { name: /Reject/ }).click();
   const reject = second.getByRole("dialog").filter({ has: second.getByRole("textbox", { name: "Reason" }) });
@@ -98,7 +108,6 @@ test("an admin proposes a deposit-wallet change that a second admin rejects, and
   await expect(row).toHaveCount(0);
   // The proposer's desk follows live, and the wallet kept its address.
   await expect(admin.getByTestId("proposal").filter({ hasText: description })).toHaveCount(0);
-  await admin.reload();
   await admin.getByRole("button", { name: "Update Deposit Wallets" }).click();
   await expect(dialog.getByLabel("USDT (ERC20)")).toHaveValue(original);
   await dialog.getByRole("button", { name: "Close" }).click();

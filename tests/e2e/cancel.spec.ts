@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Page } from "@playwright/test";
 import { executeStatements, query, ROOT, sqlValue } from "../../scripts/lib/local-d1";
 import { expect, registerClient, test } from "./support";
@@ -10,15 +11,27 @@ import { expect, registerClient, test } from "./support";
  */
 const database = { persistTo: join(ROOT, ".wrangler", `${process.env.E2E_STATE ?? "e2e"}-state`) };
 
+/** Runs a wrangler CLI call, again while the running server holds the database busy. */
+async function whileBusy<T>(call: () => T): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return call();
+    } catch (error) {
+      if (attempt === 3 || !/SQLITE_BUSY/.test(String(error))) throw error;
+      await sleep(1_000);
+    }
+  }
+}
+
 function fund(email: string, cents: number) {
-  const [user] = query<{ id: string }>(`SELECT id FROM users WHERE email = ${sqlValue(email)}`, database);
-  if (!user) throw new Error(`no user ${email}`);
-  executeStatements(
-    [
-      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at)
-       VALUES (${sqlValue(user.id)}, 'deposit', ${cents}, 'approved', ${Date.now()})`,
-    ],
-    database,
+  return whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at)
+         SELECT id, 'deposit', ${cents}, 'approved', ${Date.now()} FROM users WHERE email = ${sqlValue(email)}`,
+      ],
+      database,
+    ),
   );
 }
 
@@ -32,7 +45,7 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   page,
 }) => {
   const email = await registerClient(page, "Carla");
-  fund(email, 50_000);
+  await fund(email, 50_000);
 
   await page.goto("/withdraw");
   await expect(page.getByTestId("available-balance")).toHaveText("$500.00");
@@ -52,17 +65,22 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   await page.goto("/withdraw");
   await expect(page.getByTestId("available-balance")).toHaveText("$380.00");
   await page.goto("/dashboard");
+  const cancel = page.getByRole("button", { name: "Cancel Withdrawal of $120.00" });
+  const dialog = page.getByRole("dialog", { name: "Cancel this request?" });
+  // The button opens its dialog once the page has hydrated; a click before that does nothing.
+  const openDialog = () =>
+    expect(async () => {
+      if (!(await dialog.isVisible())) await cancel.click();
+      await expect(dialog).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
 
   // 'Keep it' closes the dialog and changes nothing.
-  const cancel = page.getByRole("button", { name: "Cancel Withdrawal of $120.00" });
-  await cancel.click();
-  const dialog = page.getByRole("dialog", { name: "Cancel this request?" });
-  await expect(dialog).toBeVisible();
+  await openDialog();
   await dialog.getByRole("button", { name: "Keep it" }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveAttribute("data-status", "pending");
 
-  await cancel.click();
+  await openDialog();
   await dialog.getByRole("button", { name: "Cancel request" }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveAttribute("data-status", "cancelled");
@@ -72,10 +90,12 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   await expect(page.getByTestId("balance-available")).toHaveText("$500.00");
 
   // The database agrees: the request is cancelled, by its owner, and the withdrawal page offers the whole $500 again.
-  const rows = query<{ status: string; by_owner: number }>(
-    `SELECT t.status, t.decided_by = t.user_id AS by_owner FROM transactions t JOIN users u ON u.id = t.user_id
-     WHERE u.email = ${sqlValue(email)} AND t.transaction_type = 'withdraw'`,
-    database,
+  const rows = await whileBusy(() =>
+    query<{ status: string; by_owner: number }>(
+      `SELECT t.status, t.decided_by = t.user_id AS by_owner FROM transactions t JOIN users u ON u.id = t.user_id
+       WHERE u.email = ${sqlValue(email)} AND t.transaction_type = 'withdraw'`,
+      database,
+    ),
   );
   expect(rows).toEqual([{ status: "cancelled", by_owner: 1 }]);
   await page.goto("/withdraw");

@@ -93,6 +93,27 @@ export async function passStepUpIfAsked(page: Page, totpSecret: string, until: L
   await expect(until).toHaveCount(0);
 }
 
+/**
+ * On /admin as a second admin: rejects every change of this deposit wallet still waiting, as an attempt of a test
+ * stopped halfway (a dropped server, a retry) leaves them, and one waiting change of a wallet blocks the next.
+ */
+export async function rejectWaitingWalletChanges(page: Page, walletType: string) {
+  const waiting = page
+    .getByTestId("proposal")
+    .filter({ hasText: `Wallet ${walletType}:` })
+    .filter({ has: page.getByRole("button", { name: /Reject/ }) });
+  while ((await waiting.count()) > 0) {
+    await waiting
+      .first()
+      .getByRole("button", { name: /Reject/ })
+      .click();
+    const dialog = page.getByRole("dialog").filter({ has: page.getByRole("textbox", { name: "Reason" }) });
+    await dialog.getByRole("textbox", { name: "Reason" }).fill("Left waiting by an interrupted test");
+    await dialog.getByRole("button", { name: "Reject", exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+}
+
 /** Registers a new client through the form; lands on /dashboard. */
 export async function register(page: Page, email: string, password: string, firstName: string, lastName = "Tester") {
   await page.goto("/register");

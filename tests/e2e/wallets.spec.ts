@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { DEMO_ADMIN, DEMO_SECOND_ADMIN, expect, passStepUpIfAsked, signIn, test, watchForErrors } from "./support";
+import {
+  DEMO_ADMIN,
+  DEMO_SECOND_ADMIN,
+  expect,
+  passStepUpIfAsked,
+  rejectWaitingWalletChanges,
+  signIn,
+  test,
+  watchForErrors,
+} from "./support";
 
 // The demo's TRC20 wallet: no other browser test edits it.
 const WALLET = "USDT (TRC20)";
@@ -17,10 +26,19 @@ const walletProposal = (page: Page, from: string, to: string) =>
     .getByTestId("proposal")
     .filter({ hasText: `Wallet ${WALLET}: ${from} → ${to}` });
 
+/** Opens the wallets modal (its button works once the page has hydrated: a click before that does nothing). */
+async function openWallets(page: Page) {
+  const dialog = page.getByRole("dialog", { name: "Deposit Wallets" });
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return dialog;
+}
+
 /** Opens the wallets modal, types an address for the wallet and saves; returns the modal. */
 async function proposeAddress(page: Page, address: string) {
-  const dialog = page.getByRole("dialog", { name: "Deposit Wallets" });
-  if (!(await dialog.isVisible())) await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
+  const dialog = await openWallets(page);
   await dialog.getByLabel(WALLET).fill(address);
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   return dialog;
@@ -41,17 +59,22 @@ test("a deposit-wallet change waits for a second admin, a second change of it is
   page,
   browser,
 }) => {
+  const secondAdminContext = await browser.newContext();
+  const errors = watchForErrors(secondAdminContext);
+  const secondAdmin = await secondAdminContext.newPage();
+  await signIn(secondAdmin, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await expect(secondAdmin).toHaveURL(/\/admin$/);
+  await rejectWaitingWalletChanges(secondAdmin, WALLET);
+
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
 
   // A second tab of the same admin, opened before the first proposes.
   const other = await browser.newContext({ storageState: await page.context().storageState() });
-  const secondAdminContext = await browser.newContext();
-  const errors = [...watchForErrors(other), ...watchForErrors(secondAdminContext)];
+  errors.push(...watchForErrors(other));
   const tab = await other.newPage();
   await tab.goto(page.url());
-  await tab.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  const original = await tab.getByLabel(WALLET).inputValue();
+  const original = await (await openWallets(tab)).getByLabel(WALLET).inputValue();
   const [FIRST = "", SECOND = ""] = ADDRESSES.filter((address) => address !== original);
 
   // The change is proposed, not made: the modal says so and the wallet keeps its address.
@@ -63,32 +86,26 @@ test("a deposit-wallet change waits for a second admin, a second change of it is
   await expect(mine).toContainText("Waiting for another admin");
   await expect(mine.getByRole("button")).toHaveCount(0);
   await page.reload();
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await expect(page.getByLabel(WALLET)).toHaveValue(original);
-  await page.getByRole("dialog", { name: "Deposit Wallets" }).getByRole("button", { name: "Close" }).click();
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(original);
+  await dialog.getByRole("button", { name: "Close" }).click();
 
   // One change of a wallet waits at a time: the other tab's is refused.
   const refused = await proposeAddress(tab, SECOND);
   await expect(refused.getByText("A change to this wallet already awaits second approval")).toBeVisible();
   await expect(walletProposal(page, original, SECOND)).toHaveCount(0);
 
-  // The second admin approves it from the desk; the address changes.
-  const secondAdmin = await secondAdminContext.newPage();
-  await signIn(secondAdmin, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
-  await expect(secondAdmin).toHaveURL(/\/admin$/);
+  // The second admin approves it from the desk (the card follows live); the address changes.
   await approve(secondAdmin, original, FIRST);
   await expect(mine).toHaveCount(0);
   await page.reload();
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await expect(page.getByLabel(WALLET)).toHaveValue(FIRST);
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(FIRST);
 
   // Leave the demo wallet as other tests expect it, through the same two steps.
   const back = await proposeAddress(page, original);
   await expect(back.getByText("Awaiting second approval")).toBeVisible();
   await approve(secondAdmin, FIRST, original);
   await page.reload();
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await expect(page.getByLabel(WALLET)).toHaveValue(original);
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(original);
 
   await other.close();
   await secondAdminContext.close();
