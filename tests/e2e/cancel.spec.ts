@@ -1,7 +1,6 @@
-import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Page } from "@playwright/test";
-import { executeStatements, query, ROOT, sqlValue } from "../../scripts/lib/local-d1";
+import { executeStatements, query, sqlValue } from "../../scripts/lib/local-d1";
+import { e2eDatabase as database, whileBusy } from "./database";
 import { expect, registerClient, test } from "./support";
 
 /**
@@ -9,20 +8,6 @@ import { expect, registerClient, test } from "./support";
  * figures move with the other tests); its $500 to withdraw is written straight into the test server's database,
  * as an approved deposit (an admin's approval is tested elsewhere).
  */
-const database = { persistTo: join(ROOT, ".wrangler", `${process.env.E2E_STATE ?? "e2e"}-state`) };
-
-/** Runs a wrangler CLI call, again while the running server holds the database busy. */
-async function whileBusy<T>(call: () => T): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return call();
-    } catch (error) {
-      if (attempt === 3 || !/SQLITE_BUSY/.test(String(error))) throw error;
-      await sleep(1_000);
-    }
-  }
-}
-
 function fund(email: string, cents: number) {
   return whileBusy(() =>
     executeStatements(
