@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import type { LedgerRow } from "~/lib/ledger";
 import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "~/server/auth/totp.server";
 import { createDb, schema } from "~/server/db.server";
@@ -73,6 +74,39 @@ export async function sessionCookieFor(
   const session = await newSession(appEnv, userId, now, { secondFactorAt: freshSecondFactor ? now : undefined });
   await insertSession(db, session.row);
   return session.setCookie.split(";")[0] ?? "";
+}
+
+/** A signed-in admin (two-factor on, the session's code fresh), as most back-office tests need one. */
+export async function signedInAdmin() {
+  const created = await createUser({ role: "admin" });
+  return { ...created, cookie: await sessionCookieFor(created.id) };
+}
+
+/** A signed-in client with `cents` approved (one deposit) and nothing reserved. */
+export async function fundedClient(cents = 10_000, firstName = "Pat") {
+  const client = await createUser({ firstName });
+  await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: cents });
+  return { ...client, cookie: await sessionCookieFor(client.id) };
+}
+
+/** A withdrawal requested through /withdraw, as the client does it; its id. */
+export async function requestWithdrawalAs(
+  client: { id: string; cookie: string },
+  { amount = "50.00", address = "0x3333333333333333333333333333333333333333" } = {},
+): Promise<number> {
+  const response = await postForm(
+    "/withdraw",
+    { amount, cryptoCurrency: "ETH", walletAddress: address, idempotencyKey: crypto.randomUUID() },
+    { cookie: client.cookie },
+  );
+  if (response.status !== 302) throw new Error(`the withdrawal was refused (${response.status})`);
+  const row = await db
+    .select({ id: schema.transactions.id })
+    .from(schema.transactions)
+    .where(sql`${schema.transactions.userId} = ${client.id} AND ${schema.transactions.transactionType} = 'withdraw'`)
+    .orderBy(sql`${schema.transactions.id} DESC`)
+    .get();
+  return row?.id ?? 0;
 }
 
 export async function insertTransaction(

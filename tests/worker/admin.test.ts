@@ -16,6 +16,7 @@ import {
   insertTransaction,
   postForm,
   sessionCookieFor,
+  signedInAdmin,
   TEST_PASSWORD,
 } from "../support/fixtures";
 
@@ -23,8 +24,7 @@ let admin: { id: string; email: string; cookie: string };
 
 beforeAll(async () => {
   await ensureDepositWallets();
-  const created = await createUser({ role: "admin" });
-  admin = { ...created, cookie: await sessionCookieFor(created.id) };
+  admin = await signedInAdmin();
 });
 
 const newKey = () => crypto.randomUUID();

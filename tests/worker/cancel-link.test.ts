@@ -8,47 +8,28 @@ import { renderStoredEmail } from "~/server/mail/templates.server";
 import {
   appEnv,
   countRows,
-  createUser,
   db,
   ensureDepositWallets,
+  fundedClient as fundedClientOf,
   getPage,
-  insertTransaction,
   postForm,
-  sessionCookieFor,
+  requestWithdrawalAs,
+  signedInAdmin,
 } from "../support/fixtures";
 
 let admin: { id: string; email: string; cookie: string };
 
 beforeAll(async () => {
   await ensureDepositWallets();
-  const created = await createUser({ role: "admin" });
-  admin = { ...created, cookie: await sessionCookieFor(created.id) };
+  admin = await signedInAdmin();
 });
 
 const adminActor = () => ({ id: admin.id, email: admin.email });
 const newAddress = () => `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "a").slice(0, 40)}`;
 
-async function fundedClient() {
-  const client = await createUser({ firstName: "Nia" });
-  await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 100_000 });
-  return { ...client, cookie: await sessionCookieFor(client.id) };
-}
-
-/** A withdrawal requested through the form; its id. */
-async function withdraw(client: { id: string; cookie: string }, address: string, amount = "25.00") {
-  const response = await postForm(
-    "/withdraw",
-    { amount, cryptoCurrency: "ETH", walletAddress: address, idempotencyKey: crypto.randomUUID() },
-    { cookie: client.cookie },
-  );
-  expect(response.status).toBe(302);
-  const row = await env.DB.prepare(
-    "SELECT max(id) AS id FROM transactions WHERE user_id = ? AND transaction_type = 'withdraw'",
-  )
-    .bind(client.id)
-    .first<{ id: number }>();
-  return row?.id ?? 0;
-}
+const fundedClient = () => fundedClientOf(100_000, "Nia");
+const withdraw = (client: { id: string; cookie: string }, address: string, amount = "25.00") =>
+  requestWithdrawalAs(client, { amount, address });
 
 async function newAddressMails(email: string) {
   const { results } = await env.DB.prepare(

@@ -10,9 +10,11 @@ import {
   db,
   dbRefusal,
   ensureDepositWallets,
+  fundedClient as fundedClientOf,
   getPage,
   insertTransaction,
   postForm,
+  requestWithdrawalAs,
   sessionCookieFor,
 } from "../support/fixtures";
 
@@ -23,35 +25,9 @@ beforeAll(async () => {
   admin = await createUser({ role: "admin" });
 });
 
-const newKey = () => crypto.randomUUID();
-
-/** A signed-in client with $100.00 approved and nothing reserved. */
-async function fundedClient() {
-  const client = await createUser({ firstName: "Cleo" });
-  await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 10_000 });
-  return { ...client, cookie: await sessionCookieFor(client.id) };
-}
-
-/** A withdrawal requested through the form, as the client does it; its id. */
-async function requestWithdrawal(client: { id: string; cookie: string }, amount = "50.00") {
-  const response = await postForm(
-    "/withdraw",
-    {
-      amount,
-      cryptoCurrency: "ETH",
-      walletAddress: "0x3333333333333333333333333333333333333333",
-      idempotencyKey: newKey(),
-    },
-    { cookie: client.cookie },
-  );
-  expect(response.status).toBe(302);
-  const row = await env.DB.prepare(
-    "SELECT id FROM transactions WHERE user_id = ? AND transaction_type = 'withdraw' ORDER BY id DESC",
-  )
-    .bind(client.id)
-    .first<{ id: number }>();
-  return row?.id ?? 0;
-}
+const fundedClient = () => fundedClientOf(10_000, "Cleo");
+const requestWithdrawal = (client: { id: string; cookie: string }, amount = "50.00") =>
+  requestWithdrawalAs(client, { amount });
 
 const cancelPost = (id: number, cookie: string, redirectTo = "/dashboard") =>
   postForm(`/requests/${id}/cancel`, { redirectTo }, { cookie });

@@ -2,13 +2,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
 import { renderStoredEmail } from "~/server/mail/templates.server";
-import { appEnv, countRows, createUser, insertTransaction, postForm, sessionCookieFor } from "../support/fixtures";
+import { appEnv, countRows, createUser, insertTransaction, postForm, signedInAdmin } from "../support/fixtures";
 
 let admin: { id: string; email: string; cookie: string };
 
 beforeAll(async () => {
-  const created = await createUser({ role: "admin" });
-  admin = { ...created, cookie: await sessionCookieFor(created.id) };
+  admin = await signedInAdmin();
 });
 
 const decidePost = (clientId: string, intent: "approve" | "reject", id: number, reason?: string) =>
