@@ -1,7 +1,7 @@
 /**
- * Local demo data: one admin, one client with transactions of every type and status, and the firm's
- * deposit wallets. Runs only when the database has no users, so it is safe to run on every `npm run dev`.
- * Never used against the remote database.
+ * Local demo data: two admins (so that a second approval can be tried), one client with transactions of every
+ * type and status, and the firm's deposit wallets. Runs only when the database has no users, so it is safe to run
+ * on every `npm run dev`. Never used against the remote database.
  */
 import { decodeBase32 } from "@oslojs/encoding";
 import { profileProjectionSql, signedCents } from "../app/lib/money/rules.ts";
@@ -21,6 +21,20 @@ export const DEMO_ADMIN = {
    */
   totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
 };
+/**
+ * A second demo admin, with a key of its own: large ledger entries, large withdrawals and deposit-wallet changes
+ * need the approval of an admin other than the one who proposed them.
+ */
+export const DEMO_SECOND_ADMIN = {
+  id: "00000000-0000-4000-8000-000000000003",
+  email: "admin2@example.com",
+  password: "demo-admin2-2026",
+  firstName: "Blair",
+  lastName: "Admin",
+  totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
+};
+export const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
+
 export const DEMO_CLIENT = {
   id: "00000000-0000-4000-8000-000000000002",
   email: "client@example.com",
@@ -62,6 +76,41 @@ const DEMO_TRANSACTIONS: SeedTransaction[] = [
   { type: "deposit", cents: 120_000, status: "pending", daysAgo: 1 },
 ];
 
+type DemoPerson = (typeof DEMO_ADMINS)[number] | typeof DEMO_CLIENT;
+const DEMO_PEOPLE: Array<DemoPerson & { role: "admin" | "user" }> = [
+  ...DEMO_ADMINS.map((admin) => ({ ...admin, role: "admin" as const })),
+  { ...DEMO_CLIENT, role: "user" },
+];
+
+async function userInsert(person: DemoPerson & { role: string }, joined: number, lastLogin: number): Promise<string> {
+  const hash = await hashPassword(person.password);
+  const values = [person.id, person.email, hash, person.role, joined, joined, lastLogin];
+  return `INSERT INTO users (id, email, password_hash, role, email_confirmed_at, created_at, last_login_at) VALUES (${values.map(sqlValue).join(", ")})`;
+}
+
+function profileInsert(person: DemoPerson & { role: string }, joined: number): string {
+  const values = [
+    person.id,
+    person.email,
+    person.firstName,
+    person.lastName,
+    "+1 555 0100",
+    person.email.split("@")[0],
+    "United States",
+    "active",
+    person.role,
+    joined,
+    joined,
+  ];
+  return `INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, status, role, created_at, updated_at) VALUES (${values.map(sqlValue).join(", ")})`;
+}
+
+/** A confirmed enrolment with a demo key, sealed with the Worker's key as an enrolment seals it. */
+async function twoFactorInsert(totpKey: string, userId: string, base32Secret: string, at: number): Promise<string> {
+  const secretEncrypted = await encryptTotpSecret(totpKey, userId, decodeBase32(base32Secret));
+  return `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at, created_at) VALUES (${[userId, secretEncrypted, at, at].map(sqlValue).join(", ")})`;
+}
+
 /**
  * The seed's statements. `totpKey` is the TOTP_ENCRYPTION_KEY of the Worker that will read the database (the
  * local .dev.vars): the demo admin's secret is stored sealed with it, as an enrolment stores it.
@@ -70,25 +119,7 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
   const day = 24 * 60 * 60 * 1000;
   const joined = now - 60 * day;
   const statements: string[] = [];
-  for (const person of [
-    { ...DEMO_ADMIN, role: "admin" },
-    { ...DEMO_CLIENT, role: "user" },
-  ]) {
-    const hash = await hashPassword(person.password);
-    statements.push(
-      `INSERT INTO users (id, email, password_hash, role, email_confirmed_at, created_at, last_login_at) VALUES (${[
-        person.id,
-        person.email,
-        hash,
-        person.role,
-        joined,
-        joined,
-        now - day,
-      ]
-        .map(sqlValue)
-        .join(", ")})`,
-    );
-  }
+  for (const person of DEMO_PEOPLE) statements.push(await userInsert(person, joined, now - day));
 
   let balance = 0;
   for (const tx of DEMO_TRANSACTIONS) {
@@ -118,40 +149,9 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
     );
   }
 
-  for (const person of [
-    { ...DEMO_ADMIN, role: "admin" },
-    { ...DEMO_CLIENT, role: "user" },
-  ]) {
-    statements.push(
-      `INSERT INTO profiles (user_id, email, first_name, last_name, phone_number, username, country, status, role, created_at, updated_at) VALUES (${[
-        person.id,
-        person.email,
-        person.firstName,
-        person.lastName,
-        "+1 555 0100",
-        person.email.split("@")[0],
-        "United States",
-        "active",
-        person.role,
-        joined,
-        joined,
-      ]
-        .map(sqlValue)
-        .join(", ")})`,
-    );
-  }
-  // The demo admin is enrolled (confirmed, no code used yet) and has no recovery codes: the secret is printed.
-  const secretEncrypted = await encryptTotpSecret(totpKey, DEMO_ADMIN.id, decodeBase32(DEMO_ADMIN.totpSecret));
-  statements.push(
-    `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at, created_at) VALUES (${[
-      DEMO_ADMIN.id,
-      secretEncrypted,
-      joined,
-      joined,
-    ]
-      .map(sqlValue)
-      .join(", ")})`,
-  );
+  for (const person of DEMO_PEOPLE) statements.push(profileInsert(person, joined));
+  // The demo admins are enrolled (confirmed, no code used yet) and have no recovery codes: their keys are printed.
+  for (const admin of DEMO_ADMINS) statements.push(await twoFactorInsert(totpKey, admin.id, admin.totpSecret, joined));
   // Where each demo withdrawal pays out, as a client's request records it.
   statements.push(
     `INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
@@ -171,7 +171,9 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
 
 /**
  * Seeds the demo data when the database has no users yet. Returns whether it wrote anything. A local database
- * seeded before two-factor sign-in existed gets its demo admin enrolled with the demo key, so the printed key works.
+ * seeded by an older version is brought up to the demo it would get today: its demo admin is enrolled in two-factor
+ * sign-in with the demo key (seeded before two-factor existed), and the second demo admin is added (seeded before
+ * four eyes), so the printed logins work.
  */
 export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   const [row] = query<{ n: number }>("SELECT count(*) AS n FROM users", target);
@@ -179,38 +181,66 @@ export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   const totpKey = devVar("TOTP_ENCRYPTION_KEY");
   if (!totpKey) throw new Error("TOTP_ENCRYPTION_KEY is missing from .dev.vars (see .dev.vars.example)");
   if ((row?.n ?? 0) > 0) {
-    await enrolOlderDemoAdmin(totpKey, target);
+    await addOlderDemoSecondAdmin(target);
+    await enrolOlderDemoAdmins(totpKey, target);
     return false;
   }
   executeStatements(await buildSeedStatements(totpKey), target);
   return true;
 }
 
-async function enrolOlderDemoAdmin(totpKey: string, target: D1Target): Promise<void> {
-  const [admin] = query<{ id: string }>(
-    `SELECT u.id FROM users u WHERE u.email = ${sqlValue(DEMO_ADMIN.email)} AND u.role = 'admin'
-       AND NOT EXISTS (SELECT 1 FROM two_factor t WHERE t.user_id = u.id)`,
+/** A database with the first demo admin but no second one gets it, unless its address is taken by someone else. */
+async function addOlderDemoSecondAdmin(target: D1Target): Promise<void> {
+  const [state] = query<{ demo: number; taken: number }>(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(DEMO_ADMIN.email)} AND role = 'admin') AS demo,
+       EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(DEMO_SECOND_ADMIN.email)} OR id = ${sqlValue(DEMO_SECOND_ADMIN.id)}) AS taken`,
     target,
   );
-  if (!admin) return;
-  const secretEncrypted = await encryptTotpSecret(totpKey, admin.id, decodeBase32(DEMO_ADMIN.totpSecret));
+  if (!state?.demo || state.taken) return;
   const now = Date.now();
-  executeStatements(
-    [
-      `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at, created_at) VALUES (${[admin.id, secretEncrypted, now, now].map(sqlValue).join(", ")})`,
-    ],
+  const person = { ...DEMO_SECOND_ADMIN, role: "admin" };
+  executeStatements([await userInsert(person, now, now), profileInsert(person, now)], target);
+  console.log(`Added the second demo admin (${DEMO_SECOND_ADMIN.email}) to this older local database.`);
+}
+
+/** Demo admins of an older database who have no two-factor enrolment get one with their demo key. */
+async function enrolOlderDemoAdmins(totpKey: string, target: D1Target): Promise<void> {
+  const unenrolled = query<{ id: string; email: string }>(
+    `SELECT u.id, u.email FROM users u WHERE u.email IN (${DEMO_ADMINS.map((admin) => sqlValue(admin.email)).join(", ")})
+       AND u.role = 'admin' AND NOT EXISTS (SELECT 1 FROM two_factor t WHERE t.user_id = u.id) ORDER BY u.id`,
     target,
   );
-  console.log("Enrolled the demo admin of this older local database in two-factor sign-in with the demo key.");
+  if (unenrolled.length === 0) return;
+  const now = Date.now();
+  const statements: string[] = [];
+  for (const admin of unenrolled) {
+    const demo = DEMO_ADMINS.find((candidate) => candidate.email === admin.email);
+    if (demo) statements.push(await twoFactorInsert(totpKey, admin.id, demo.totpSecret, now));
+  }
+  executeStatements(statements, target);
+  for (const admin of unenrolled) {
+    console.log(
+      `Enrolled the demo admin ${admin.email} of this older local database in two-factor sign-in with the demo key.`,
+    );
+  }
+}
+
+/** The demo logins as `npm run dev` prints them; the admins' keys as authenticator apps take them. */
+export function demoLoginLines(): string[] {
+  return [
+    "Demo logins (local only):",
+    ...DEMO_ADMINS.map(
+      (admin, index) =>
+        `  ${index === 0 ? "admin " : "admin2"}  ${admin.email} / ${admin.password} / two-factor key ${secretForManualEntry(decodeBase32(admin.totpSecret))} (add it to an authenticator app)`,
+    ),
+    `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password}`,
+    "  Ledger entries and withdrawal approvals at or above FOUR_EYES_THRESHOLD (US dollars, .dev.vars) and every",
+    "  deposit-wallet change wait for a second admin: propose as one demo admin, approve as the other.",
+  ];
 }
 
 export function printDemoLogins(): void {
-  const secret = secretForManualEntry(decodeBase32(DEMO_ADMIN.totpSecret));
-  console.log("\nDemo logins (local only):");
-  console.log(
-    `  admin   ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password} / two-factor key ${secret} (add it to an authenticator app)`,
-  );
-  console.log(`  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password}\n`);
+  console.log(`\n${demoLoginLines().join("\n")}\n`);
 }
 
 if (import.meta.main) {

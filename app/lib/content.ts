@@ -1,7 +1,8 @@
 /**
  * Marketing and legal copy for the public pages (landing, about, privacy, terms, contact).
- * Browser-safe: no imports. The brand name is always passed in, never hard-coded.
+ * Browser-safe: nothing from the server. The brand name is always passed in, never hard-coded.
  */
+import { formatWholeUsd } from "./format";
 
 export interface Section {
   heading: string;
@@ -19,9 +20,22 @@ interface Feature {
   text: string;
 }
 
+/**
+ * What the landing page promises about withdrawals, from the firm's four-eyes threshold (FOUR_EYES_THRESHOLD, whole
+ * US dollars; 0 means every withdrawal): an approval at or above it waits for a second admin.
+ */
+export function withdrawalReviewText(fourEyesThresholdDollars: number): string {
+  if (fourEyesThresholdDollars <= 0)
+    return "Every withdrawal is approved by two members of our desk before it is paid out.";
+  return (
+    `Withdrawals of ${formatWholeUsd(fourEyesThresholdDollars)} or more are approved by two members of our desk ` +
+    "before they are paid out; every other withdrawal is reviewed by one."
+  );
+}
+
 export function landingContent(
   brand: string,
-  stats: { traders: string; maxLeverage: string },
+  stats: { traders: string; maxLeverage: string; fourEyesThreshold: number },
 ): {
   heroTitle: string;
   heroText: string;
@@ -80,7 +94,7 @@ export function landingContent(
       },
       {
         title: "Reviewed withdrawals",
-        text: "Each withdrawal request is reviewed by our desk before it is paid out.",
+        text: withdrawalReviewText(stats.fourEyesThreshold),
       },
     ],
     faqs: [

@@ -30,13 +30,14 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 );
 
 export function loader({ context }: LoaderFunctionArgs) {
-  return { tradersClaim: context.env.TRADERS_CLAIM };
+  // The withdrawal claim names the amount at which a second admin must approve.
+  return { tradersClaim: context.env.TRADERS_CLAIM, fourEyesThreshold: context.env.FOUR_EYES_THRESHOLD };
 }
 
 export default function Home() {
-  const { tradersClaim } = useLoaderData<typeof loader>();
+  const { tradersClaim, fourEyesThreshold } = useLoaderData<typeof loader>();
   const brand = useBrand();
-  const content = landingContent(brand, { traders: tradersClaim, maxLeverage: MAX_LEVERAGE });
+  const content = landingContent(brand, { traders: tradersClaim, maxLeverage: MAX_LEVERAGE, fourEyesThreshold });
   return (
     <div className="space-y-16">
       <TradingViewWidget

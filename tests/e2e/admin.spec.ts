@@ -1,4 +1,13 @@
-import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+import {
+  DEMO_ADMIN,
+  DEMO_SECOND_ADMIN,
+  expect,
+  registerClient,
+  rejectWaitingWalletChanges,
+  signIn,
+  test,
+  watchForErrors,
+} from "./support";
 
 test("an admin approves a client's deposit, posts a profit, suspends and reactivates", async ({ browser }) => {
   const clientContext = await browser.newContext();
@@ -56,7 +65,11 @@ test("an admin approves a client's deposit, posts a profit, suspends and reactiv
   expect([...clientErrors, ...adminErrors]).toEqual([]);
 });
 
-test("an admin edits a deposit wallet and deletes a throwaway client", async ({ browser }) => {
+test("an admin proposes a deposit-wallet change that a second admin rejects, and deletes a throwaway client", async ({
+  browser,
+}) => {
+  // Two admins sign in with their authenticators; a code step may have to be waited for.
+  test.setTimeout(120_000);
   const throwawayContext = await browser.newContext();
   const throwaway = await throwawayContext.newPage();
   const firstName = `Temp${Date.now() % 100000}`;
@@ -64,17 +77,41 @@ test("an admin edits a deposit wallet and deletes a throwaway client", async ({ 
   await throwawayContext.close();
 
   const context = await browser.newContext();
-  const errors = watchForErrors(context);
+  const secondContext = await browser.newContext();
+  const errors = [...watchForErrors(context), ...watchForErrors(secondContext)];
+  const second = await secondContext.newPage();
+  await signIn(second, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await expect(second).toHaveURL(/\/admin$/);
+  await rejectWaitingWalletChanges(second, "USDT (ERC20)");
   const admin = await context.newPage();
   await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(admin).toHaveURL(/\/admin$/);
 
+  // Every deposit-wallet change waits for a second admin.
   await admin.getByRole("button", { name: "Update Deposit Wallets" }).click();
   const dialog = admin.getByRole("dialog", { name: "Deposit Wallets" });
-  await dialog.getByLabel("USDT (ERC20)").fill("0x4444444444444444444444444444444444444444");
+  const original = await dialog.getByLabel("USDT (ERC20)").inputValue();
+  const proposed = `0x4444${Date.now().toString(16).padStart(36, "0")}`;
+  await dialog.getByLabel("USDT (ERC20)").fill(proposed);
   await dialog.getByRole("button", { name: "Save Changes" }).click();
-  await expect(dialog.getByText("Updated 1 wallet(s) successfully")).toBeVisible();
+  await expect(dialog.getByText("Awaiting second approval")).toBeVisible();
   await expect(dialog).toBeHidden({ timeout: 5_000 });
+  const description = `Wallet USDT (ERC20): ${original} → ${proposed}`;
+
+  // The second admin rejects it (its desk follows live): the reason is required.
+  const row = second.getByTestId("proposal").filter({ hasText: description });
+  await row.getByRole("button", { name: /Reject/ }).click();
+  const reject = second.getByRole("dialog").filter({ has: second.getByRole("textbox", { name: "Reason" }) });
+  await reject.getByRole("textbox", { name: "Reason" }).fill("Not the address our custodian gave us");
+  await reject.getByRole("button", { name: "Reject", exact: true }).click();
+  await expect(reject).toBeHidden();
+  await expect(row).toHaveCount(0);
+  // The proposer's desk follows live, and the wallet kept its address.
+  await expect(admin.getByTestId("proposal").filter({ hasText: description })).toHaveCount(0);
+  await admin.getByRole("button", { name: "Update Deposit Wallets" }).click();
+  await expect(dialog.getByLabel("USDT (ERC20)")).toHaveValue(original);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await secondContext.close();
 
   await admin.getByLabel("Search clients by name or email").fill(email);
   await admin.getByRole("button", { name: "Search" }).click();

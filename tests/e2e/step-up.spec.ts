@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "../../app/server/auth/totp.server";
 import { executeStatements, query, ROOT, settingLines, sqlValue } from "../../scripts/lib/local-d1";
+import { e2eDatabase as database, whileBusy } from "./database";
 import { expect, registerClient, test } from "./support";
 
 /**
@@ -10,10 +11,11 @@ import { expect, registerClient, test } from "./support";
  * the server's key from .dev.vars, so the test computes the authenticator's codes itself. The same SQL gives the
  * client $500 to withdraw and puts the session's last code 11 minutes back, past the step-up window.
  */
-const database = { persistTo: join(ROOT, ".wrangler", `${process.env.E2E_STATE ?? "e2e"}-state`) };
 
 async function enrolStaleTwoFactor(email: string): Promise<Uint8Array> {
-  const [user] = query<{ id: string }>(`SELECT id FROM users WHERE email = ${sqlValue(email)}`, database);
+  const [user] = await whileBusy(() =>
+    query<{ id: string }>(`SELECT id FROM users WHERE email = ${sqlValue(email)}`, database),
+  );
   if (!user) throw new Error(`no user ${email}`);
   const key = settingLines(readFileSync(join(ROOT, ".dev.vars"), "utf8")).find(
     ([name]) => name === "TOTP_ENCRYPTION_KEY",
@@ -21,17 +23,16 @@ async function enrolStaleTwoFactor(email: string): Promise<Uint8Array> {
   if (!key) throw new Error("TOTP_ENCRYPTION_KEY is not in .dev.vars");
   const secret = newTotpSecret();
   const now = Date.now();
-  executeStatements(
-    [
-      `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${sqlValue(user.id)}, ${sqlValue(
-        await encryptTotpSecret(key[1], user.id, secret),
-      )}, ${now})`,
-      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at)
+  const statements = [
+    `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${sqlValue(user.id)}, ${sqlValue(
+      await encryptTotpSecret(key[1], user.id, secret),
+    )}, ${now})`,
+    `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at)
        VALUES (${sqlValue(user.id)}, 'deposit', 50000, 'approved', ${now})`,
-      `UPDATE sessions SET second_factor_at = ${now - 11 * 60 * 1000} WHERE user_id = ${sqlValue(user.id)}`,
-    ],
-    database,
-  );
+    `UPDATE sessions SET second_factor_at = ${now - 11 * 60 * 1000} WHERE user_id = ${sqlValue(user.id)}`,
+  ];
+  // One batch: tried again whole when the database was busy.
+  await whileBusy(() => executeStatements(statements, database));
   return secret;
 }
 
@@ -81,10 +82,12 @@ test("a client with two-factor on is asked for a code in the withdrawal form, at
     .filter({ has: page.getByRole("heading", { name: "Pending & Declined Transactions" }) });
   await expect(pendingPanel.getByText("−$42.50")).toBeVisible();
 
-  const rows = query<{ amount_cents: number; withdrawal_wallet_address: string; status: string }>(
-    `SELECT amount_cents, withdrawal_wallet_address, status FROM transactions t JOIN users u ON u.id = t.user_id
+  const rows = await whileBusy(() =>
+    query<{ amount_cents: number; withdrawal_wallet_address: string; status: string }>(
+      `SELECT amount_cents, withdrawal_wallet_address, status FROM transactions t JOIN users u ON u.id = t.user_id
      WHERE u.email = ${sqlValue(email)} AND t.transaction_type = 'withdraw'`,
-    database,
+      database,
+    ),
   );
   expect(rows).toEqual([
     { amount_cents: 4250, withdrawal_wallet_address: "0x3333333333333333333333333333333333333333", status: "pending" },

@@ -1,5 +1,5 @@
-import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import { withUnusedCode } from "./totp";
+import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
+import { oneSignInAtATime, withUnusedCode } from "./totp";
 
 /**
  * Every page a test opens must run without an uncaught error: a server-only value reaching the browser,
@@ -29,27 +29,39 @@ export const DEMO_ADMIN = {
   password: "demo-admin-2026",
   totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
 };
+/** The seed's second demo admin, with a secret of its own: the one who approves what the first proposes. */
+export const DEMO_SECOND_ADMIN = {
+  email: "admin2@example.com",
+  password: "demo-admin2-2026",
+  totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
+};
+const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
 export const DEMO_CLIENT = { email: "client@example.com", password: "demo-client-2026" };
 
 export const unique = () => crypto.randomUUID().slice(0, 8);
 
 /**
- * Signs in through the form. An account with two-factor sign-in on (the demo admin always; another one when its
- * `totpSecret` is given) then passes the second step with a code of its secret.
+ * Signs in through the form. An account with two-factor sign-in on (the demo admins always; another one when its
+ * `totpSecret` is given) then passes the second step with a code of its secret, one sign-in of an account at a time.
  */
 export async function signIn(
   page: Page,
   email: string,
   password: string,
-  { totpSecret = email === DEMO_ADMIN.email ? DEMO_ADMIN.totpSecret : undefined }: { totpSecret?: string } = {},
+  { totpSecret = DEMO_ADMINS.find((admin) => admin.email === email)?.totpSecret }: { totpSecret?: string } = {},
 ) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  if (!totpSecret) return;
-  await expect(page).toHaveURL(/\/login\/two-factor$/);
-  await enterTotpCode(page, totpSecret);
+  const passwordStep = async () => {
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+  };
+  if (!totpSecret) return passwordStep();
+  await oneSignInAtATime(totpSecret, async () => {
+    await passwordStep();
+    await expect(page).toHaveURL(/\/login\/two-factor$/);
+    await enterTotpCode(page, totpSecret);
+  });
 }
 
 export const CODE_PROMPT = "Enter the 6-digit code from your authenticator app";
@@ -61,6 +73,45 @@ export async function enterTotpCode(page: Page, totpSecret: string) {
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page).not.toHaveURL(/\/login\/two-factor/);
   });
+}
+
+/**
+ * After an admin's act that may ask for the step-up code (a decision's button): answers the dialog with a code of
+ * `totpSecret` if it opens before the act is done, which is when `until` (say, the decided row) has gone.
+ */
+export async function passStepUpIfAsked(page: Page, totpSecret: string, until: Locator) {
+  const code = page.getByRole("dialog").getByLabel(CODE_PROMPT);
+  await expect
+    .poll(async () => (await code.isVisible()) || (await until.count()) === 0, { timeout: 15_000 })
+    .toBe(true);
+  if (!(await code.isVisible())) return;
+  await withUnusedCode(totpSecret, async (value) => {
+    await code.fill(value);
+    await code.press("Enter");
+    await expect(code).toBeHidden();
+  });
+  await expect(until).toHaveCount(0);
+}
+
+/**
+ * On /admin as a second admin: rejects every change of this deposit wallet still waiting, as an attempt of a test
+ * stopped halfway (a dropped server, a retry) leaves them, and one waiting change of a wallet blocks the next.
+ */
+export async function rejectWaitingWalletChanges(page: Page, walletType: string) {
+  const waiting = page
+    .getByTestId("proposal")
+    .filter({ hasText: `Wallet ${walletType}:` })
+    .filter({ has: page.getByRole("button", { name: /Reject/ }) });
+  while ((await waiting.count()) > 0) {
+    await waiting
+      .first()
+      .getByRole("button", { name: /Reject/ })
+      .click();
+    const dialog = page.getByRole("dialog").filter({ has: page.getByRole("textbox", { name: "Reason" }) });
+    await dialog.getByRole("textbox", { name: "Reason" }).fill("Left waiting by an interrupted test");
+    await dialog.getByRole("button", { name: "Reject", exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
 }
 
 /** Registers a new client through the form; lands on /dashboard. */

@@ -7,10 +7,11 @@ import { test } from "@playwright/test";
 
 /**
  * Codes of an authenticator for the browser tests. The server accepts each 30-second step of an account once
- * (the current one, or one either side), and the tests run in parallel processes that sign the demo admin in
+ * (the current one, or one either side), and the tests run in parallel processes that sign the demo admins in
  * at the same moments: so steps are handed out one after the other across processes (a lock file and the last
  * step given, per secret, in test-results/), and each code is entered and accepted before the next is handed
- * out. A third sign-in within one step waits for the next.
+ * out. A third sign-in within one step waits for the next. Each account has its own secret and so its own
+ * hand-out: the second demo admin's codes never wait for the first's.
  */
 const STEP_MS = 30_000;
 const DIR = join(process.cwd(), "test-results", `totp-steps-${process.env.E2E_STATE ?? "e2e"}`);
@@ -62,7 +63,8 @@ export const secretBytes = (secret: string) => decodeBase32IgnorePadding(secret.
  */
 export async function withUnusedCode<T>(secret: string, enter: (code: string) => Promise<T>): Promise<T> {
   const bytes = secretBytes(secret);
-  const name = secret.replace(/\s/g, "").slice(0, 16);
+  // The whole secret names its lock and state: two secrets alike in their first characters stay apart.
+  const name = secret.replace(/\s/g, "").toUpperCase();
   const asked = Date.now();
   return withLock(name, async () => {
     const state = join(DIR, `${name}.json`);
@@ -78,6 +80,19 @@ export async function withUnusedCode<T>(secret: string, enter: (code: string) =>
     // Waiting for a step (or for another test's code) is no time of the test's own.
     extendTestTimeout(Date.now() - asked);
     return enter(generateHOTP(bytes, BigInt(step), 6));
+  });
+}
+
+/**
+ * Runs one sign-in of the account with this secret, from its password step to its code being accepted, while no
+ * other test signs that account in: the password step replaces any second step the account has open, so two at
+ * once would leave one of them with a code page that sends it back to /login.
+ */
+export async function oneSignInAtATime<T>(secret: string, signIn: () => Promise<T>): Promise<T> {
+  const asked = Date.now();
+  return withLock(`sign-in-${secret.replace(/\s/g, "").toUpperCase()}`, () => {
+    extendTestTimeout(Date.now() - asked);
+    return signIn();
   });
 }
 

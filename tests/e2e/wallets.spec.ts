@@ -1,43 +1,113 @@
-import { DEMO_ADMIN, expect, signIn, test, watchForErrors } from "./support";
+import type { Page } from "@playwright/test";
+import {
+  DEMO_ADMIN,
+  DEMO_SECOND_ADMIN,
+  expect,
+  passStepUpIfAsked,
+  rejectWaitingWalletChanges,
+  signIn,
+  test,
+  watchForErrors,
+} from "./support";
 
 // The demo's TRC20 wallet: no other browser test edits it.
 const WALLET = "USDT (TRC20)";
-const FIRST = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-const SECOND = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+/** Addresses to move it to: the first two that differ from what it holds (a retry finds it moved). */
+const ADDRESSES = [
+  "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+  "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  "TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH",
+];
 
-test("the wallet modal shows what was saved, and a save from a stale tab is refused", async ({ page, browser }) => {
+const proposalsCard = (page: Page) =>
+  page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Awaiting second approval" }) });
+const walletProposal = (page: Page, from: string, to: string) =>
+  proposalsCard(page)
+    .getByTestId("proposal")
+    .filter({ hasText: `Wallet ${WALLET}: ${from} → ${to}` });
+
+/** Opens the wallets modal (its button works once the page has hydrated: a click before that does nothing). */
+async function openWallets(page: Page) {
+  const dialog = page.getByRole("dialog", { name: "Deposit Wallets" });
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return dialog;
+}
+
+/** Opens the wallets modal, types an address for the wallet and saves; returns the modal. */
+async function proposeAddress(page: Page, address: string) {
+  const dialog = await openWallets(page);
+  await dialog.getByLabel(WALLET).fill(address);
+  await dialog.getByRole("button", { name: "Save Changes" }).click();
+  return dialog;
+}
+
+/** The second admin approves one waiting wallet change from the desk. */
+async function approve(page: Page, from: string, to: string) {
+  const row = walletProposal(page, from, to);
+  await expect(row).toHaveCount(1);
+  await row.getByRole("button", { name: /Approve/ }).click();
+  await passStepUpIfAsked(page, DEMO_SECOND_ADMIN.totpSecret, row);
+}
+
+// Two admins sign in with their authenticators; a code step may have to be waited for.
+test.setTimeout(120_000);
+
+test("a deposit-wallet change waits for a second admin, a second change of it is refused meanwhile, and the other admin's approval applies it", async ({
+  page,
+  browser,
+}) => {
+  const secondAdminContext = await browser.newContext();
+  const errors = watchForErrors(secondAdminContext);
+  const secondAdmin = await secondAdminContext.newPage();
+  await signIn(secondAdmin, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await expect(secondAdmin).toHaveURL(/\/admin$/);
+  await rejectWaitingWalletChanges(secondAdmin, WALLET);
+
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
 
-  // A second tab, opened before the first saves: its form shows the address as it was.
+  // A second tab of the same admin, opened before the first proposes.
   const other = await browser.newContext({ storageState: await page.context().storageState() });
-  const errors = watchForErrors(other);
-  const stale = await other.newPage();
-  await stale.goto(page.url());
-  await stale.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  const original = await stale.getByLabel(WALLET).inputValue();
+  errors.push(...watchForErrors(other));
+  const tab = await other.newPage();
+  await tab.goto(page.url());
+  const original = await (await openWallets(tab)).getByLabel(WALLET).inputValue();
+  const [FIRST = "", SECOND = ""] = ADDRESSES.filter((address) => address !== original);
 
-  const save = async (target: typeof page, address: string) => {
-    await target.getByLabel(WALLET).fill(address);
-    await target.getByRole("button", { name: "Save Changes" }).click();
-  };
-
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await save(page, FIRST);
-  await expect(page.getByText("Updated 1 wallet(s) successfully").first()).toBeVisible();
-  await expect(page.getByRole("dialog")).toBeHidden({ timeout: 5_000 });
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await expect(page.getByLabel(WALLET)).toHaveValue(FIRST);
-
-  await save(stale, SECOND);
-  await expect(stale.getByText("This wallet was changed by someone else. Reload and try again.").first()).toBeVisible();
+  // The change is proposed, not made: the modal says so and the wallet keeps its address.
+  const dialog = await proposeAddress(page, FIRST);
+  await expect(dialog.getByText("Awaiting second approval")).toBeVisible();
+  await expect(dialog).toBeHidden({ timeout: 5_000 });
+  const mine = walletProposal(page, original, FIRST);
+  await expect(mine).toHaveCount(1);
+  await expect(mine).toContainText("Waiting for another admin");
+  await expect(mine.getByRole("button")).toHaveCount(0);
   await page.reload();
-  await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
-  await expect(page.getByLabel(WALLET)).toHaveValue(FIRST);
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(original);
+  await dialog.getByRole("button", { name: "Close" }).click();
 
-  // Leave the demo wallet as other tests expect it.
-  await save(page, original);
-  await expect(page.getByText("Updated 1 wallet(s) successfully").first()).toBeVisible();
+  // One change of a wallet waits at a time: the other tab's is refused.
+  const refused = await proposeAddress(tab, SECOND);
+  await expect(refused.getByText("A change to this wallet already awaits second approval")).toBeVisible();
+  await expect(walletProposal(page, original, SECOND)).toHaveCount(0);
+
+  // The second admin approves it from the desk (the card follows live); the address changes.
+  await approve(secondAdmin, original, FIRST);
+  await expect(mine).toHaveCount(0);
+  await page.reload();
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(FIRST);
+
+  // Leave the demo wallet as other tests expect it, through the same two steps.
+  const back = await proposeAddress(page, original);
+  await expect(back.getByText("Awaiting second approval")).toBeVisible();
+  await approve(secondAdmin, FIRST, original);
+  await page.reload();
+  await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(original);
+
   await other.close();
+  await secondAdminContext.close();
   expect(errors).toEqual([]);
 });

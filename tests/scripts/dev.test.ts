@@ -18,7 +18,7 @@ import { freePort } from "../../scripts/lib/free-port.ts";
 import { executeStatements, ROOT } from "../../scripts/lib/local-d1.ts";
 import { signInCookie } from "../../scripts/lib/local-server.ts";
 import { supervise } from "../../scripts/lib/supervise.ts";
-import { DEMO_ADMIN } from "../../scripts/seed.ts";
+import { DEMO_ADMIN, DEMO_SECOND_ADMIN, demoLoginLines } from "../../scripts/seed.ts";
 
 const START_TIMEOUT_MS = 180_000;
 
@@ -174,6 +174,24 @@ describe("npm run dev", { timeout: 400_000 }, () => {
       assert.deepEqual(collisions, [], tail);
       if (/remix watch exited/.test(server.output)) t.diagnostic(`remix watch was restarted on ${server.origin}`);
     }
+  });
+
+  test("prints both demo admins' logins with their two-factor keys, and the second admin signs in with its own", async () => {
+    for (const server of [first, second]) {
+      for (const line of demoLoginLines()) assert.ok(server.output.includes(line), `missing "${line}"`);
+    }
+    assert.match(
+      first.output,
+      /admin2 {2}admin2@example\.com \/ demo-admin2-2026 \/ two-factor key DEMO SECO NDAD MINT/,
+    );
+    const cookie = await signInCookie(
+      first.origin,
+      DEMO_SECOND_ADMIN.email,
+      DEMO_SECOND_ADMIN.password,
+      DEMO_SECOND_ADMIN.totpSecret,
+    );
+    const admin = await fetch(`${first.origin}/admin`, { headers: { Cookie: cookie }, redirect: "manual" });
+    assert.equal(admin.status, 200);
   });
 
   test("the scheduled handler runs under dev and delivers a pending outbox notice", async () => {

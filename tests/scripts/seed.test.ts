@@ -1,0 +1,123 @@
+/**
+ * The local demo seed (scripts/seed.ts) on a fresh database and on one seeded by an older version, through the
+ * wrangler CLI as `npm run dev` runs it, each on a throwaway state folder. Run with `npm run test:scripts`.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { decodeBase32 } from "@oslojs/encoding";
+import { decryptTotpSecret } from "../../app/server/auth/totp-crypto.server.ts";
+import {
+  applyMigrations,
+  type D1Target,
+  devVar,
+  ensureDevVars,
+  executeStatements,
+  query,
+  sqlValue,
+} from "../../scripts/lib/local-d1.ts";
+import { DEMO_ADMIN, DEMO_ADMINS, DEMO_SECOND_ADMIN, seedIfEmpty } from "../../scripts/seed.ts";
+
+type Enrolment = { id: string; email: string; role: string; secret_encrypted: string | null };
+
+function demoAdmins(target: D1Target): Enrolment[] {
+  return query<Enrolment>(
+    `SELECT u.id, u.email, u.role, t.secret_encrypted FROM users u LEFT JOIN two_factor t ON t.user_id = u.id
+     WHERE u.email IN (${DEMO_ADMINS.map((admin) => sqlValue(admin.email)).join(", ")}) ORDER BY u.id`,
+    target,
+  );
+}
+
+/** Each demo admin is an admin, enrolled with the key `npm run dev` prints for it. */
+async function assertEnrolledWithDemoKeys(target: D1Target): Promise<void> {
+  ensureDevVars();
+  const key = devVar("TOTP_ENCRYPTION_KEY") ?? "";
+  const rows = demoAdmins(target);
+  assert.deepEqual(
+    rows.map((row) => [row.email, row.role]),
+    [
+      [DEMO_ADMIN.email, "admin"],
+      [DEMO_SECOND_ADMIN.email, "admin"],
+    ],
+  );
+  for (const row of rows) {
+    const demo = DEMO_ADMINS.find((admin) => admin.email === row.email);
+    assert.ok(row.secret_encrypted, `${row.email} is not enrolled`);
+    const secret = await decryptTotpSecret(key, row.id, row.secret_encrypted);
+    assert.deepEqual(secret, decodeBase32(demo?.totpSecret ?? ""), `${row.email} has another key`);
+  }
+}
+
+describe("the demo seed", { timeout: 240_000 }, () => {
+  const folders: string[] = [];
+  const freshState = (): D1Target => {
+    const folder = mkdtempSync(join(tmpdir(), "seed-test-state-"));
+    folders.push(folder);
+    applyMigrations({ persistTo: folder });
+    return { persistTo: folder };
+  };
+  let fresh: D1Target;
+
+  before(() => {
+    fresh = freshState();
+  });
+
+  after(() => {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
+
+  test("a new database gets two demo admins, each enrolled in two-factor sign-in with its own demo key", async () => {
+    assert.equal(await seedIfEmpty(fresh), true);
+    await assertEnrolledWithDemoKeys(fresh);
+    assert.notEqual(DEMO_ADMIN.totpSecret, DEMO_SECOND_ADMIN.totpSecret);
+    const [profile] = query<{ first_name: string; role: string }>(
+      `SELECT first_name, role FROM profiles WHERE user_id = ${sqlValue(DEMO_SECOND_ADMIN.id)}`,
+      fresh,
+    );
+    assert.deepEqual(profile, { first_name: DEMO_SECOND_ADMIN.firstName, role: "admin" });
+  });
+
+  test("seeding again leaves a seeded database as it is", async () => {
+    const before = query<{ n: number }>("SELECT count(*) AS n FROM users", fresh);
+    assert.equal(await seedIfEmpty(fresh), false);
+    assert.deepEqual(query<{ n: number }>("SELECT count(*) AS n FROM users", fresh), before);
+    await assertEnrolledWithDemoKeys(fresh);
+  });
+
+  test("an older database, one demo admin and no two-factor, gets the second admin and both keys", async () => {
+    const older = freshState();
+    await seedIfEmpty(older);
+    // As a database seeded before two-factor sign-in and before four eyes looks.
+    executeStatements(
+      [
+        "DELETE FROM two_factor",
+        `DELETE FROM profiles WHERE user_id = ${sqlValue(DEMO_SECOND_ADMIN.id)}`,
+        `DELETE FROM users WHERE id = ${sqlValue(DEMO_SECOND_ADMIN.id)}`,
+      ],
+      older,
+    );
+    assert.deepEqual(
+      demoAdmins(older).map((row) => [row.email, row.secret_encrypted]),
+      [[DEMO_ADMIN.email, null]],
+    );
+    assert.equal(await seedIfEmpty(older), false);
+    await assertEnrolledWithDemoKeys(older);
+    // A second run finds nothing left to add.
+    assert.equal(await seedIfEmpty(older), false);
+    assert.equal(query<{ n: number }>("SELECT count(*) AS n FROM two_factor", older)[0]?.n, 2);
+  });
+
+  test("a database without the demo admins gets no demo admin added", async () => {
+    const other = freshState();
+    executeStatements(
+      [
+        `INSERT INTO users (id, email, password_hash, role) VALUES ('00000000-0000-4000-8000-0000000000aa', 'ops@firm.example', 'x', 'admin')`,
+      ],
+      other,
+    );
+    assert.equal(await seedIfEmpty(other), false);
+    assert.deepEqual(demoAdmins(other), []);
+  });
+});
