@@ -168,6 +168,14 @@ describe("the cancel link", () => {
         client.id,
       ),
     ).toBe(1);
+    // Anyone holding the mail's link could have done it, signed out: the audit row says it came through the link.
+    expect(
+      await countRows(
+        "audit_log",
+        "target = ? AND action = 'transaction.cancel' AND json_extract(detail, '$.via') = 'link'",
+        `transaction:${id}`,
+      ),
+    ).toBe(1);
 
     // A second use finds it cancelled and changes nothing.
     const second = await postToken(token);
