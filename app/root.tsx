@@ -33,7 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
       siteUrl: new URL(request.url).origin,
-      liveChatTawkId: context.env.LIVE_CHAT_TAWK_ID ?? null,
+      // The chat's third-party script reads the address it runs on: never on a page whose address carries a
+      // token (the cancel link, the password reset and e-mail confirmation links).
+      liveChatTawkId: new URL(request.url).searchParams.has("token") ? null : (context.env.LIVE_CHAT_TAWK_ID ?? null),
       year: new Date().getUTCFullYear(),
     },
     { headers },

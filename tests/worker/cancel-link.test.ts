@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
@@ -5,6 +6,7 @@ import { decideTransaction } from "~/server/admin/decisions.server";
 import { signCancelToken } from "~/server/ledger/cancel-link.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import { renderStoredEmail } from "~/server/mail/templates.server";
+import worker from "../../workers/app";
 import {
   appEnv,
   countRows,
@@ -12,6 +14,7 @@ import {
   ensureDepositWallets,
   fundedClient as fundedClientOf,
   getPage,
+  ORIGIN,
   postForm,
   requestWithdrawalAs,
   signedInAdmin,
@@ -146,6 +149,14 @@ describe("the cancel link", () => {
         client.id,
       ),
     ).toBe(1);
+    // Anyone holding the mail's link could have done it, signed out: the audit row says it came through the link.
+    expect(
+      await countRows(
+        "audit_log",
+        "target = ? AND action = 'transaction.cancel' AND json_extract(detail, '$.via') = 'link'",
+        `transaction:${id}`,
+      ),
+    ).toBe(1);
 
     // A second use finds it cancelled and changes nothing.
     const second = await postToken(token);
@@ -201,5 +212,28 @@ describe("the cancel link", () => {
     expect(await statusOf(sibling)).toBe("pending");
     expect(await statusOf(theirs)).toBe("pending");
     expect(await countRows("audit_log")).toBe(audits);
+  });
+
+  it("loads no third-party chat on its page: the chat's script would read the token in the address", async () => {
+    const client = await fundedClient();
+    await withdraw(client, newAddress());
+    const [mail] = await newAddressMails(client.email);
+    if (!mail) throw new Error("no mail");
+    const link = linkIn(mail);
+    const chat = "chatproperty/chatwidget";
+    const withChat = { ...env, LIVE_CHAT_TAWK_ID: chat };
+    const pageWithChat = async (path: string) => {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), withChat, ctx);
+      await waitOnExecutionContext(ctx);
+      return response.text();
+    };
+    // The chat is configured, and other pages load it.
+    expect(await pageWithChat("/")).toContain(chat);
+    const html = await pageWithChat(`${link.pathname}${link.search}`);
+    expect(html).toContain("Cancel this request?");
+    expect(html).not.toContain(chat);
+    // The password reset link's page carries a token the same way.
+    expect(await pageWithChat("/reset-password?token=not-a-real-token")).not.toContain(chat);
   });
 });

@@ -63,6 +63,7 @@ describe("a client cancels their own pending request", () => {
       before: "pending",
       after: "cancelled",
       amountCents: 5_000,
+      via: "dashboard",
     });
 
     // The dashboard lists it grey as Cancelled, with no Cancel button left, and the balance back up.

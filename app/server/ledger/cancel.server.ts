@@ -18,10 +18,17 @@ import { FEED_RETURNING } from "./reads.server";
 
 const { transactions } = schema;
 
+/**
+ * Where a cancel came from: the signed-in client's own page, or the mail's link, which works signed out for
+ * whoever holds it. The audit row says which.
+ */
+type CancelPath = "dashboard" | "link";
+
 export async function cancelRequest(
   db: Db,
   owner: Actor,
   transactionId: number,
+  via: CancelPath = "dashboard",
   now = Date.now(),
 ): Promise<Result<{ transaction: FeedTransaction }>> {
   const { cancelled } = await writeTogether(db, {
@@ -37,7 +44,8 @@ export async function cancelRequest(
       actor: owner,
       action: "transaction.cancel",
       target: sql`'transaction:' || id`,
-      detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents, 'before', 'pending', 'after', status`,
+      detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents, 'before', 'pending', 'after', status,
+                  'via', ${via}`,
       from: sql`transactions
           WHERE id = ${transactionId} AND status = 'cancelled' AND decided_by = ${owner.id} AND decided_at = ${now}
             AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.target = 'transaction:' || transactions.id
@@ -62,8 +70,13 @@ export async function cancelRequest(
 }
 
 /** The client's cancel, then their dashboard, their admin page and the desk hear of it. */
-export async function cancel(context: CommandContext, owner: Actor, transactionId: number): Promise<Outcome> {
-  const result = await cancelRequest(context.db, owner, transactionId);
+export async function cancel(
+  context: CommandContext,
+  owner: Actor,
+  transactionId: number,
+  via: CancelPath = "dashboard",
+): Promise<Outcome> {
+  const result = await cancelRequest(context.db, owner, transactionId, via);
   if (!result.ok) return { ok: false, error: result.error, status: 409 };
   afterCommit(context, {
     events: [{ userId: owner.id, event: { type: "transaction.updated", transaction: result.transaction } }],
@@ -118,5 +131,5 @@ export async function cancelByLink(context: CommandContext, token: string | null
   const found = await requestForCancelLink(context.db, context.env.SESSION_SECRET, token);
   if (!found.ok) return { ok: false, error: found.error, status: 410 };
   const { ownerId, ownerEmail, id } = found.request;
-  return cancel(context, { id: ownerId, email: ownerEmail }, id);
+  return cancel(context, { id: ownerId, email: ownerEmail }, id, "link");
 }
