@@ -296,12 +296,15 @@ describe("second approval", () => {
       expect(await countRows("email_outbox", "template = 'request_decided' AND to_address = ?", client.email)).toBe(0);
     });
 
-    it("of a withdrawal decided meanwhile change nothing", async () => {
+    it("of a withdrawal decided meanwhile change nothing, and leave the card", async () => {
       const client = await fundedClient();
       const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 1_200_000 });
       const proposed = await proposeWithdrawalApproval(db, asActor(maker), { transactionId: id, userId: client.id });
       if (!proposed.ok) throw new Error(proposed.error);
+      const card = async () => (await getPage(`/user/${client.id}`, checker.cookie)).text();
+      expect(await card()).toContain('data-testid="proposal"');
       expect((await decideTransaction(db, asActor(other), id, "rejected")).ok).toBe(true);
+      expect(await card()).not.toContain('data-testid="proposal"');
       const result = await approveProposal(db, asActor(checker), proposed.proposalId);
       expect(result).toEqual({ ok: false, error: PROPOSAL_MESSAGES.withdrawalGone });
       expect(await countRows("transactions", "id = ? AND status = 'rejected'", id)).toBe(1);

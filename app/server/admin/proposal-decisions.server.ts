@@ -14,7 +14,7 @@ import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
-import { requestDecidedNotice } from "../ledger/decision-notice.server";
+import { type DecidedRequest, requestDecidedNotice } from "../ledger/decision-notice.server";
 import { refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
@@ -46,6 +46,8 @@ export async function proposalFor(db: Db, proposalId: number) {
   return {
     ...row.proposal,
     clientName,
+    // Mails greet a client by first name, whichever path decided.
+    clientFirstName: row.firstName?.trim() ?? "",
     proposerEmail: row.proposerEmail ?? "",
     description: describeProposal({ ...row.proposal, clientName }),
   };
@@ -216,14 +218,6 @@ function walletApproval(loaded: LoadedProposal, actor: Required<Actor>, now: num
   };
 }
 
-interface DecidedRequest {
-  id: number;
-  transactionType: FeedTransaction["transactionType"];
-  amountCents: number;
-  createdAt: number;
-  name: string;
-}
-
 /** Why an approval wrote nothing: the proposal's state first, then the check of its kind that failed. */
 async function approvalRefusal(db: Db, proposalId: number, actor: Actor, now: number): Promise<string> {
   const loaded = await proposalFor(db, proposalId);
@@ -288,7 +282,7 @@ export async function approveProposal(
       transactionType: "withdraw",
       amountCents: loaded.amountCents ?? 0,
       createdAt: request.createdAt,
-      name: loaded.clientName ?? "",
+      name: loaded.clientFirstName,
     });
   } else {
     writes = walletApproval(loaded, actor, now);

@@ -1,5 +1,6 @@
 /**
- * The 'Awaiting second approval' card's rows: proposals still waiting (pending and not yet expired), oldest
+ * The 'Awaiting second approval' card's rows: proposals still waiting (pending, not yet expired, and for a
+ * withdrawal still pending), oldest
  * first, with who proposed them, the client's name and what they would do; and how many admins the firm has,
  * since with one nobody can approve.
  */
@@ -47,6 +48,9 @@ export function waitingProposalsQuery(db: Db, options: { userId?: string; now?: 
       and(
         sql`${proposals.status} = 'pending'`,
         sql`${proposals.expiresAt} > ${now}`,
+        // A withdrawal rejected or cancelled meanwhile leaves nothing to approve: its proposal is not listed.
+        sql`(${proposals.kind} <> 'withdrawal_approval' OR EXISTS (SELECT 1 FROM transactions AS w
+              WHERE w.id = ${proposals.transactionId} AND w.status = 'pending'))`,
         options.userId === undefined ? undefined : eq(proposals.userId, options.userId),
       ),
     )

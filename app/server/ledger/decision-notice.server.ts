@@ -8,12 +8,12 @@ import { sql } from "drizzle-orm";
 import { displayType, type TransactionType } from "~/lib/ledger";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
-interface DecidedRequest {
+export interface DecidedRequest {
   id: number;
   transactionType: TransactionType;
   amountCents: number;
   createdAt: number;
-  /** The client's name as mails greet them ("" when unknown). */
+  /** The client's first name, as every mail greets them ("" when unknown). */
   name: string;
 }
 
