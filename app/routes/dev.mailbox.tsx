@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { isLoopbackRequest, notFound } from "~/server/http.server";
 import { recentEmails } from "~/server/mail/outbox.server";
-import { renderStoredEmail } from "~/server/mail/templates.server";
+import { escapeHtml, renderStoredEmail } from "~/server/mail/templates.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }]);
 
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       try {
         rendered = renderStoredEmail(row.template, row.payload, context.env);
       } catch (error) {
-        rendered = { subject: `(${row.template}: cannot render)`, bodyHtml: String(error) };
+        rendered = { subject: `(${row.template}: cannot render)`, bodyHtml: escapeHtml(String(error)) };
       }
       return {
         id: row.id,
