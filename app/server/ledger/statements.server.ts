@@ -199,8 +199,9 @@ function firstRequestAtOrAfter(userId: string, fromSql: SQL): SQL {
 
 /**
  * Every month with activity, newest first: the months money moved in (`ledger_months`), and the months requests
- * were made in, found by jumping from one request to the first one of the next month (one seek per month with
- * requests, never a walk through the history).
+ * were made in, found by jumping from one request to the first one of the next month (one seek per status and
+ * month with requests, on (user_id, status, created_at, id)), never a walk through the history. The only sort is
+ * of the months found.
  */
 export async function statementMonths(db: Db, userId: string): Promise<string[]> {
   const nextMonth = sql.raw(
