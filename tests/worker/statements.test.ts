@@ -16,6 +16,8 @@ import {
 import { createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
 
 const DAY = 86_400_000;
+/** A property run writes and reads a few hundred rows one statement at a time: seconds, more on a busy machine. */
+const PROPERTY_TIMEOUT = 30_000;
 const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
 const periodOf = (month: string) => parseStatementMonth(month) as StatementPeriod;
 
@@ -126,21 +128,25 @@ function expectedStatement(rows: Row[], period: StatementPeriod) {
 }
 
 describe("ledger_months", () => {
-  it("equals the GROUP BY of approved rows by decision month through inserts, decisions, cancels and deletion", async () => {
-    const admin = await createUser({ role: "admin" });
-    await fc.assert(
-      fc.asyncProperty(ledgerOperations, async (operations) => {
-        const client = await createUser();
-        await writeLedger(client.id, admin.id, operations);
-        const { projected, counted } = await monthsPair(client.id);
-        expect(projected).toEqual(counted);
+  it(
+    "equals the GROUP BY of approved rows by decision month through inserts, decisions, cancels and deletion",
+    async () => {
+      const admin = await createUser({ role: "admin" });
+      await fc.assert(
+        fc.asyncProperty(ledgerOperations, async (operations) => {
+          const client = await createUser();
+          await writeLedger(client.id, admin.id, operations);
+          const { projected, counted } = await monthsPair(client.id);
+          expect(projected).toEqual(counted);
 
-        expect(await deleteClientData(db, { id: admin.id, email: admin.email }, client.id)).toEqual({ ok: true });
-        expect(await monthsPair(client.id)).toEqual({ projected: [], counted: [] });
-      }),
-      { numRuns: 20 },
-    );
-  });
+          expect(await deleteClientData(db, { id: admin.id, email: admin.email }, client.id)).toEqual({ ok: true });
+          expect(await monthsPair(client.id)).toEqual({ projected: [], counted: [] });
+        }),
+        { numRuns: 20 },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("is rebuilt from the ledger by the migration that introduced it", async () => {
     const admin = await createUser({ role: "admin" });
@@ -173,32 +179,36 @@ describe("ledger_months", () => {
 });
 
 describe("monthly statements", () => {
-  it("open, move and close to the cent as the whole ledger says, for every month, and list every active month", async () => {
-    const admin = await createUser({ role: "admin" });
-    await fc.assert(
-      fc.asyncProperty(ledgerOperations, async (operations) => {
-        const client = await createUser();
-        const rows = await writeLedger(client.id, admin.id, operations);
-        const active = new Set(rows.map((r) => monthOf(r.movedAt)));
-        expect(await statementMonths(db, client.id)).toEqual([...active].sort().reverse());
+  it(
+    "open, move and close to the cent as the whole ledger says, for every month, and list every active month",
+    async () => {
+      const admin = await createUser({ role: "admin" });
+      await fc.assert(
+        fc.asyncProperty(ledgerOperations, async (operations) => {
+          const client = await createUser();
+          const rows = await writeLedger(client.id, admin.id, operations);
+          const active = new Set(rows.map((r) => monthOf(r.movedAt)));
+          expect(await statementMonths(db, client.id)).toEqual([...active].sort().reverse());
 
-        for (const month of ["2024-12", ...active, "2026-06"]) {
-          const period = periodOf(month);
-          const statement = await monthlyStatement(db, client.id, period);
-          const expected = expectedStatement(rows, period);
-          expect(statement.openingCents).toBe(expected.openingCents);
-          expect(statement.closingCents).toBe(expected.closingCents);
-          expect(statement.movements.map((m) => m.id)).toEqual(expected.movementIds);
-          expect(statement.requests.map((r) => r.id)).toEqual(expected.requestIds);
-          const moved = statement.movements.reduce((sum, m) => sum + m.signedCents, 0);
-          expect(statement.openingCents + moved).toBe(statement.closingCents);
-          expect(statement.movements.at(-1)?.balanceCents ?? statement.openingCents).toBe(statement.closingCents);
-          expect(statement.totals.reduce((sum, t) => sum + t.signedCents, 0)).toBe(moved);
-        }
-      }),
-      { numRuns: 15 },
-    );
-  });
+          for (const month of ["2024-12", ...active, "2026-06"]) {
+            const period = periodOf(month);
+            const statement = await monthlyStatement(db, client.id, period);
+            const expected = expectedStatement(rows, period);
+            expect(statement.openingCents).toBe(expected.openingCents);
+            expect(statement.closingCents).toBe(expected.closingCents);
+            expect(statement.movements.map((m) => m.id)).toEqual(expected.movementIds);
+            expect(statement.requests.map((r) => r.id)).toEqual(expected.requestIds);
+            const moved = statement.movements.reduce((sum, m) => sum + m.signedCents, 0);
+            expect(statement.openingCents + moved).toBe(statement.closingCents);
+            expect(statement.movements.at(-1)?.balanceCents ?? statement.openingCents).toBe(statement.closingCents);
+            expect(statement.totals.reduce((sum, t) => sum + t.signedCents, 0)).toBe(moved);
+          }
+        }),
+        { numRuns: 15 },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("read one month's index range and the opening months, never the history", async () => {
     const period = periodOf("2025-10");
