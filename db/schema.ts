@@ -287,6 +287,11 @@ export const transactions = sqliteTable(
     index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
     index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
+    // A monthly statement's movements: approved rows by the time the money moved (the decision; rows written
+    // approved without one moved when written), so one month is one index range in that order.
+    index("transactions_user_moved_idx")
+      .on(t.userId, sql`coalesce(${t.decidedAt}, ${t.createdAt})`, t.id)
+      .where(sql`status = 'approved'`),
   ],
 );
 
@@ -383,6 +388,24 @@ export const ledgerTotals = sqliteTable(
     cents: integer("cents").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.status, t.transactionType, t.stock] })],
+);
+
+/**
+ * Count and sum of a client's approved transactions per month ('YYYY-MM', UTC) and type, keyed by the month the
+ * money moved (`decided_at`): a statement's opening balance is the signed sum of the months before it, at most
+ * one row per type and month, never the client's history. Written only by the triggers of
+ * db/migrations/0008_monthly_statements.sql; a test holds it equal to the GROUP BY of `transactions`.
+ */
+export const ledgerMonths = sqliteTable(
+  "ledger_months",
+  {
+    userId: text("user_id").notNull(),
+    month: text("month").notNull(),
+    transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }).notNull(),
+    count: integer("count").notNull(),
+    cents: integer("cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month, t.transactionType] })],
 );
 
 /** The address a client asked a withdrawal to be paid to (one row per withdrawal request). */

@@ -220,6 +220,9 @@ export default function Dashboard() {
             <dd className="font-medium">{account.phoneNumber || "N/A"}</dd>
           </div>
         </dl>
+        <Link to="/statements" className="mt-3 inline-block text-sm font-medium text-brand hover:underline">
+          Statements
+        </Link>
       </article>
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -17,6 +17,7 @@ describe("migrations on an empty D1", () => {
       "auth_tokens",
       "deposit_wallets",
       "email_outbox",
+      "ledger_months",
       "ledger_totals",
       "oauth_accounts",
       "oauth_pending",
@@ -36,6 +37,9 @@ describe("migrations on an empty D1", () => {
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
       "audit_log_no_delete",
       "audit_log_no_update",
+      "ledger_months_after_delete",
+      "ledger_months_after_insert",
+      "ledger_months_after_update",
       "ledger_totals_after_delete",
       "ledger_totals_after_insert",
       "ledger_totals_after_update",

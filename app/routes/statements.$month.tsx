@@ -1,0 +1,279 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { useBrand } from "~/lib/brand";
+import { formatCents, formatDateTime, formatLongDate } from "~/lib/format";
+import { displayType, type TransactionStatus } from "~/lib/ledger";
+import { transactionReference } from "~/lib/reference";
+import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
+import { notFound } from "~/server/http.server";
+import { monthlyStatement, parseStatementMonth } from "~/server/ledger/statements.server";
+import { requireClient } from "~/server/session.server";
+import printStylesheet from "~/styles/statement-print.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
+
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+  { title: data ? `Statement ${monthLabel(data.month)}` : "Statement" },
+]);
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireClient(request, context, { signedOutTo: "/login" });
+  const now = Date.now();
+  const period = parseStatementMonth(params.month ?? "", now);
+  if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
+  const { holder, ...statement } = await monthlyStatement(context.db, user.id, period);
+  return {
+    ...statement,
+    month: period.month,
+    periodStart: period.start,
+    // The current month's statement runs to today.
+    periodEnd: Math.min(period.end, now + 1) - 1,
+    accountId: user.id,
+    holder: [holder.firstName, holder.lastName].filter(Boolean).join(" ") || user.email,
+  };
+}
+
+const signed = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`);
+
+const REQUEST_STATUS_LABELS: Record<TransactionStatus, string> = {
+  pending: "Pending",
+  approved: "Approved",
+  rejected: "Declined",
+  cancelled: "Cancelled",
+};
+
+const cell = "px-3 py-2";
+const numberCell = `${cell} text-right tabular-nums whitespace-nowrap`;
+
+function Figure({ label, cents, testId }: { label: string; cents: number; testId: string }) {
+  return (
+    <div className="rounded-lg border border-border p-4 print:p-2">
+      <dt className="text-sm text-ink-muted">{label}</dt>
+      <dd className="mt-1 text-xl font-semibold tabular-nums" data-testid={testId} data-cents={cents}>
+        {formatCents(cents)}
+      </dd>
+    </div>
+  );
+}
+
+export default function Statement() {
+  const s = useLoaderData<typeof loader>();
+  const brand = useBrand();
+  const movedCents = s.closingCents - s.openingCents;
+  return (
+    <article className="space-y-6 print:space-y-4 print:text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
+        <Link to="/statements" className="text-sm text-brand hover:underline">
+          All statements
+        </Link>
+        <div className="flex gap-2">
+          <a
+            href={`/statements/${s.month}.csv`}
+            download
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Download CSV
+          </a>
+          <button
+            type="button"
+            onClick={() => window.print()}
+            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand"
+          >
+            Print
+          </button>
+        </div>
+      </div>
+
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-border pb-4">
+        <div>
+          <p className="text-lg font-bold">{brand}</p>
+          <h1 className="text-2xl font-bold">Statement for {monthLabel(s.month)}</h1>
+          <p className="text-ink-muted">
+            Period: {formatLongDate(s.periodStart)} – {formatLongDate(s.periodEnd)} (UTC)
+          </p>
+        </div>
+        <dl className="text-sm sm:text-right">
+          <dt className="text-ink-muted">Account holder</dt>
+          <dd className="font-medium">{s.holder}</dd>
+          <dt className="mt-2 text-ink-muted">Account ID</dt>
+          <dd className="break-all font-medium">{s.accountId}</dd>
+        </dl>
+      </header>
+
+      <dl className="grid gap-3 sm:grid-cols-3 print:grid-cols-3">
+        <Figure label="Opening balance" cents={s.openingCents} testId="statement-opening" />
+        <div className="rounded-lg border border-border p-4 print:p-2">
+          <dt className="text-sm text-ink-muted">Money moved</dt>
+          <dd className="mt-1 text-xl font-semibold tabular-nums" data-testid="statement-moved" data-cents={movedCents}>
+            {signed(movedCents)}
+          </dd>
+        </div>
+        <Figure label="Closing balance" cents={s.closingCents} testId="statement-closing" />
+      </dl>
+
+      <section aria-labelledby="movements-title" className="space-y-2">
+        <h2 id="movements-title" className="text-lg font-semibold">
+          Movements
+        </h2>
+        {s.movements.length === 0 ? (
+          <p className="text-ink-muted">No money moved on your account this month.</p>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
+            <table className="w-full text-sm" data-testid="statement-movements">
+              <thead className="text-left text-ink-muted">
+                <tr className="border-b border-border">
+                  <th scope="col" className={cell}>
+                    Date
+                  </th>
+                  <th scope="col" className={cell}>
+                    Reference
+                  </th>
+                  <th scope="col" className={cell}>
+                    Type
+                  </th>
+                  <th scope="col" className={cell}>
+                    Pair / stock
+                  </th>
+                  <th scope="col" className={`${cell} text-right`}>
+                    Amount
+                  </th>
+                  <th scope="col" className={`${cell} text-right`}>
+                    Balance
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr className="border-b border-border text-ink-muted">
+                  <td className={cell}>{formatLongDate(s.periodStart)}</td>
+                  <td className={cell} colSpan={4}>
+                    Opening balance
+                  </td>
+                  <td className={numberCell}>{formatCents(s.openingCents)}</td>
+                </tr>
+                {s.movements.map((m) => (
+                  <tr key={m.id} className="border-b border-border last:border-0">
+                    <td className={`${cell} whitespace-nowrap`}>{formatDateTime(m.movedAt)}</td>
+                    <td className={`${cell} font-mono`}>{transactionReference(m.id)}</td>
+                    <td className={cell}>{displayType(m.transactionType)}</td>
+                    <td className={cell}>{m.tradingPair ?? m.stock ?? ""}</td>
+                    <td
+                      className={`${numberCell} ${m.signedCents < 0 ? "text-danger" : "text-success"}`}
+                      data-testid="movement-amount"
+                      data-cents={m.signedCents}
+                    >
+                      {signed(m.signedCents)}
+                    </td>
+                    <td className={numberCell}>{formatCents(m.balanceCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {s.totals.length > 0 ? (
+        <section aria-labelledby="totals-title" className="space-y-2 print:break-inside-avoid">
+          <h2 id="totals-title" className="text-lg font-semibold">
+            Totals by type
+          </h2>
+          <table className="w-full max-w-md text-sm" data-testid="statement-totals">
+            <thead className="text-left text-ink-muted">
+              <tr className="border-b border-border">
+                <th scope="col" className={cell}>
+                  Type
+                </th>
+                <th scope="col" className={`${cell} text-right`}>
+                  Count
+                </th>
+                <th scope="col" className={`${cell} text-right`}>
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.totals.map((t) => (
+                <tr key={t.type} className="border-b border-border">
+                  <td className={cell}>{t.type === "stock_deposit" ? "Stock deposit" : displayType(t.type)}</td>
+                  <td className={numberCell}>{t.count}</td>
+                  <td className={numberCell}>{signed(t.signedCents)}</td>
+                </tr>
+              ))}
+              <tr className="font-semibold">
+                <th scope="row" className={`${cell} text-left`}>
+                  Closing balance
+                </th>
+                <td className={numberCell} />
+                <td className={numberCell}>{formatCents(s.closingCents)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="requests-title" className="space-y-2">
+        <h2 id="requests-title" className="text-lg font-semibold">
+          Requests that moved no money
+        </h2>
+        <p className="text-sm text-ink-muted">
+          Requests made this month and still pending, declined or cancelled. They are not part of the balance.
+        </p>
+        {s.requests.length === 0 ? (
+          <p className="text-ink-muted">None this month.</p>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
+            <table className="w-full text-sm" data-testid="statement-requests">
+              <thead className="text-left text-ink-muted">
+                <tr className="border-b border-border">
+                  <th scope="col" className={cell}>
+                    Requested
+                  </th>
+                  <th scope="col" className={cell}>
+                    Reference
+                  </th>
+                  <th scope="col" className={cell}>
+                    Type
+                  </th>
+                  <th scope="col" className={cell}>
+                    Pair / stock
+                  </th>
+                  <th scope="col" className={`${cell} text-right`}>
+                    Amount
+                  </th>
+                  <th scope="col" className={cell}>
+                    Status
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.requests.map((r) => (
+                  <tr key={r.id} className="border-b border-border last:border-0">
+                    <td className={`${cell} whitespace-nowrap`}>{formatDateTime(r.createdAt)}</td>
+                    <td className={`${cell} font-mono`}>{transactionReference(r.id)}</td>
+                    <td className={cell}>{displayType(r.transactionType)}</td>
+                    <td className={cell}>{r.tradingPair ?? r.stock ?? ""}</td>
+                    <td className={numberCell}>{formatCents(r.amountCents)}</td>
+                    <td className={cell}>{REQUEST_STATUS_LABELS[r.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </article>
+  );
+}
+
+/** A month with no statement says why (not a month, or not begun), with the way back to the list. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const text = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : null;
+  return (
+    <RouteError
+      notFound={{ title: "No statement for this month", text }}
+      back={{ to: "/statements", label: "All statements" }}
+    />
+  );
+}

@@ -1,0 +1,293 @@
+/**
+ * Monthly statements (/statements): which months a client has, and one month's statement. A statement reads
+ * only that month's rows plus one opening figure, the signed sum of the months before it in `ledger_months`
+ * (at most one row per type and month), so its cost does not grow with the client's history.
+ *
+ * A movement belongs to the month the money moved: its decision (`decided_at`), or when it was written for a
+ * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
+ */
+import { and, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { centsToAmount } from "~/lib/ledger";
+import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
+import { transactionReference } from "~/lib/reference";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
+import { csvStream } from "../csv.server";
+import type { Db } from "../db.server";
+import { readTogether, schema } from "../db.server";
+
+const { transactions, ledgerMonths, profiles } = schema;
+
+/** A month as the address names it: 'YYYY-MM', UTC. */
+export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+export interface StatementPeriod {
+  month: string;
+  /** First millisecond of the month, and of the next one (UTC). */
+  start: number;
+  end: number;
+}
+
+export type PeriodRefusal = "malformed" | "future";
+
+/** The month of an address, or why there is no statement for it: not a month, or one that has not begun. */
+export function parseStatementMonth(input: string, now = Date.now()): StatementPeriod | PeriodRefusal {
+  const match = MONTH_PATTERN.exec(input);
+  if (!match) return "malformed";
+  const year = Number(match[1]);
+  const monthIndex = Number(match[2]) - 1;
+  const start = Date.UTC(year, monthIndex, 1);
+  if (start > now) return "future";
+  return { month: input, start, end: Date.UTC(year, monthIndex + 1, 1) };
+}
+
+/** When an approved row moved money: the same expression as the index `transactions_user_moved_idx`. */
+const movedAt = sql<number>`coalesce(${transactions.decidedAt}, ${transactions.createdAt})`;
+
+/** The statuses of requests that moved nothing, listed apart on a statement. */
+export const REQUEST_STATUSES = TRANSACTION_STATUSES.filter((status) => status !== "approved");
+
+/** `LEDGER_SIGN` as an SQL CASE over `transaction_type`: the signs come from the rules table, never spelled here. */
+const LEDGER_SIGN_SQL = sql.raw(
+  `CASE transaction_type ${TRANSACTION_TYPES.map((type) => `WHEN '${type}' THEN ${LEDGER_SIGN[type]}`).join(" ")} ELSE 0 END`,
+);
+
+/** The ledger balance at the start of `month`: the signed sum of the client's earlier months. */
+export function openingQuery(db: Db, userId: string, month: string) {
+  return db
+    .select({ cents: sql<number>`coalesce(sum(${ledgerMonths.cents} * ${LEDGER_SIGN_SQL}), 0)` })
+    .from(ledgerMonths)
+    .where(and(eq(ledgerMonths.userId, userId), lt(ledgerMonths.month, month)));
+}
+
+const statementColumns = {
+  id: transactions.id,
+  transactionType: transactions.transactionType,
+  status: transactions.status,
+  amountCents: transactions.amountCents,
+  tradingPair: transactions.tradingPair,
+  stock: transactions.stock,
+  createdAt: transactions.createdAt,
+  movedAt,
+};
+
+export type StatementRow = {
+  id: number;
+  transactionType: TransactionType;
+  status: (typeof TRANSACTION_STATUSES)[number];
+  amountCents: number;
+  tradingPair: string | null;
+  stock: string | null;
+  createdAt: number;
+  movedAt: number;
+};
+
+interface MovedKey {
+  movedAt: number;
+  id: number;
+}
+
+/**
+ * The month's approved movements in the order money moved, after `after` when given. One range of the partial
+ * index `transactions_user_moved_idx` (user_id, coalesce(decided_at, created_at), id), in its order.
+ */
+export function movementsQuery(db: Db, userId: string, period: StatementPeriod, after?: MovedKey, limit?: number) {
+  const query = db
+    .select(statementColumns)
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        eq(transactions.status, "approved"),
+        sql`${movedAt} >= ${period.start}`,
+        sql`${movedAt} < ${period.end}`,
+        after
+          ? sql`(${movedAt} > ${after.movedAt} OR (${movedAt} = ${after.movedAt} AND ${transactions.id} > ${after.id}))`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(movedAt), asc(transactions.id));
+  return limit === undefined ? query : query.limit(limit);
+}
+
+/** The requests made in the month that moved nothing: a range of (user_id, created_at, id), oldest first. */
+export function requestsQuery(
+  db: Db,
+  userId: string,
+  period: StatementPeriod,
+  after?: { createdAt: number; id: number },
+  limit?: number,
+) {
+  const afterKey: SQL | undefined = after
+    ? or(
+        gt(transactions.createdAt, after.createdAt),
+        and(eq(transactions.createdAt, after.createdAt), gt(transactions.id, after.id)),
+      )
+    : undefined;
+  const query = db
+    .select(statementColumns)
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        gte(transactions.createdAt, period.start),
+        lt(transactions.createdAt, period.end),
+        inArray(transactions.status, REQUEST_STATUSES),
+        afterKey,
+      ),
+    )
+    .orderBy(asc(transactions.createdAt), asc(transactions.id));
+  return limit === undefined ? query : query.limit(limit);
+}
+
+export interface Movement extends StatementRow {
+  signedCents: number;
+  balanceCents: number;
+}
+
+/** Opening balance, the movements with their running balance, totals per type, closing balance. */
+export function statementFigures(openingCents: number, rows: readonly StatementRow[]) {
+  let balance = openingCents;
+  const totals = new Map<TransactionType, { count: number; signedCents: number }>();
+  const movements: Movement[] = rows.map((row) => {
+    const signed = signedCents(row.transactionType, row.amountCents);
+    balance += signed;
+    const total = totals.get(row.transactionType) ?? { count: 0, signedCents: 0 };
+    totals.set(row.transactionType, { count: total.count + 1, signedCents: total.signedCents + signed });
+    return { ...row, signedCents: signed, balanceCents: balance };
+  });
+  return {
+    openingCents,
+    movements,
+    totals: TRANSACTION_TYPES.flatMap((type) => {
+      const total = totals.get(type);
+      return total ? [{ type, ...total }] : [];
+    }),
+    closingCents: balance,
+  };
+}
+
+/** One month's statement, in one round trip. */
+export async function monthlyStatement(db: Db, userId: string, period: StatementPeriod) {
+  const { profile, opening, movements, requests } = await readTogether(db, {
+    profile: db
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(eq(profiles.userId, userId))
+      .limit(1),
+    opening: openingQuery(db, userId, period.month),
+    movements: movementsQuery(db, userId, period),
+    requests: requestsQuery(db, userId, period),
+  });
+  return {
+    holder: profile[0] ?? { firstName: "", lastName: "" },
+    requests: requests as StatementRow[],
+    ...statementFigures(Number(opening[0]?.cents ?? 0), movements as StatementRow[]),
+  };
+}
+
+/**
+ * The first request (not approved) a client made at or after `fromSql`: one seek per status on the index
+ * (user_id, status, created_at, id), the smallest of the three.
+ */
+function firstRequestAtOrAfter(userId: string, fromSql: SQL): SQL {
+  const seeks = REQUEST_STATUSES.map(
+    (status) =>
+      sql`SELECT (SELECT min(created_at) FROM transactions WHERE user_id = ${userId} AND status = ${status} AND created_at >= ${fromSql}) AS at`,
+  );
+  return sql`(SELECT min(at) FROM (${sql.join(seeks, sql` UNION ALL `)}))`;
+}
+
+/**
+ * Every month with activity, newest first: the months money moved in (`ledger_months`), and the months requests
+ * were made in, found by jumping from one request to the first one of the next month (one seek per status and
+ * month with requests, on (user_id, status, created_at, id)), never a walk through the history. The only sort is
+ * of the months found.
+ */
+export async function statementMonths(db: Db, userId: string): Promise<string[]> {
+  const nextMonth = sql.raw(
+    `CAST(strftime('%s', at / 1000, 'unixepoch', 'start of month', '+1 month') AS INTEGER) * 1000`,
+  );
+  const rows = await db.all<{ month: string }>(sql`
+    WITH RECURSIVE asked(at) AS (
+      SELECT ${firstRequestAtOrAfter(userId, sql`0`)}
+      UNION ALL
+      SELECT ${firstRequestAtOrAfter(userId, nextMonth)} FROM asked WHERE at IS NOT NULL
+    )
+    SELECT strftime('%Y-%m', at / 1000, 'unixepoch') AS month FROM asked WHERE at IS NOT NULL
+    UNION
+    SELECT month FROM ledger_months WHERE user_id = ${userId}
+    ORDER BY month DESC`);
+  return rows.map((row) => row.month);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+export const STATEMENT_CSV_COLUMNS = [
+  "date",
+  "reference",
+  "type",
+  "status",
+  "trading_pair",
+  "stock",
+  "amount",
+  "balance",
+] as const;
+
+type CsvRow = { kind: "opening"; cents: number } | { kind: "movement" | "request"; row: StatementRow };
+type CsvKey = { kind: "movement" | "request"; at: number; id: number } | { kind: "opening" };
+
+/**
+ * The statement as CSV, streamed: the opening balance, then the movements with the running balance, then the
+ * requests that moved nothing. Each page is one keyset range of the month.
+ */
+export function monthlyStatementCsv(db: Db, userId: string, period: StatementPeriod): ReadableStream<Uint8Array> {
+  let balance = 0;
+  const requestsFrom = async (after: { createdAt: number; id: number } | undefined, limit: number) =>
+    (await requestsQuery(db, userId, period, after, limit)).map(
+      (row): CsvRow => ({ kind: "request", row: row as StatementRow }),
+    );
+  const movementsThenRequests = async (after: MovedKey | undefined, limit: number) => {
+    const moved = (await movementsQuery(db, userId, period, after, limit)).map(
+      (row): CsvRow => ({ kind: "movement", row: row as StatementRow }),
+    );
+    return moved.length < limit ? [...moved, ...(await requestsFrom(undefined, limit - moved.length))] : moved;
+  };
+  return csvStream<CsvRow, CsvKey>({
+    header: STATEMENT_CSV_COLUMNS,
+    readPage: async (after, limit) => {
+      if (!after) {
+        const [opening] = await openingQuery(db, userId, period.month);
+        return [
+          { kind: "opening", cents: Number(opening?.cents ?? 0) },
+          ...(await movementsThenRequests(undefined, limit)),
+        ];
+      }
+      if (after.kind === "opening") return movementsThenRequests(undefined, limit);
+      if (after.kind === "movement") return movementsThenRequests({ movedAt: after.at, id: after.id }, limit);
+      return requestsFrom({ createdAt: after.at, id: after.id }, limit);
+    },
+    keyOf: (item) =>
+      item.kind === "opening"
+        ? { kind: "opening" }
+        : { kind: item.kind, at: item.kind === "movement" ? item.row.movedAt : item.row.createdAt, id: item.row.id },
+    cells: (item) => {
+      if (item.kind === "opening") {
+        balance = item.cents;
+        return [new Date(period.start).toISOString(), "", "opening_balance", "", "", "", "", centsToAmount(balance)];
+      }
+      const { row } = item;
+      const moved = item.kind === "movement";
+      if (moved) balance += signedCents(row.transactionType, row.amountCents);
+      return [
+        new Date(moved ? row.movedAt : row.createdAt).toISOString(),
+        transactionReference(row.id),
+        row.transactionType,
+        row.status,
+        row.tradingPair,
+        row.stock,
+        centsToAmount(moved ? signedCents(row.transactionType, row.amountCents) : row.amountCents),
+        moved ? centsToAmount(balance) : "",
+      ];
+    },
+  });
+}
