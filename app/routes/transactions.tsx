@@ -135,7 +135,7 @@ export default function TransactionHistory() {
           {rows.length === 0 ? (
             <div className="mt-6 text-sm text-ink-muted" data-testid="history-empty">
               {filters.reference ? (
-                <p>No transaction of yours has the reference {filters.reference}.</p>
+                <p>{`No transaction of yours has the reference ${filters.reference}.`}</p>
               ) : filtered ? (
                 <p>No transactions match these filters.</p>
               ) : (
