@@ -15,6 +15,7 @@ const SIGNED_OUT: NavLink[] = [
 
 const CLIENT: NavLink[] = [
   { to: "/dashboard", label: "Dashboard" },
+  { to: "/transactions", label: "History" },
   { to: "/deposit", label: "Deposit" },
   { to: "/withdraw", label: "Withdraw" },
   { to: "/trading-room", label: "Trading Room" },

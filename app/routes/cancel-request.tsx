@@ -5,6 +5,7 @@ import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents, formatDateTime } from "~/lib/format";
 import { displayType } from "~/lib/ledger";
+import { transactionReference } from "~/lib/reference";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";
 import { cancelByLink, requestForCancelLink } from "~/server/ledger/cancel.server";
@@ -26,8 +27,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   const found = await requestForCancelLink(context.db, context.env.SESSION_SECRET, token);
   if (!found.ok) return { token: null, error: found.error, request: null };
-  const { transactionType, amountCents, address, createdAt } = found.request;
-  return { token, error: null, request: { transactionType, amountCents, address, createdAt } };
+  const { id, transactionType, amountCents, address, createdAt } = found.request;
+  const reference = transactionReference(id);
+  return { token, error: null, request: { reference, transactionType, amountCents, address, createdAt } };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -49,6 +51,8 @@ export default function CancelRequest() {
       <Form method="post" action="/cancel-request" className="space-y-4">
         <p className="text-sm">This pending request will be cancelled and never paid out:</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-ink-muted">Reference</dt>
+          <dd className="font-mono">{request.reference}</dd>
           <dt className="text-ink-muted">Type</dt>
           <dd className="font-medium">{displayType(request.transactionType)}</dd>
           <dt className="text-ink-muted">Amount</dt>

@@ -7,7 +7,9 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
+import { historySearch } from "~/lib/history-filters";
 import { displayType } from "~/lib/ledger";
+import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
@@ -64,6 +66,19 @@ function Panel({ title, action, children }: { title: string; action?: ReactNode;
   );
 }
 
+/** 'View all': the full history, filtered to what the panel shows. */
+function ViewAll({ filters, what }: { filters: Parameters<typeof historySearch>[0]; what: string }) {
+  return (
+    <Link
+      to={`/transactions${historySearch(filters)}`}
+      aria-label={`View all ${what}`}
+      className="text-sm font-medium text-brand hover:underline"
+    >
+      View all
+    </Link>
+  );
+}
+
 const Empty = ({ children }: { children: ReactNode }) => <p className="text-sm text-ink-muted">{children}</p>;
 
 const STATUS_STYLES: Record<string, string> = {
@@ -108,7 +123,10 @@ function TransactionList({
               {row.tradingPair ? <span className="ml-2 text-ink-muted">{row.tradingPair}</span> : null}
               {row.stock ? <span className="ml-2 text-ink-muted">{row.stock}</span> : null}
             </p>
-            <p className="text-xs text-ink-muted">{formatMediumDate(row.createdAt)}</p>
+            <p className="text-xs text-ink-muted">
+              {formatMediumDate(row.createdAt)}
+              <span className="ml-2 font-mono">{transactionReference(row.id)}</span>
+            </p>
           </div>
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
@@ -155,7 +173,15 @@ function RecentActivity({ rows, hasMore }: { rows: Row[]; hasMore: boolean }) {
   ) : null;
 
   return (
-    <Panel title="Recent Activity" action={toggle}>
+    <Panel
+      title="Recent Activity"
+      action={
+        <div className="flex items-center gap-3">
+          {toggle}
+          <ViewAll filters={{ status: "approved" }} what="completed activity" />
+        </div>
+      }
+    >
       {rows.length === 0 ? <Empty>No recent completed activity</Empty> : null}
       {rows.length > 0 ? <TransactionList rows={expanded && all.length > 0 ? all : rows} /> : null}
       {expanded && nextCursor ? (
@@ -286,7 +312,7 @@ export default function Dashboard() {
             </dl>
           )}
         </Panel>
-        <Panel title="Stocks">
+        <Panel title="Stocks" action={<ViewAll filters={{ type: "stock_deposit" }} what="stock deposits" />}>
           {stocks.length === 0 ? (
             <Empty>No recent stock deposits</Empty>
           ) : (
@@ -302,7 +328,10 @@ export default function Dashboard() {
             </ul>
           )}
         </Panel>
-        <Panel title="Pending & Declined Transactions">
+        <Panel
+          title="Pending & Declined Transactions"
+          action={<ViewAll filters={{ status: "pending" }} what="pending transactions" />}
+        >
           {pendingAndDeclined.length === 0 ? (
             <Empty>No pending or declined transactions</Empty>
           ) : (

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { transactionReference } from "~/lib/reference";
 import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 import { appEnv, countRows, createUser, insertTransaction, postForm, signedInAdmin } from "../support/fixtures";
@@ -42,11 +43,13 @@ describe("the client's mail about a decision", () => {
         requestType: "Deposit",
         amount: 123.45,
         requestedAt: Date.UTC(2026, 0, 2, 3, 4),
+        reference: transactionReference(id),
       },
     ]);
     const mail = renderStoredEmail("request_decided", notices[0], appEnv);
     expect(mail.subject).toBe("Your deposit request was approved");
     expect(mail.text).toContain("$123.45");
+    expect(mail.text).toContain(`Reference: ${transactionReference(id)}`);
     expect(mail.text).toContain("2026-01-02 03:04 UTC");
   });
 

@@ -6,6 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { displayType, type TransactionType } from "~/lib/ledger";
+import { transactionReference } from "~/lib/reference";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
 export interface DecidedRequest {
@@ -34,6 +35,7 @@ export function requestDecidedNotice(request: DecidedRequest, decision: Decision
       requestType: displayType(request.transactionType),
       amount: request.amountCents / 100,
       requestedAt: request.createdAt,
+      reference: transactionReference(request.id),
       ...(reason ? { reason } : {}),
     },
     to: sql`users.email`,

@@ -14,7 +14,7 @@ import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { readForm } from "../form.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
-import { emailTemplates } from "../mail/templates.server";
+import { type EmailData, emailTemplates } from "../mail/templates.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { withdrawableSql } from "./figures.server";
 import { neverPaidTo } from "./payout-address.server";
@@ -173,6 +173,22 @@ function newAddressNotice(client: Requester, request: WithdrawalRequest, origin:
 }
 
 /**
+ * The client's receipt of a withdrawal request, with the request's reference: like the new-address warning,
+ * the id goes into the stored data in the statement itself (the row is inserted by the same batch).
+ */
+function receiptNotice(client: Requester, payload: EmailData<"withdrawal_receipt">, idempotencyKey: string) {
+  const data = emailTemplates.withdrawal_receipt.omit({ transactionId: true }).parse(payload);
+  return returning<{ id: number }>(
+    sql`INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
+        SELECT ${client.email.trim().toLowerCase()}, 'withdrawal_receipt',
+               json_set(${JSON.stringify(data)}, '$.transactionId', id), ${perRequest("withdrawal_receipt")}
+        FROM ${requestRow(client.id, idempotencyKey)}
+        ON CONFLICT (dedupe_key) DO NOTHING
+        RETURNING id`,
+  );
+}
+
+/**
  * A pending withdrawal, accepted by ONE statement only while the withdrawable balance (pending
  * withdrawals reserved) covers it, so parallel requests cannot overdraw. Its withdrawal_wallets row,
  * the admin notice, the client's receipt and, for an address new to this client, the warning with its
@@ -216,13 +232,7 @@ export async function requestWithdrawal(
       from: requestRow(client.id, request.idempotencyKey),
       dedupeKey: perRequest("withdrawal_request"),
     }),
-    receipt: enqueueEmailFor({
-      template: "withdrawal_receipt",
-      to: client.email,
-      data: payload,
-      from: requestRow(client.id, request.idempotencyKey),
-      dedupeKey: perRequest("withdrawal_receipt"),
-    }),
+    receipt: receiptNotice(client, payload, request.idempotencyKey),
     newAddress: newAddressNotice(client, request, env.SITE_URL ?? origin),
   });
   return settle(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatUsd } from "~/lib/format";
+import { REFERENCE_PATTERN, transactionReference } from "~/lib/reference";
 import type { AppEnv } from "../env.server";
 import { cancelLink } from "../ledger/cancel-link.server";
 
@@ -82,6 +83,11 @@ export const emailTemplates = {
     amount,
     walletType: z.string().trim().min(1).max(50),
     walletAddress: address,
+    /**
+     * The request, shown as its reference. Set by the enqueuing statement (the row is inserted in the same
+     * batch); optional so receipts stored before it still render.
+     */
+    transactionId: z.number().int().positive().optional(),
   }),
   /**
    * A withdrawal to an address the client was never paid to. The cancel link's token is made when the mail
@@ -113,6 +119,8 @@ export const emailTemplates = {
     requestedAt: z.number().int().positive(),
     /** The admin's reason for a rejection, when they gave one. */
     reason: z.string().trim().max(500).optional(),
+    /** The request's reference ("TX-7Q2M9K"); optional so notices stored before it still render. */
+    reference: z.string().regex(REFERENCE_PATTERN).optional(),
   }),
   /** To the other admins: a proposal waits for a second approval. */
   proposal_waiting: z.object({
@@ -201,6 +209,10 @@ function compose(env: AppEnv, subject: string, block: Block): RenderedEmail {
   return { subject, bodyHtml, html, text };
 }
 
+/** The 'Reference' line of a mail about one transaction, when the reference is known. */
+const referenceFact = (reference: string | undefined): Array<[string, string]> =>
+  reference ? [["Reference", reference]] : [];
+
 type Renderers = { [T in EmailTemplate]: (data: EmailData<T>, env: AppEnv) => RenderedEmail };
 
 const renderers: Renderers = {
@@ -255,6 +267,7 @@ const renderers: Renderers = {
         "We received your withdrawal request. It is pending review; the amount is reserved from your available balance until it is decided.",
       ],
       facts: [
+        ...referenceFact(d.transactionId ? transactionReference(d.transactionId) : undefined),
         ["Amount", formatUsd(d.amount)],
         ["Cryptocurrency", d.walletType],
         ["Pay to address", d.walletAddress],
@@ -269,6 +282,7 @@ const renderers: Renderers = {
         "If it was not you, cancel it with the button below while it is still pending, then change your password and contact us.",
       ],
       facts: [
+        ...referenceFact(transactionReference(d.transactionId)),
         ["Amount", formatUsd(d.amount)],
         ["Cryptocurrency", d.currency],
         ["Pay to address", d.address],
@@ -301,6 +315,7 @@ const renderers: Renderers = {
           : `Your ${d.requestType.toLowerCase()} request was rejected.${d.requestType === "Withdrawal" ? " The reserved amount is available again." : ""}`,
       ],
       facts: [
+        ...referenceFact(d.reference),
         ["Type", d.requestType],
         ["Amount", formatUsd(d.amount)],
         ["Requested", utcMinute(d.requestedAt)],

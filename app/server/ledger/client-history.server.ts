@@ -1,0 +1,75 @@
+/**
+ * A client's own history (/transactions) and its CSV (/transactions.csv): the same filters from the same
+ * query, always narrowed to the signed-in client, so no parameter reaches another client's rows (a reference
+ * of theirs finds nothing, like one that does not exist).
+ */
+import { and } from "drizzle-orm";
+import { type HistoryFilters, parseHistoryFilters } from "~/lib/history-filters";
+import { centsToAmount, signedCents } from "~/lib/ledger";
+import { transactionReference } from "~/lib/reference";
+import { csvStream } from "../csv.server";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { type Keyset, parseCursor } from "../paging.server";
+import {
+  type HistoryPosition,
+  historyColumns,
+  historyConditions,
+  historyPageClauses,
+  readHistoryPage,
+} from "./history.server";
+
+const { transactions } = schema;
+
+/** The filters and page a URL asks for; a bad filter drops every filter and the cursor (the first page). */
+export function historyRequest(url: URL) {
+  const parsed = parseHistoryFilters(url.searchParams);
+  const position: HistoryPosition =
+    parsed.errors.length > 0
+      ? {}
+      : { after: parseCursor(url.searchParams.get("after")), before: parseCursor(url.searchParams.get("before")) };
+  return { ...parsed, position };
+}
+
+export async function clientHistory(db: Db, userId: string, url: URL) {
+  const { filters, submitted, errors, position } = historyRequest(url);
+  const page = await readHistoryPage(db, { filters, userId }, position);
+  return { filters, submitted, errors, ...page };
+}
+
+export const CLIENT_HISTORY_COLUMNS = [
+  "reference",
+  "date",
+  "type",
+  "status",
+  "amount",
+  "trading_pair",
+  "stock",
+] as const;
+
+/** The filtered history as CSV, newest first like the page, read a keyset page at a time as the reader pulls. */
+export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters): ReadableStream<Uint8Array> {
+  const where = historyConditions({ filters, userId });
+  return csvStream({
+    header: CLIENT_HISTORY_COLUMNS,
+    readPage: (after: Keyset | undefined, limit) => {
+      const { cursor, orderBy } = historyPageClauses({ after });
+      return db
+        .select(historyColumns)
+        .from(transactions)
+        .where(and(where, cursor))
+        .orderBy(...orderBy)
+        .limit(limit);
+    },
+    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    cells: (row) => [
+      transactionReference(row.id),
+      new Date(row.createdAt).toISOString(),
+      row.transactionType,
+      row.status,
+      centsToAmount(signedCents(row.transactionType, row.amountCents)),
+      row.tradingPair,
+      row.stock,
+    ],
+  });
+}
