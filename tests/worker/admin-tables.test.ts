@@ -349,3 +349,50 @@ describe("/admin/transactions", () => {
     expect(await html("/admin")).toContain('href="/admin/transactions"');
   });
 });
+
+describe("/user/{id} Transactions", () => {
+  it("filters and pages the client's rows, with their references, and never another client's", async () => {
+    const owner = await createUser({ firstName: "Olga Ownerq" });
+    const other = await createUser({ firstName: "Oscar Otherq" });
+    const base = Date.parse("2025-01-01T00:00:00Z");
+    const made: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      made.push(
+        await insertTransaction(owner.id, {
+          transactionType: i % 2 ? "withdraw" : "deposit",
+          status: i % 4 === 1 ? "pending" : "approved",
+          amountCents: 1_000 + i,
+          createdAt: base + i * 60_000,
+        }),
+      );
+    }
+    const foreign = await insertTransaction(other.id, { transactionType: "withdraw", createdAt: base });
+    const refsOf = (page: string) => [...page.matchAll(/>(TX-[0-9A-Z]{6})</g)].map((m) => m[1] as string);
+    const newestFirst = [...made].reverse().map(transactionReference);
+
+    const first = await html(`/user/${owner.id}`);
+    expect(refsOf(first)).toEqual(newestFirst.slice(0, 50));
+    const next = linkOf(first, "next");
+    expect(next).not.toBeNull();
+    const second = await html(next ?? "");
+    expect(refsOf(second)).toEqual(newestFirst.slice(50));
+    expect(refsOf(await html(linkOf(second, "prev") ?? ""))).toEqual(newestFirst.slice(0, 50));
+
+    const pendingWithdrawals = made
+      .filter((_, i) => i % 4 === 1)
+      .reverse()
+      .map(transactionReference);
+    const filtered = await html(`/user/${owner.id}?type=withdraw&status=pending`);
+    expect(refsOf(filtered)).toEqual(pendingWithdrawals);
+    // Approve and Reject stay on a filtered view.
+    expect(filtered).toContain(`aria-label="Approve Withdraw of $10.01"`);
+    expect(refsOf(await html(`/user/${owner.id}?reference=${transactionReference(made[7] as number)}`))).toEqual([
+      transactionReference(made[7] as number),
+    ]);
+    // Another client's reference finds nothing here.
+    expect(refsOf(await html(`/user/${owner.id}?reference=${transactionReference(foreign)}`))).toEqual([]);
+    const bad = await html(`/user/${owner.id}?status=lost`);
+    expect(bad).toContain("Unknown status &quot;lost&quot;");
+    expect(refsOf(bad)).toEqual(newestFirst.slice(0, 50));
+  }, 60_000);
+});
