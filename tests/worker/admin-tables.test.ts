@@ -2,7 +2,19 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_LIST_MESSAGES } from "~/lib/client-list";
 import { transactionReference } from "~/lib/reference";
-import { createUser, getPage, insertTransaction, sessionCookieFor, signedInAdmin } from "../support/fixtures";
+import { renderStoredEmail } from "~/server/mail/templates.server";
+import {
+  appEnv,
+  createUser,
+  ensureDepositWallets,
+  fundedClient,
+  getPage,
+  insertTransaction,
+  postForm,
+  requestWithdrawalAs,
+  sessionCookieFor,
+  signedInAdmin,
+} from "../support/fixtures";
 
 let admin: { id: string; cookie: string };
 
@@ -395,4 +407,34 @@ describe("/user/{id} Transactions", () => {
     expect(bad).toContain("Unknown status &quot;lost&quot;");
     expect(refsOf(bad)).toEqual(newestFirst.slice(0, 50));
   }, 60_000);
+});
+
+describe("the desk's mails about one request", () => {
+  it("name the deposit and the withdrawal by their reference", async () => {
+    await ensureDepositWallets();
+    const client = await fundedClient(50_000, "Mia Mailq");
+    const withdrawal = await requestWithdrawalAs(client, { amount: "25.00" });
+    const deposited = await postForm(
+      "/deposit",
+      { amount: "40.00", walletType: "BTC", idempotencyKey: crypto.randomUUID() },
+      { cookie: client.cookie },
+    );
+    expect(deposited.status).toBe(302);
+    const deposit = await env.DB.prepare(
+      "SELECT id FROM transactions WHERE user_id = ? AND transaction_type = 'deposit' AND status = 'pending'",
+    )
+      .bind(client.id)
+      .first<{ id: number }>();
+    for (const [template, id] of [
+      ["withdrawal_request", withdrawal],
+      ["deposit_request", deposit?.id ?? 0],
+    ] as const) {
+      const row = await env.DB.prepare("SELECT payload FROM email_outbox WHERE dedupe_key = ?")
+        .bind(`${template}:tx:${id}`)
+        .first<{ payload: string }>();
+      expect(row, template).not.toBeNull();
+      const mail = renderStoredEmail(template, JSON.parse(row?.payload ?? "{}"), appEnv);
+      expect(mail.text, template).toContain(transactionReference(id));
+    }
+  });
 });
