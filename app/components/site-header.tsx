@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from "react";
 import { navLinksFor, type Viewer } from "~/lib/navigation";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-surface-raised hover:text-ink ${
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium transition-colors lg:px-3 hover:bg-surface-raised hover:text-ink ${
     isActive ? "bg-surface-raised text-ink" : "text-ink-muted"
   }`;
 
@@ -12,7 +12,7 @@ function SignOutButton({ className = "" }: { className?: string }) {
     <Form method="post" action="/logout" className={className}>
       <button
         type="submit"
-        className="w-full rounded-md border border-border px-3 py-2 text-left text-sm font-medium text-ink hover:bg-surface-raised md:w-auto"
+        className="w-full whitespace-nowrap rounded-md border border-border px-3 py-2 text-left text-sm font-medium text-ink hover:bg-surface-raised lg:w-auto"
       >
         Sign Out
       </button>
@@ -34,10 +34,10 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
   return (
     <header className="sticky top-0 z-40 bg-surface/95 shadow-[0_1px_0_var(--color-border)] backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-header max-w-6xl items-center justify-between px-4">
-        <Link to="/" className="text-lg font-semibold tracking-tight text-ink">
+        <Link to="/" className="whitespace-nowrap text-lg font-semibold tracking-tight text-ink">
           {brandName}
         </Link>
-        <ul className="hidden items-center gap-1 md:flex">
+        <ul className="hidden items-center gap-1 lg:flex">
           {links.map((link) => (
             <li key={link.to}>
               <RemixNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
@@ -53,7 +53,7 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
         </ul>
         <button
           type="button"
-          className="inline-flex items-center rounded-md border border-border px-3 py-2 text-sm text-ink md:hidden"
+          className="inline-flex items-center rounded-md border border-border px-3 py-2 text-sm text-ink lg:hidden"
           aria-expanded={menuOpen}
           aria-controls={menuId}
           onClick={() => setMenuOpen((open) => !open)}
@@ -68,7 +68,7 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
           </svg>
         </button>
       </nav>
-      <div id={menuId} hidden={!menuOpen} className="border-t border-border bg-surface md:hidden">
+      <div id={menuId} hidden={!menuOpen} className="border-t border-border bg-surface lg:hidden">
         <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
           {links.map((link) => (
             <li key={link.to}>

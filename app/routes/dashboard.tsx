@@ -312,7 +312,10 @@ export default function Dashboard() {
             </dl>
           )}
         </Panel>
-        <Panel title="Stocks" action={<ViewAll filters={{ type: "stock_deposit" }} what="stock deposits" />}>
+        <Panel
+          title="Stocks"
+          action={<ViewAll filters={{ type: "stock_deposit", status: "approved" }} what="stock deposits" />}
+        >
           {stocks.length === 0 ? (
             <Empty>No recent stock deposits</Empty>
           ) : (

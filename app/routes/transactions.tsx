@@ -28,9 +28,9 @@ const fieldClass = "w-full rounded-md border border-border bg-canvas px-3 py-2 t
 const linkButtonClass =
   "rounded-md border border-border px-3 py-2 text-sm font-medium hover:bg-surface-raised focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand";
 
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+function Field({ id, label, wide, children }: { id: string; label: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div>
+    <div className={wide ? "col-span-2 lg:col-span-1" : undefined}>
       <label htmlFor={id} className="block text-xs font-medium text-ink-muted">
         {label}
       </label>
@@ -48,7 +48,7 @@ function Filters({ submitted }: { submitted: Submitted }) {
       method="get"
       role="search"
       aria-label="Filter transactions"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
+      className="grid grid-cols-2 gap-3 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
     >
       <Field id="history-type" label="Type">
         <select id="history-type" name="type" defaultValue={submitted.type ?? ""} className={fieldClass}>
@@ -76,7 +76,7 @@ function Filters({ submitted }: { submitted: Submitted }) {
       <Field id="history-to" label="To (UTC, included)">
         <input id="history-to" name="to" type="date" defaultValue={submitted.to} className={fieldClass} />
       </Field>
-      <Field id="history-reference" label="Reference">
+      <Field id="history-reference" label="Reference" wide>
         <input
           id="history-reference"
           name="reference"
@@ -88,7 +88,7 @@ function Filters({ submitted }: { submitted: Submitted }) {
           className={`${fieldClass} font-mono uppercase`}
         />
       </Field>
-      <div className="flex items-end gap-2">
+      <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
         <button
           type="submit"
           className="rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand"
@@ -135,7 +135,7 @@ export default function TransactionHistory() {
           {rows.length === 0 ? (
             <div className="mt-6 text-sm text-ink-muted" data-testid="history-empty">
               {filters.reference ? (
-                <p>No transaction of yours has the reference {filters.reference}.</p>
+                <p>{`No transaction of yours has the reference ${filters.reference}.`}</p>
               ) : filtered ? (
                 <p>No transactions match these filters.</p>
               ) : (
@@ -153,7 +153,7 @@ export default function TransactionHistory() {
               {rows.map((row) => (
                 <tr key={row.id} data-testid="history-row" data-status={row.status} className={stackedRowClass}>
                   <StackedCell label="Reference">
-                    <span className="font-mono">{transactionReference(row.id)}</span>
+                    <span className="whitespace-nowrap font-mono">{transactionReference(row.id)}</span>
                   </StackedCell>
                   <StackedCell label="Date and time">
                     <Moment at={row.createdAt} />
