@@ -122,10 +122,11 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
 
 /**
  * Each sort of the User Management table: the value a page is ordered and cut by (then the id), and the table
- * whose index walks it in that order. Every key has an index beginning with the role, so a page reads its 51
- * rows off the index however far it is into the list: users (role, created_at, id),
- * users (role, last_login_at or 0, id), profiles (role, <name key>, user_id),
- * profiles (role, balance_cents, user_id). The expressions must stay the indexes' own, spelled the same.
+ * whose index walks it in that order, so no sort needs a temporary B-tree: users (role, created_at, id),
+ * users (role, last_login_at or 0, id), profiles (role, <name key>, user_id), profiles (role, balance_cents,
+ * user_id). Joined and balance seek straight to the cursor; for the two expression keys (name, activity) the
+ * SQLite we checked walks the index from the start of the role and skips to the cursor, so a deep page reads at
+ * most the clients before it, never any transaction. The expressions must stay the indexes' own, spelled the same.
  */
 const CLIENT_SORT_KEYS: Record<ClientSort, { value: SQL; id: SQL; driver: "users" | "profiles" }> = {
   joined: { value: sql`${users.createdAt}`, id: sql`${users.id}`, driver: "users" },
