@@ -393,6 +393,15 @@ describe("who may see a history", () => {
     expect(html).toContain('href="/transactions?status=approved"');
   });
 
+  it("is never cached, the page nor its data request", async () => {
+    const client = await fundedClient();
+    for (const path of ["/transactions?status=approved", "/transactions.data?status=approved"]) {
+      const response = await getPage(path, client.cookie);
+      expect([path, response.status, response.headers.get("Cache-Control")]).toEqual([path, 200, "private, no-store"]);
+      await response.body?.cancel();
+    }
+  });
+
   it("shows an empty state to a client with no transactions", async () => {
     const client = await createUser();
     const page = await view(await sessionCookieFor(client.id));

@@ -4,32 +4,22 @@
  * of theirs finds nothing, like one that does not exist).
  */
 import { and } from "drizzle-orm";
-import { type HistoryFilters, parseHistoryFilters } from "~/lib/history-filters";
+import type { HistoryFilters } from "~/lib/history-filters";
 import { centsToAmount, signedCents } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { csvStream } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { type Keyset, parseCursor } from "../paging.server";
+import type { Keyset } from "../paging.server";
 import {
-  type HistoryPosition,
   historyColumns,
   historyConditions,
   historyPageClauses,
+  historyRequest,
   readHistoryPage,
 } from "./history.server";
 
 const { transactions } = schema;
-
-/** The filters and page a URL asks for; a bad filter drops every filter and the cursor (the first page). */
-export function historyRequest(url: URL) {
-  const parsed = parseHistoryFilters(url.searchParams);
-  const position: HistoryPosition =
-    parsed.errors.length > 0
-      ? {}
-      : { after: parseCursor(url.searchParams.get("after")), before: parseCursor(url.searchParams.get("before")) };
-  return { ...parsed, position };
-}
 
 export async function clientHistory(db: Db, userId: string, url: URL) {
   const { filters, submitted, errors, position } = historyRequest(url);

@@ -15,10 +15,10 @@
  * own concern.
  */
 import { and, eq, gte, lt, type SQL } from "drizzle-orm";
-import { type HistoryFilters, historyReferenceId, historyTimeRange } from "~/lib/history-filters";
+import { type HistoryFilters, historyReferenceId, historyTimeRange, parseHistoryFilters } from "~/lib/history-filters";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { afterCursor, type Keyset, keysetOrderBy, parseCursor } from "../paging.server";
 import { feedColumns } from "./reads.server";
 
 const { transactions } = schema;
@@ -29,6 +29,16 @@ const transactionKeyset = { createdAt: transactions.createdAt, id: transactions.
 
 /** Where a page starts: the first page, older than a row (Next), or newer than a row (Previous). */
 export type HistoryPosition = { after?: Keyset; before?: Keyset };
+
+/** The filters and page a URL asks for; a bad filter drops every filter and the cursor (the first page). */
+export function historyRequest(url: URL) {
+  const parsed = parseHistoryFilters(url.searchParams);
+  const position: HistoryPosition =
+    parsed.errors.length > 0
+      ? {}
+      : { after: parseCursor(url.searchParams.get("after")), before: parseCursor(url.searchParams.get("before")) };
+  return { ...parsed, position };
+}
 
 export interface HistoryQuery {
   filters: HistoryFilters;
