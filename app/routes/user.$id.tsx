@@ -13,7 +13,7 @@ import { TransactionsTable } from "~/components/admin/transactions-table";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
-import { hasHistoryFilters, parseHistoryFilters } from "~/lib/history-filters";
+import { hasHistoryFilters } from "~/lib/history-filters";
 import type { TransactionType } from "~/lib/ledger";
 import { PROPOSAL_MESSAGES, parseProposalReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
@@ -35,7 +35,7 @@ import {
 import { checkDecisionStepUp, checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { parseCursor } from "~/server/paging.server";
+import { historyRequest } from "~/server/ledger/history.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
@@ -44,11 +44,8 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const search = new URL(request.url).searchParams;
-  const { filters, submitted, errors } = parseHistoryFilters(search);
   // A bad filter shows its message over the unfiltered newest page.
-  const position =
-    errors.length > 0 ? {} : { after: parseCursor(search.get("after")), before: parseCursor(search.get("before")) };
+  const { filters, submitted, errors, position } = historyRequest(new URL(request.url));
   const detail = await clientDetail(context.db, params.id ?? "", filters, position);
   if (!detail) notFound("User not found");
   return {
