@@ -24,6 +24,9 @@ export * from "./enums";
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
 
+/** The client list's last-activity key, without NULLs (and without a comma, which drizzle-kit would split). */
+export const USER_ACTIVITY_KEY = `(CASE WHEN "last_login_at" IS NULL THEN 0 ELSE "last_login_at" END)`;
+
 /** Login accounts. Email is stored lower-cased; the CHECK refuses anything else. */
 export const users = sqliteTable(
   "users",
@@ -43,6 +46,8 @@ export const users = sqliteTable(
     check("users_role", sql`${t.role} IN (${inList(ROLES)})`),
     // The desk's client list (newest first, by keyset) and its client count.
     index("users_role_created_idx").on(t.role, t.createdAt, t.id),
+    // The client list sorted by last activity (never signed in counts as 0, so the keyset has no NULLs).
+    index("users_role_activity_idx").on(t.role, sql.raw(USER_ACTIVITY_KEY), t.id),
   ],
 );
 
@@ -212,6 +217,17 @@ export const authFailures = sqliteTable(
   (t) => [index("auth_failures_key_idx").on(t.scope, t.key, t.createdAt)],
 );
 
+/**
+ * The name the client list sorts by, as it shows it: first and last name, or the e-mail when both are empty,
+ * lower-cased. `table` qualifies the columns in a query that joins users (which has an email too); the index
+ * is built on the unqualified spelling, which SQLite matches to the qualified one.
+ */
+export function profileNameKey(table?: string): string {
+  const col = (name: string) => (table ? `"${table}"."${name}"` : `"${name}"`);
+  const full = `trim(${col("first_name")} || ' ' || ${col("last_name")})`;
+  return `lower(CASE WHEN ${full} = '' THEN ${col("email")} ELSE ${full} END)`;
+}
+
 export const profiles = sqliteTable(
   "profiles",
   {
@@ -241,6 +257,9 @@ export const profiles = sqliteTable(
     check("profiles_role", sql`${t.role} IN (${inList(ROLES)})`),
     // The desk counts clients as it lists them, by profile: an index the count reads alone.
     index("profiles_role_idx").on(t.role),
+    // The client list sorted by name or by balance, by keyset on (value, user id).
+    index("profiles_role_name_idx").on(t.role, sql.raw(profileNameKey()), t.userId),
+    index("profiles_role_balance_idx").on(t.role, t.balanceCents, t.userId),
   ],
 );
 
@@ -292,6 +311,9 @@ export const transactions = sqliteTable(
     index("transactions_user_moved_idx")
       .on(t.userId, sql`coalesce(${t.decidedAt}, ${t.createdAt})`, t.id)
       .where(sql`status = 'approved'`),
+    // /admin/transactions: every client's rows newest first, and by status (pending, rejected...), by keyset.
+    index("transactions_recent_idx").on(t.createdAt, t.id),
+    index("transactions_status_recent_idx").on(t.status, t.createdAt, t.id),
   ],
 );
 

@@ -69,7 +69,10 @@ const ROUTES: Array<{ name: string; path: string; cookie?: string; requests?: nu
   { name: "/stocks", path: "/stocks" },
   { name: "/dashboard (light)", path: "/dashboard", cookie: cookies.light },
   { name: "/dashboard (heavy)", path: "/dashboard", cookie: cookies.heavy },
+  { name: "/transactions (light)", path: "/transactions", cookie: cookies.light },
+  { name: "/transactions (heavy)", path: "/transactions", cookie: cookies.heavy },
   { name: "/admin", path: "/admin", cookie: cookies.admin },
+  { name: "/admin/transactions", path: "/admin/transactions", cookie: cookies.admin },
   { name: "/user/{heavy}", path: `/user/${BENCH_USERS.heavy}`, cookie: cookies.admin },
   {
     name: "/user/{heavy}/export",
@@ -143,7 +146,12 @@ const p50 = (name: string) => Number(figures[name]?.["p50 ms"] ?? 0) || 1;
 const rps = (name: string) => Number(figures[name]?.["req/s"] ?? 0) || 1;
 const ratios = {
   "heavy/light dashboard (p50)": { value: p50("/dashboard (heavy)") / p50("/dashboard (light)"), target: 1.2 },
+  "heavy/light /transactions (p50)": {
+    value: p50("/transactions (heavy)") / p50("/transactions (light)"),
+    target: 1.2,
+  },
   "/admin over /login (req/s)": { value: rps("/login") / rps("/admin"), target: 2 },
+  "/admin/transactions over /login (req/s)": { value: rps("/login") / rps("/admin/transactions"), target: 2 },
   "/user/{heavy} over /login (req/s)": { value: rps("/login") / rps("/user/{heavy}"), target: 2 },
   "dashboard bytes over the heavy history's JSON bytes": {
     value: Number(figures["/dashboard (heavy)"]?.["bytes/response"] ?? 0) / Math.max(historyBytes, 1),

@@ -9,6 +9,7 @@ import type { AdminReply } from "~/components/admin/reply";
 import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { parseClientList } from "~/lib/client-list";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -18,17 +19,16 @@ import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { proposeWallets } from "~/server/admin/proposals.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
-import { parseUserCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Admin Panel" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const url = new URL(request.url);
-  const search = url.searchParams.get("q")?.slice(0, 100) ?? "";
-  const desk = await adminDesk(context.db, { search, after: parseUserCursor(url.searchParams.get("after")) });
-  return { ...desk, search, viewerId: admin.id };
+  const { query, errors } = parseClientList(new URL(request.url).searchParams);
+  // A bad parameter is named, and the list shows without it.
+  const desk = await adminDesk(context.db, query);
+  return { ...desk, list: query, listErrors: errors, viewerId: admin.id };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -75,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminPanel() {
-  const { counts, pending, clients, wallets, search, mailTrouble, proposals, adminCount, viewerId } =
+  const { counts, pending, clients, wallets, list, listErrors, mailTrouble, proposals, adminCount, viewerId } =
     useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   // The pending list, Active Alerts and the proposals awaiting a second approval follow the desk live.
@@ -87,7 +87,13 @@ export default function AdminPanel() {
       <MailFailureBanner trouble={mailTrouble} />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Admin Panel</h1>
-        <div className="flex gap-3">
+        <div className="flex flex-wrap gap-3">
+          <Link
+            to="/admin/transactions"
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Transactions
+          </Link>
           <Link
             to="/admin/audit"
             className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
@@ -106,7 +112,14 @@ export default function AdminPanel() {
       <DeskCounts counts={counts} />
       <ProposalsCard proposals={proposals} viewerId={viewerId} adminCount={adminCount} reply={reply} />
       <PendingList pending={pending} />
-      <UserManagement clients={clients.clients} next={clients.next} search={search} reply={reply} />
+      <UserManagement
+        clients={clients.clients}
+        next={clients.next}
+        previous={clients.previous}
+        list={list}
+        errors={listErrors}
+        reply={reply}
+      />
     </section>
   );
 }

@@ -13,9 +13,11 @@ import { TransactionsTable } from "~/components/admin/transactions-table";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
+import { hasHistoryFilters } from "~/lib/history-filters";
 import type { TransactionType } from "~/lib/ledger";
 import { PROPOSAL_MESSAGES, parseProposalReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
+import { transactionReference } from "~/lib/reference";
 import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { parseReason, REASON_TOO_LONG } from "~/lib/schemas/requests";
@@ -33,7 +35,7 @@ import {
 import { checkDecisionStepUp, checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { parseCursor } from "~/server/paging.server";
+import { historyRequest } from "~/server/ledger/history.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
@@ -42,11 +44,15 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const cursor = parseCursor(new URL(request.url).searchParams.get("before"));
-  const detail = await clientDetail(context.db, params.id ?? "", cursor);
+  // A bad filter shows its message over the unfiltered newest page.
+  const { filters, submitted, errors, position } = historyRequest(new URL(request.url));
+  const detail = await clientDetail(context.db, params.id ?? "", filters, position);
   if (!detail) notFound("User not found");
   return {
     ...detail,
+    filters,
+    submitted,
+    filterErrors: errors,
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
     secondApprovalFromCents: context.env.FOUR_EYES_THRESHOLD * 100,
@@ -140,6 +146,10 @@ export default function ClientDetail() {
     feeDeposits,
     transactions,
     next,
+    previous,
+    filters,
+    submitted,
+    filterErrors,
     idempotencyKey,
     proposals,
     adminCount,
@@ -152,7 +162,8 @@ export default function ClientDetail() {
   const [params] = useSearchParams();
   const [entryType, setEntryType] = useState<TransactionType | null>(null);
   const loadingOtherClient = navigation.state === "loading" && navigation.location.pathname !== `/user/${profile.id}`;
-  const firstPage = !params.get("before");
+  // Rows pushed live belong on the newest, unfiltered page only.
+  const firstPage = !params.get("after") && !params.get("before") && !hasHistoryFilters(filters);
   const [live, setLive] = useState<FeedTransaction[]>([]);
   const refresh = useThrottledRevalidate();
   // New transactions for this client appear live at the top, without duplicates; decisions update in place.
@@ -166,7 +177,9 @@ export default function ClientDetail() {
     },
     onReconnect: refresh,
   });
-  const rows = firstPage ? mergeTransactions(transactions, live) : transactions;
+  const rows = firstPage
+    ? mergeTransactions(transactions, live).map((tx) => ({ ...tx, reference: transactionReference(tx.id) }))
+    : transactions;
 
   // Once per reply (its stamp), however often live updates re-render the page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the reply's stamp on purpose
@@ -221,7 +234,17 @@ export default function ClientDetail() {
         />
       ) : null}
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
-      <TransactionsTable rows={rows} next={next} reply={reply} awaitingSecondApproval={awaitingSecondApproval} />
+      <TransactionsTable
+        rows={rows}
+        next={next}
+        previous={previous}
+        filters={filters}
+        submitted={submitted}
+        filterErrors={filterErrors}
+        clientId={profile.id}
+        reply={reply}
+        awaitingSecondApproval={awaitingSecondApproval}
+      />
     </section>
   );
 }

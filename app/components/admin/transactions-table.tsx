@@ -1,10 +1,13 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
+import { ColumnHeads } from "~/components/admin/table";
+import { PageLinks, TransactionFilters } from "~/components/admin/transaction-filters";
 import { CopyButton } from "~/components/copy-button";
+import { Banner } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents, formatDateTime } from "~/lib/format";
+import { type HistoryFilters, historySearch } from "~/lib/history-filters";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
@@ -15,6 +18,7 @@ import { type AdminReply, refusalFor } from "./reply";
  * carries no payout details until the page reloads its rows).
  */
 type TransactionRow = Omit<FeedTransaction, "userId"> & {
+  reference: string;
   withdrawalWalletAddress?: string | null;
   payoutCurrency?: string | null;
   /** A withdrawal to an address this client was never paid to (1 or true). */
@@ -27,21 +31,31 @@ const REJECT_CLASS = "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger 
 const STATUS_LABELS: Record<string, string> = { cancelled: "Cancelled" };
 
 /**
- * The client page's Transactions table, 25 rows a page, newest first: Approve and Reject on pending rows
+ * The client page's Transactions table, 50 rows a page newest first (Previous and Next by keyset), filtered by
+ * type, status, dates and reference in the URL, each row with its reference: Approve and Reject on pending rows
  * (Reject asks for an optional reason the client is mailed), rejected and cancelled rows greyed out, 'New
- * address' on a withdrawal to an address this client was never paid to, links to older rows and back to the
- * newest. Approving a withdrawal may need a second-factor code: when the reply asks for one, a dialog repeats
+ * address' on a withdrawal to an address this client was never paid to. Approving a withdrawal may need a second-factor code: when the reply asks for one, a dialog repeats
  * that approval with the code field. Rows in `awaitingSecondApproval` (a withdrawal approval already proposed)
  * say so instead of offering Approve.
  */
 export function TransactionsTable({
   rows,
   next,
+  previous,
+  filters,
+  submitted,
+  filterErrors,
+  clientId,
   reply,
   awaitingSecondApproval = [],
 }: {
   rows: TransactionRow[];
   next: string | null;
+  previous: string | null;
+  filters: HistoryFilters;
+  submitted: Partial<Record<string, string>>;
+  filterErrors: string[];
+  clientId: string;
   reply?: AdminReply;
   awaitingSecondApproval?: number[];
 }) {
@@ -50,9 +64,17 @@ export function TransactionsTable({
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Transactions</h2>
+      <div className="mt-3">
+        <TransactionFilters idPrefix="client-tx" submitted={submitted} clearTo={`/user/${clientId}`} />
+      </div>
+      {filterErrors.length > 0 ? (
+        <div className="mt-3">
+          <Banner tone="error">{filterErrors.join(" ")}</Banner>
+        </div>
+      ) : null}
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm">
-          <ColumnHeads columns={["Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
+          <ColumnHeads columns={["Reference", "Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
           <tbody className="divide-y divide-border">
             {rows.map((tx) => (
               <tr
@@ -60,6 +82,7 @@ export function TransactionsTable({
                 data-status={tx.status}
                 className={tx.status === "rejected" || tx.status === "cancelled" ? "opacity-50" : undefined}
               >
+                <td className="py-2 pr-4 font-mono">{tx.reference}</td>
                 <td className="py-2 pr-4">
                   {TYPE_LABELS[tx.transactionType]}
                   {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
@@ -110,7 +133,12 @@ export function TransactionsTable({
         </table>
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
-      <NewestOlderLinks next={next} olderLabel="Older transactions" />
+      <PageLinks
+        previous={previous}
+        next={next}
+        href={(page) => historySearch(filters, page) || "?"}
+        label="Transaction pages"
+      />
       <RejectDialog row={rejecting} onClose={() => setRejecting(null)} />
       {awaitingCode ? (
         <StepUpDialog

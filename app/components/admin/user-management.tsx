@@ -1,8 +1,15 @@
-import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Banner } from "~/components/form";
 import { StepUpDialog } from "~/components/step-up";
-import { formatLongDate } from "~/lib/format";
+import {
+  CLIENT_SORT_LABELS,
+  CLIENT_SORTS,
+  CLIENT_STATUSES,
+  type ClientListQuery,
+  clientListHref,
+} from "~/lib/client-list";
+import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { type AdminReply, refusalFor } from "./reply";
@@ -10,8 +17,10 @@ import { type AdminReply, refusalFor } from "./reply";
 interface ClientRow {
   id: string;
   name: string;
+  email: string;
   status: string;
   suspended: boolean;
+  balanceCents: number;
   joinedAt: number;
   lastActivityAt: number | null;
 }
@@ -32,48 +41,78 @@ function useTimedMessage(reply: AdminReply | undefined, intent: string) {
 }
 
 /**
- * The desk's User Management card: search by name or email, the clients 25 a page with their status and last
- * activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
+ * The desk's User Management card: search by name or email, a status filter and a sort (name, joined, last
+ * activity, balance, either way), all in the URL; the clients 50 a page (Previous and Next) with their status,
+ * balance and last activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
  * card's banner for a while; when the server asks for a second-factor code first, a dialog repeats that delete
  * with the code field.
  */
 export function UserManagement({
   clients,
   next,
-  search,
+  previous,
+  list,
+  errors,
   reply,
 }: {
   clients: ClientRow[];
   next: string | null;
-  search: string;
+  previous: string | null;
+  list: ClientListQuery;
+  errors: string[];
   reply?: AdminReply;
 }) {
   const deleteMessage = useTimedMessage(reply, "delete");
   const awaitingCode = reply?.intent === "delete" ? reply.subject : undefined;
   const awaitingName = clients.find((client) => client.id === awaitingCode)?.name;
   const submit = useSubmit();
-  const [params] = useSearchParams();
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">User Management</h2>
-        <Form method="get" role="search" className="flex w-full gap-2 sm:w-auto">
-          <label htmlFor="client-search" className="sr-only">
-            Search clients by name or email
-          </label>
-          <input
-            id="client-search"
-            name="q"
-            type="search"
-            defaultValue={search}
-            placeholder="Search by name or email"
-            className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
-          />
+        <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
+          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-none">
+            <label htmlFor="client-search" className="text-xs text-ink-muted">
+              Search clients by name or email
+            </label>
+            <input
+              id="client-search"
+              name="q"
+              type="search"
+              defaultValue={list.search}
+              placeholder="Search by name or email"
+              className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
+            />
+          </div>
+          <ListSelect id="client-status" name="status" label="Status" value={list.status ?? ""}>
+            <option value="">All</option>
+            {CLIENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status.charAt(0).toUpperCase() + status.slice(1)}
+              </option>
+            ))}
+          </ListSelect>
+          <ListSelect id="client-sort" name="sort" label="Sort by" value={list.sort}>
+            {CLIENT_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {CLIENT_SORT_LABELS[sort]}
+              </option>
+            ))}
+          </ListSelect>
+          <ListSelect id="client-dir" name="dir" label="Order" value={list.dir}>
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </ListSelect>
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search
           </button>
         </Form>
       </div>
+      {errors.length > 0 ? (
+        <div className="mt-4">
+          <Banner tone="error">{errors.join(" ")}</Banner>
+        </div>
+      ) : null}
       {deleteMessage ? (
         <div className="mt-4">
           <Banner tone={deleteMessage.tone}>{deleteMessage.message}</Banner>
@@ -88,6 +127,9 @@ export function UserManagement({
               </th>
               <th scope="col" className="py-2 pr-4 font-medium">
                 Status
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Balance
               </th>
               <th scope="col" className="py-2 pr-4 font-medium">
                 Last Activity
@@ -112,6 +154,7 @@ export function UserManagement({
                       <Link to={`/user/${client.id}`} className="font-medium text-brand hover:underline">
                         {client.name}
                       </Link>
+                      <p className="text-xs text-ink-muted">{client.email}</p>
                       <p className="text-xs text-ink-muted">Since {formatLongDate(client.joinedAt)}</p>
                     </div>
                   </div>
@@ -120,6 +163,7 @@ export function UserManagement({
                   <span className={client.status === "active" ? "text-success" : "text-danger"}>{client.status}</span>
                   {client.suspended ? <span className="ml-2 text-xs text-danger">(suspended)</span> : null}
                 </td>
+                <td className="py-3 pr-4 tabular-nums">{formatCents(client.balanceCents)}</td>
                 <td className="py-3 pr-4">{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
                 <td className="py-3">
                   <button
@@ -141,21 +185,18 @@ export function UserManagement({
         </table>
         {clients.length === 0 ? <p className="py-4 text-sm text-ink-muted">No clients found.</p> : null}
       </div>
-      <div className="mt-4 flex gap-3 text-sm">
-        {params.get("after") ? (
-          <Link to={search ? `?q=${encodeURIComponent(search)}` : "."} className="text-brand hover:underline">
-            First page
+      <nav aria-label="Client list pages" className="mt-4 flex gap-3 text-sm">
+        {previous ? (
+          <Link to={clientListHref(list, { before: previous })} className="text-brand hover:underline" rel="prev">
+            Previous page
           </Link>
         ) : null}
         {next ? (
-          <Link
-            to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), after: next })}`}
-            className="text-brand hover:underline"
-          >
+          <Link to={clientListHref(list, { after: next })} className="text-brand hover:underline" rel="next">
             Next page
           </Link>
         ) : null}
-      </div>
+      </nav>
       {awaitingCode ? (
         <StepUpDialog
           reply={refusalFor(reply, "delete")}
@@ -170,5 +211,36 @@ export function UserManagement({
         </StepUpDialog>
       ) : null}
     </article>
+  );
+}
+
+function ListSelect({
+  id,
+  name,
+  label,
+  value,
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs text-ink-muted">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value}
+        key={value}
+        className="rounded-md border border-border bg-canvas px-2 py-2 text-sm"
+      >
+        {children}
+      </select>
+    </div>
   );
 }

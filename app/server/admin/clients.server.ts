@@ -1,42 +1,83 @@
 /** A client as the back office sees and manages it: the client page's data, suspension and reactivation. */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { HistoryFilters } from "~/lib/history-filters";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
+import { transactionReference } from "~/lib/reference";
 import { type Actor, auditInsert } from "../audit.server";
 import { accountQuery } from "../auth.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, returning, schema, writeTogether } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
-import { approvedStocks, ofType, transactionsPageQuery } from "../ledger/reads.server";
-import { type Keyset, pageOf } from "../paging.server";
+import {
+  HISTORY_PAGE_SIZE,
+  type HistoryPosition,
+  historyColumns,
+  historyConditions,
+  historyPage,
+  historyPageClauses,
+} from "../ledger/history.server";
+import { neverPaidTo } from "../ledger/payout-address.server";
+import { approvedStocks, ofType } from "../ledger/reads.server";
 import { endSessionsOf } from "../session.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
-const { profiles, transactions } = schema;
+const { profiles, transactions, withdrawalWallets } = schema;
 
 export function displayName(first: string | null | undefined, last: string | null | undefined, email: string): string {
   const full = `${first ?? ""} ${last ?? ""}`.trim();
   return full || email;
 }
 
-const TRANSACTIONS_PAGE = 25;
+/**
+ * One page of the client page's Transactions table: the history's filters and keyset paging (the client's own
+ * indexes, see history.server.ts), with what the desk checks before approving a withdrawal: where it pays out,
+ * in which currency, and whether this client was ever paid there.
+ */
+function clientTransactionsQuery(db: Db, userId: string, filters: HistoryFilters, position: HistoryPosition) {
+  const { cursor, orderBy } = historyPageClauses(position);
+  return db
+    .select({
+      ...historyColumns,
+      walletAddress: transactions.walletAddress,
+      withdrawalWalletAddress: transactions.withdrawalWalletAddress,
+      payoutCurrency: withdrawalWallets.cryptoCurrency,
+      newPayoutAddress: sql<number>`CASE WHEN ${transactions.transactionType} = 'withdraw'
+        AND ${transactions.withdrawalWalletAddress} IS NOT NULL
+        THEN ${neverPaidTo(transactions.userId, transactions.withdrawalWalletAddress, { id: transactions.id, status: transactions.status })}
+        ELSE 0 END`,
+    })
+    .from(transactions)
+    .leftJoin(
+      withdrawalWallets,
+      and(eq(withdrawalWallets.userId, transactions.userId), eq(withdrawalWallets.transactionId, transactions.id)),
+    )
+    .where(and(historyConditions({ filters, userId }), cursor))
+    .orderBy(...orderBy)
+    .limit(HISTORY_PAGE_SIZE + 1);
+}
 
 /** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
-export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
+export async function clientDetail(
+  db: Db,
+  userId: string,
+  filters: HistoryFilters = {},
+  position: HistoryPosition = {},
+) {
   const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins } = await readTogether(db, {
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
     stocks: approvedStocks(db, userId),
     feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
-    page: transactionsPageQuery(db, userId, TRANSACTIONS_PAGE, cursor),
+    page: clientTransactionsQuery(db, userId, filters, position),
     proposals: waitingProposalsQuery(db, { userId }),
     admins: adminCountQuery(db),
   });
   const [client] = account;
   if (!client?.status) return null;
   const ledger: LedgerTotals = totalsOf(totals);
-  const { rows, next } = pageOf(page, TRANSACTIONS_PAGE);
+  const { rows, next, previous } = historyPage(page, position);
   const { balanceCents, totalTrades: _trades, winRate: _winRate, ...profile } = client;
   return {
     profile: { ...profile, status: client.status, name: displayName(client.firstName, client.lastName, client.email) },
@@ -51,8 +92,9 @@ export async function clientDetail(db: Db, userId: string, cursor?: Keyset) {
     },
     stocks,
     feeDeposits,
-    transactions: rows,
+    transactions: rows.map((row) => ({ ...row, reference: transactionReference(row.id) })),
     next,
+    previous,
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
   };

@@ -2,48 +2,51 @@
  * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list,
  * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
-import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
+import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
+import { profileNameKey, USER_ACTIVITY_KEY } from "../../../db/schema";
 import { personColumns } from "../auth.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
 import { listDepositWallets } from "../ledger/reads.server";
-import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
 import { displayName } from "./clients.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { users, profiles, transactions } = schema;
 
-const CLIENTS_PAGE = 25;
+const CLIENTS_PAGE = 50;
 const WAITING_CLIENTS = 50;
 
-interface ClientListOptions {
-  search?: string;
-  after?: Keyset<string>;
-  pageSize?: number;
-}
+const DEFAULT_LIST: ClientListQuery = {
+  search: "",
+  status: null,
+  sort: "joined",
+  dir: "desc",
+  after: null,
+  before: null,
+};
 
-export async function adminDesk(db: Db, options: ClientListOptions = {}) {
-  const pageSize = options.pageSize ?? CLIENTS_PAGE;
+export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pageSize = CLIENTS_PAGE) {
   const { clients, pending, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
     clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
     // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
     pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
-    page: clientsPageQuery(db, { ...options, pageSize }),
+    page: clientsPageQuery(db, list, pageSize),
     wallets: listDepositWallets(db),
     mail: mailTroubleQuery(db),
     proposals: waitingProposalsQuery(db),
     admins: adminCountQuery(db),
   });
-  const { rows, next } = pageOf(page, pageSize);
+  const { rows, next, previous } = clientPageOf(page, list, pageSize);
   return {
     counts: { totalUsers: clients[0]?.n ?? 0, activeAlerts: pending[0]?.n ?? 0 },
     pending: waiting.map(toWaitingClient),
-    clients: { clients: rows.map(toClientRow), next },
+    clients: { clients: rows.map(toClientRow), next, previous },
     wallets,
     mailTrouble: toMailTrouble(mail),
     proposals: proposals.map(toWaitingProposal),
@@ -117,41 +120,106 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   oldest: Number(r.oldest),
 });
 
-const clientKeyset = { createdAt: users.createdAt, id: users.id };
+/**
+ * Each sort of the User Management table: the value a page is ordered and cut by (then the id), and the table
+ * whose index walks it in that order, so no sort needs a temporary B-tree: users (role, created_at, id),
+ * users (role, last_login_at or 0, id), profiles (role, <name key>, user_id), profiles (role, balance_cents,
+ * user_id). Joined and balance seek straight to the cursor; for the two expression keys (name, activity) the
+ * SQLite we checked walks the index from the start of the role and skips to the cursor, so a deep page reads at
+ * most the clients before it, never any transaction. The expressions must stay the indexes' own, spelled the same.
+ */
+const CLIENT_SORT_KEYS: Record<ClientSort, { value: SQL; id: SQL; driver: "users" | "profiles" }> = {
+  joined: { value: sql`${users.createdAt}`, id: sql`${users.id}`, driver: "users" },
+  activity: {
+    value: sql.raw(USER_ACTIVITY_KEY.replace('"last_login_at"', '"users"."last_login_at"')),
+    id: sql`${users.id}`,
+    driver: "users",
+  },
+  name: { value: sql.raw(profileNameKey("profiles")), id: sql`${profiles.userId}`, driver: "profiles" },
+  balance: { value: sql`${profiles.balanceCents}`, id: sql`${profiles.userId}`, driver: "profiles" },
+};
+
+const STATUS_CONDITIONS: Record<ClientStatusFilter, SQL> = {
+  active: sql`${users.emailConfirmedAt} IS NOT NULL AND ${profiles.status} = 'active'`,
+  suspended: sql`${profiles.status} = 'suspended'`,
+  unconfirmed: sql`${users.emailConfirmedAt} IS NULL`,
+};
 
 /**
- * The User Management table: clients newest first, a page by keyset, optionally filtered by name or e-mail.
- * A client whose data was deleted has no profile and is not listed until a new sign-in creates one.
+ * The User Management table: one page of clients in the chosen order, by keyset on (sort value, id), after a
+ * cursor (Next) or before one (Previous: read backwards, then turned round), filtered by status and by a search
+ * of name or e-mail. A client whose data was deleted has no profile and is not listed until a new sign-in
+ * creates one.
  */
-function clientsPageQuery(db: Db, options: ClientListOptions & { pageSize: number }) {
-  const term = options.search?.trim().toLowerCase();
+export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number) {
+  const term = list.search.toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
+  const key = CLIENT_SORT_KEYS[list.sort];
+  const backwards = list.before !== null;
+  // Reading backwards flips both the comparison and the order.
+  const ascending = (list.dir === "asc") !== backwards;
+  const cursor = list.after ?? list.before;
+  const role = key.driver === "users" ? sql`${users.role} = 'user'` : sql`${profiles.role} = 'user'`;
   return db
-    .select({ ...personColumns, emailConfirmedAt: users.emailConfirmedAt })
+    .select({
+      ...personColumns,
+      emailConfirmedAt: users.emailConfirmedAt,
+      balanceCents: profiles.balanceCents,
+      sortValue: sql<string | number>`${key.value}`.as("sort_value"),
+    })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(
       and(
+        role,
         eq(users.role, "user"),
+        list.status ? STATUS_CONDITIONS[list.status] : undefined,
         pattern
           ? or(
               sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
               sql`lower(coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
             )
           : undefined,
-        afterCursor(clientKeyset, options.after, "newest"),
+        cursor
+          ? ascending
+            ? sql`(${key.value}, ${key.id}) > (${cursor.value}, ${cursor.id})`
+            : sql`(${key.value}, ${key.id}) < (${cursor.value}, ${cursor.id})`
+          : undefined,
       ),
     )
-    .orderBy(...keysetOrderBy(clientKeyset, "newest"))
-    .limit(options.pageSize + 1);
+    .orderBy(ascending ? sql`${key.value} ASC, ${key.id} ASC` : sql`${key.value} DESC, ${key.id} DESC`)
+    .limit(pageSize + 1);
+}
+
+/** A page read by `clientsPageQuery` in the list's order, with the cursors of its neighbours. */
+export function clientPageOf<T extends { id: string; sortValue: string | number }>(
+  rows: T[],
+  list: ClientListQuery,
+  pageSize: number,
+) {
+  const backwards = list.before !== null;
+  const more = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const cursorOf = (row: T) => encodeClientCursor({ value: row.sortValue, id: row.id });
+  return {
+    rows: page,
+    // Going backwards, the rows after this page are the ones we came from; going forwards, those before.
+    next: last && (backwards || more) ? cursorOf(last) : null,
+    previous: first && (backwards ? more : list.after !== null) ? cursorOf(first) : null,
+  };
 }
 
 const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) => ({
   id: r.id,
+  email: r.email,
+  balanceCents: r.balanceCents,
   name: displayName(r.firstName, r.lastName, r.email),
   joinedAt: r.createdAt,
   lastActivityAt: r.lastLoginAt,
-  // The Status column: active when the e-mail is confirmed, inactive when not.
-  status: r.emailConfirmedAt ? ("active" as const) : ("inactive" as const),
+  // The Status column: unconfirmed until the e-mail is confirmed, then active unless suspended.
+  status: r.emailConfirmedAt ? ("active" as const) : ("unconfirmed" as const),
   suspended: r.status === "suspended",
 });

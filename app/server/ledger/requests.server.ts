@@ -4,7 +4,7 @@
  * enough withdrawable money), with the notices that follow the row or nothing. A form's idempotency key
  * makes a double click or a retried request one row.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type FormRefusal, type Parsed, refusalOf } from "~/lib/forms";
 import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
@@ -13,7 +13,6 @@ import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { readForm } from "../form.server";
-import { enqueueEmailFor } from "../mail/outbox.server";
 import { type EmailData, emailTemplates } from "../mail/templates.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { withdrawableSql } from "./figures.server";
@@ -114,20 +113,19 @@ export async function requestDeposit(
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
     ),
-    notice: enqueueEmailFor({
-      template: "deposit_request",
-      to: env.ADMIN_MAILBOX,
-      data: {
+    notice: requestNotice(
+      "deposit_request",
+      env.ADMIN_MAILBOX,
+      emailTemplates.deposit_request.parse({
         name: client.firstName || "User",
         clientEmail: client.email,
         amount: request.amountCents / 100,
         walletType: request.walletType,
         walletAddress: request.walletAddress,
         ...(request.stock ? { stock: request.stock } : {}),
-      },
-      from: requestRow(client.id, request.idempotencyKey),
-      dedupeKey: perRequest("deposit_request"),
-    }),
+      }),
+      requestRow(client.id, request.idempotencyKey),
+    ),
   });
   return settle(
     db,
@@ -178,11 +176,24 @@ function newAddressNotice(client: Requester, request: WithdrawalRequest, origin:
  */
 function receiptNotice(client: Requester, payload: EmailData<"withdrawal_receipt">, idempotencyKey: string) {
   const data = emailTemplates.withdrawal_receipt.omit({ transactionId: true }).parse(payload);
+  return requestNotice("withdrawal_receipt", client.email, data, requestRow(client.id, idempotencyKey));
+}
+
+/**
+ * A notice about one request, its id put into the stored data by the statement itself (the row is inserted by
+ * the same batch), so the mail can name the request by its reference. `data` is already validated.
+ */
+function requestNotice(
+  template: "deposit_request" | "withdrawal_request" | "withdrawal_receipt",
+  to: string,
+  data: object,
+  row: SQL,
+) {
   return returning<{ id: number }>(
     sql`INSERT INTO email_outbox (to_address, template, payload, dedupe_key)
-        SELECT ${client.email.trim().toLowerCase()}, 'withdrawal_receipt',
-               json_set(${JSON.stringify(data)}, '$.transactionId', id), ${perRequest("withdrawal_receipt")}
-        FROM ${requestRow(client.id, idempotencyKey)}
+        SELECT ${to.trim().toLowerCase()}, ${template},
+               json_set(${JSON.stringify(data)}, '$.transactionId', id), ${perRequest(template)}
+        FROM ${row}
         ON CONFLICT (dedupe_key) DO NOTHING
         RETURNING id`,
   );
@@ -225,13 +236,12 @@ export async function requestWithdrawal(
       FROM transactions t
       WHERE user_id = ${client.id} AND idempotency_key = ${request.idempotencyKey}
         AND NOT EXISTS (SELECT 1 FROM withdrawal_wallets w WHERE w.transaction_id = t.id)`,
-    adminNotice: enqueueEmailFor({
-      template: "withdrawal_request",
-      to: env.ADMIN_MAILBOX,
-      data: { ...payload, clientEmail: client.email },
-      from: requestRow(client.id, request.idempotencyKey),
-      dedupeKey: perRequest("withdrawal_request"),
-    }),
+    adminNotice: requestNotice(
+      "withdrawal_request",
+      env.ADMIN_MAILBOX,
+      emailTemplates.withdrawal_request.parse({ ...payload, clientEmail: client.email }),
+      requestRow(client.id, request.idempotencyKey),
+    ),
     receipt: receiptNotice(client, payload, request.idempotencyKey),
     newAddress: newAddressNotice(client, request, env.SITE_URL ?? origin),
   });

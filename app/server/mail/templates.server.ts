@@ -70,6 +70,8 @@ export const emailTemplates = {
     walletType: z.string().trim().min(1).max(50),
     walletAddress: address,
     stock: z.string().trim().min(1).max(20).optional(),
+    /** The request, shown as its reference; set by the enqueuing statement (optional for notices stored before). */
+    transactionId: z.number().int().positive().optional(),
   }),
   withdrawal_request: z.object({
     name: personName,
@@ -77,6 +79,8 @@ export const emailTemplates = {
     amount,
     walletType: z.string().trim().min(1).max(50),
     walletAddress: address,
+    /** The request, shown as its reference; set by the enqueuing statement (optional for notices stored before). */
+    transactionId: z.number().int().positive().optional(),
   }),
   withdrawal_receipt: z.object({
     name: personName,
@@ -241,6 +245,7 @@ const renderers: Renderers = {
         `${d.name || "User"} submitted a ${d.stock ? "stock deposit" : "deposit"} request that awaits review.`,
       ],
       facts: [
+        ...referenceFact(d.transactionId ? transactionReference(d.transactionId) : undefined),
         ["Client", d.name || "User"],
         ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
         ["Amount", formatUsd(d.amount)],
@@ -253,6 +258,7 @@ const renderers: Renderers = {
     compose(env, "New withdrawal request", {
       paragraphs: [`${d.name || "User"} requested a withdrawal that awaits review.`],
       facts: [
+        ...referenceFact(d.transactionId ? transactionReference(d.transactionId) : undefined),
         ["Client", d.name || "User"],
         ...(d.clientEmail ? ([["Client e-mail", d.clientEmail]] as Array<[string, string]>) : []),
         ["Amount", formatUsd(d.amount)],

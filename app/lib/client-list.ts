@@ -1,0 +1,103 @@
+/**
+ * The desk's client list as the URL states it: search, status filter, sort column and direction, and a keyset
+ * cursor (`after` for Next, `before` for Previous). One parser for the loader; a bad value is named in a message
+ * and dropped, so the list still shows.
+ */
+export const CLIENT_SORTS = ["joined", "name", "activity", "balance"] as const;
+export type ClientSort = (typeof CLIENT_SORTS)[number];
+export const CLIENT_STATUSES = ["active", "suspended", "unconfirmed"] as const;
+export type ClientStatusFilter = (typeof CLIENT_STATUSES)[number];
+export type SortDirection = "asc" | "desc";
+
+export const CLIENT_SORT_LABELS: Record<ClientSort, string> = {
+  joined: "Joined",
+  name: "Name",
+  activity: "Last activity",
+  balance: "Balance",
+};
+
+/** A page boundary: the sort column's value and the id of the row at the boundary. */
+export interface ClientCursor {
+  value: string | number;
+  id: string;
+}
+
+export interface ClientListQuery {
+  search: string;
+  status: ClientStatusFilter | null;
+  sort: ClientSort;
+  dir: SortDirection;
+  after: ClientCursor | null;
+  before: ClientCursor | null;
+}
+
+export const CLIENT_LIST_MESSAGES = {
+  sort: "Unknown sort: showing the newest clients first.",
+  dir: "Unknown sort direction: use asc or desc.",
+  status: "Unknown status filter: use active, suspended or unconfirmed.",
+  cursor: "That page link is no longer valid: showing the first page.",
+};
+
+const UUID = /^[0-9a-f-]{36}$/;
+
+export function encodeClientCursor(cursor: ClientCursor): string {
+  return `${typeof cursor.value === "number" ? "n" : "s"}${cursor.value}~${cursor.id}`;
+}
+
+function decodeClientCursor(text: string | null, sort: ClientSort): ClientCursor | null | "bad" {
+  if (!text) return null;
+  const cut = text.lastIndexOf("~");
+  const id = text.slice(cut + 1);
+  const kind = text[0];
+  const raw = text.slice(1, cut);
+  if (cut < 1 || !UUID.test(id)) return "bad";
+  if (sort === "name") return kind === "s" ? { value: raw, id } : "bad";
+  if (kind !== "n" || !/^-?\d{1,16}$/.test(raw)) return "bad";
+  return { value: Number(raw), id };
+}
+
+export function parseClientList(params: URLSearchParams): { query: ClientListQuery; errors: string[] } {
+  const errors: string[] = [];
+  const pick = <T extends string>(name: string, allowed: readonly T[], message: string): T | null => {
+    const value = params.get(name);
+    if (!value) return null;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    errors.push(message);
+    return null;
+  };
+  const sort = pick("sort", CLIENT_SORTS, CLIENT_LIST_MESSAGES.sort) ?? "joined";
+  const dir = pick("dir", ["asc", "desc"] as const, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
+  const status = pick("status", CLIENT_STATUSES, CLIENT_LIST_MESSAGES.status);
+  const after = decodeClientCursor(params.get("after"), sort);
+  const before = after ? null : decodeClientCursor(params.get("before"), sort);
+  if (after === "bad" || before === "bad") errors.push(CLIENT_LIST_MESSAGES.cursor);
+  return {
+    query: {
+      search: params.get("q")?.trim().slice(0, 100) ?? "",
+      status,
+      sort,
+      dir,
+      after: after === "bad" ? null : after,
+      before: before === "bad" ? null : before,
+    },
+    errors,
+  };
+}
+
+/** Names read A to Z; dates and balances largest first. */
+export const defaultDirection = (sort: ClientSort): SortDirection => (sort === "name" ? "asc" : "desc");
+
+/** The URL of the list with these changes (a cursor never survives a change of sort, filter or search). */
+export function clientListHref(query: ClientListQuery, change: Partial<Record<string, string | null>>): string {
+  const params = new URLSearchParams();
+  if (query.search) params.set("q", query.search);
+  if (query.status) params.set("status", query.status);
+  if (query.sort !== "joined") params.set("sort", query.sort);
+  if (query.dir !== defaultDirection(query.sort)) params.set("dir", query.dir);
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null || value === undefined) params.delete(key);
+    else params.set(key, value);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "?";
+}

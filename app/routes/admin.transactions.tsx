@@ -1,0 +1,99 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import { ColumnHeads } from "~/components/admin/table";
+import { PageLinks, TransactionFilters } from "~/components/admin/transaction-filters";
+import { Banner } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
+import { formatCents, formatDateTime } from "~/lib/format";
+import { historySearch } from "~/lib/history-filters";
+import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { adminTransactionsPage } from "~/server/admin/transactions.server";
+import { parseCursor } from "~/server/paging.server";
+import { requireAdmin } from "~/server/session.server";
+
+export const meta: MetaFunction = pageMeta(() => [{ title: "Transactions · Admin" }]);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const params = new URL(request.url).searchParams;
+  const { filters, submitted, errors } = parseAdminTransactionFilters(params);
+  // A bad filter shows its message over the unfiltered first page.
+  const position =
+    errors.length > 0 ? {} : { after: parseCursor(params.get("after")), before: parseCursor(params.get("before")) };
+  const page = await adminTransactionsPage(context.db, filters, position);
+  return { ...page, filters, submitted, errors };
+}
+
+const STATUS_CLASS: Record<string, string> = {
+  pending: "text-pending",
+  approved: "text-success",
+  rejected: "text-danger",
+  cancelled: "text-ink-muted",
+};
+
+export default function AdminTransactions() {
+  const { rows, next, previous, filters, submitted, errors } = useLoaderData<typeof loader>();
+  const extra = adminFilterParams(filters);
+  const pendingOnly = filters.status === "pending";
+  return (
+    <section className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <AdminPageHeader title="Transactions">Every client's transactions, newest first.</AdminPageHeader>
+        <div className="flex flex-wrap gap-3">
+          <Link
+            to={pendingOnly ? "/admin/transactions" : "/admin/transactions?status=pending"}
+            aria-current={pendingOnly ? "page" : undefined}
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            {pendingOnly ? "All transactions" : "Pending only"}
+          </Link>
+          <a
+            href={`/admin/transactions.csv${historySearch(filters, {}, extra)}`}
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Download CSV
+          </a>
+        </div>
+      </div>
+      <TransactionFilters idPrefix="admin-tx" submitted={submitted} withClientAndAmount clearTo="/admin/transactions" />
+      {errors.length > 0 ? <Banner tone="error">{errors.join(" ")}</Banner> : null}
+      <article className="rounded-xl border border-border bg-surface p-5">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[52rem] text-left text-sm">
+            <ColumnHeads columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]} />
+            <tbody className="divide-y divide-border">
+              {rows.map((tx) => (
+                <tr key={tx.id} data-status={tx.status}>
+                  <td className="py-2 pr-4 font-mono">{tx.reference}</td>
+                  <td className="py-2 pr-4">
+                    <Link to={`/user/${tx.userId}`} className="text-brand hover:underline">
+                      {tx.client}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4">{TYPE_LABELS[tx.transactionType]}</td>
+                  <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                  <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
+                  <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
+                  <td className={`py-2 pr-4 capitalize ${STATUS_CLASS[tx.status] ?? ""}`}>{tx.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
+        </div>
+        <PageLinks
+          previous={previous}
+          next={next}
+          href={(page) => historySearch(filters, page, extra) || "?"}
+          label="Transaction pages"
+        />
+      </article>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

@@ -1,0 +1,104 @@
+/**
+ * /admin/transactions: every client's transactions, newest first, filtered, a keyset page at a time, and the
+ * same view as a streamed CSV.
+ *
+ * Which index (EXPLAIN QUERY PLAN on the bench's 200,000 rows): unfiltered, or filtered by type, date, amount
+ * or client, the rows come off transactions_recent_idx (created_at, id) in page order; a status filter (the
+ * 'Pending only' view) walks transactions_status_recent_idx (status, created_at, id); a reference is one row of
+ * the primary key. No temp B-tree: a page stops after 51 rows. The client filter is a sub-select of the matching
+ * users (a scan of the clients, not of the transactions).
+ */
+import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
+import { transactionReference } from "~/lib/reference";
+import { CSV_PAGE_SIZE, csvStream } from "../csv.server";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import {
+  HISTORY_PAGE_SIZE,
+  type HistoryPosition,
+  historyColumns,
+  historyConditions,
+  historyPage,
+  historyPageClauses,
+} from "../ledger/history.server";
+import type { Keyset } from "../paging.server";
+import { displayName } from "./clients.server";
+
+const { transactions, users, profiles } = schema;
+
+function clientCondition(client: string): SQL {
+  const pattern = `%${client.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return sql`${transactions.userId} IN (SELECT u.id FROM users u LEFT JOIN profiles p ON p.user_id = u.id
+    WHERE u.email LIKE ${pattern} ESCAPE '\\'
+       OR lower(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) LIKE ${pattern} ESCAPE '\\')`;
+}
+
+export function adminTransactionConditions(filters: AdminTransactionFilters): SQL | undefined {
+  return historyConditions({
+    filters,
+    extra: and(
+      filters.client ? clientCondition(filters.client) : undefined,
+      filters.minCents === undefined ? undefined : gte(transactions.amountCents, filters.minCents),
+      filters.maxCents === undefined ? undefined : lte(transactions.amountCents, filters.maxCents),
+    ),
+  });
+}
+
+function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, position: HistoryPosition, limit: number) {
+  const { cursor, orderBy } = historyPageClauses(position);
+  return db
+    .select({
+      ...historyColumns,
+      email: users.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
+    .from(transactions)
+    .innerJoin(users, eq(users.id, transactions.userId))
+    .leftJoin(profiles, eq(profiles.userId, transactions.userId))
+    .where(and(adminTransactionConditions(filters), cursor))
+    .orderBy(...orderBy)
+    .limit(limit);
+}
+
+type AdminTransactionRow = Awaited<ReturnType<typeof adminTransactionsQuery>>[number];
+
+const toRow = (r: AdminTransactionRow) => ({
+  id: r.id,
+  reference: transactionReference(r.id),
+  userId: r.userId,
+  client: displayName(r.firstName, r.lastName, r.email),
+  transactionType: r.transactionType,
+  amountCents: r.amountCents,
+  tradingPair: r.tradingPair,
+  stock: r.stock,
+  status: r.status,
+  createdAt: r.createdAt,
+});
+
+export async function adminTransactionsPage(db: Db, filters: AdminTransactionFilters, position: HistoryPosition) {
+  const rows = await adminTransactionsQuery(db, filters, position, HISTORY_PAGE_SIZE + 1);
+  const page = historyPage(rows, position);
+  return { ...page, rows: page.rows.map(toRow) };
+}
+
+/** The filtered view as CSV, newest first, streamed a keyset page at a time. */
+export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): ReadableStream<Uint8Array> {
+  return csvStream<AdminTransactionRow, Keyset>({
+    header: ["Reference", "Date (UTC)", "Client", "E-mail", "Type", "Pair/Stock", "Amount (USD)", "Status"],
+    readPage: (after, limit) => adminTransactionsQuery(db, filters, { after }, limit),
+    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    cells: (row) => [
+      transactionReference(row.id),
+      new Date(row.createdAt).toISOString(),
+      displayName(row.firstName, row.lastName, row.email),
+      row.email,
+      row.transactionType,
+      row.tradingPair ?? row.stock ?? "",
+      (row.amountCents / 100).toFixed(2),
+      row.status,
+    ],
+    pageSize: CSV_PAGE_SIZE,
+  });
+}
