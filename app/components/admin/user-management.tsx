@@ -71,7 +71,7 @@ export function UserManagement({
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">User Management</h2>
         <Form method="get" role="search" className="flex w-full flex-wrap items-end gap-2 sm:w-auto">
-          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-none">
+          <div className="flex min-w-0 basis-full flex-col gap-1 sm:basis-auto sm:flex-none">
             <label htmlFor="client-search" className="text-xs text-ink-muted">
               Search clients by name or email
             </label>
