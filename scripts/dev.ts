@@ -4,7 +4,7 @@
  *
  * Settings (environment):
  * - PORT: the port to serve on (8787).
- * - INSPECTOR_PORT: the debugger's port; by default a free one, so that two checkouts can run side by side.
+ * - DEBUGGER_PORT: the debugger's port; by default a free one, so that two checkouts can run side by side.
  * - DEV_STATE_DIR: the folder of the local D1 and Durable Object storage (wrangler's .wrangler/state by default).
  * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
  *   cron's every minute; `wrangler dev` never fires cron triggers by itself).
@@ -47,7 +47,7 @@ const supervised: Supervised[] = [
   supervise({
     name: "wrangler dev",
     command: join(BIN, "wrangler"),
-    args: () => wranglerDevArgs({ port, inspectorPort: process.env.INSPECTOR_PORT, persistTo: target.persistTo }),
+    args: () => wranglerDevArgs({ port, debuggerPort: process.env.DEBUGGER_PORT, persistTo: target.persistTo }),
     stdio: ["ignore", 1, 2],
     restartNote: `on ${origin} with the same database`,
   }),

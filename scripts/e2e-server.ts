@@ -37,7 +37,7 @@ const server = supervise({
   name: "wrangler dev",
   command: join(BIN, "wrangler"),
   args: async () => [
-    ...(await wranglerDevArgs({ port, inspectorPort: process.env.E2E_INSPECTOR_PORT, persistTo })),
+    ...(await wranglerDevArgs({ port, debuggerPort: process.env.E2E_DEBUGGER_PORT, persistTo })),
     // Sign-in with Google and GitHub against the fake provider tests/e2e/oauth.spec.ts serves on loopback.
     ...Object.entries(FAKE_PROVIDER_SETTINGS).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ],

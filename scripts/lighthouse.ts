@@ -26,7 +26,7 @@ const TARGETS = { performance: 95, accessibility: 100, "best-practices": 95, seo
 const REPORTS = join(ROOT, ".wrangler", "lighthouse");
 mkdirSync(REPORTS, { recursive: true });
 
-const { stop: stopServer } = await startLocalServer({ port, inspectorPort: "9233", state: "lighthouse" });
+const { stop: stopServer } = await startLocalServer({ port, debuggerPort: "9233", state: "lighthouse" });
 
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {

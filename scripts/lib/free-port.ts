@@ -20,10 +20,10 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
 
 /**
  * The arguments of `wrangler dev` for a local server: loopback only, on `port`, with the debugger on
- * `inspectorPort` or a free port (so that several checkouts run side by side), and the local state in
+ * `debuggerPort` or a free port (so that several checkouts run side by side), and the local state in
  * `persistTo` when given.
  */
-export async function wranglerDevArgs(options: { port: string; inspectorPort?: string; persistTo?: string }) {
+export async function wranglerDevArgs(options: { port: string; debuggerPort?: string; persistTo?: string }) {
   return [
     "dev",
     "--ip",
@@ -31,7 +31,7 @@ export async function wranglerDevArgs(options: { port: string; inspectorPort?: s
     "--port",
     options.port,
     "--inspector-port",
-    options.inspectorPort ?? String(await freePort()),
+    options.debuggerPort ?? String(await freePort()),
     ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
     "--show-interactive-dev-session=false",
   ];

@@ -75,7 +75,7 @@ class DevServer {
   constructor(port: number, env: Record<string, string> = {}) {
     this.port = port;
     this.origin = `http://127.0.0.1:${port}`;
-    const { INSPECTOR_PORT: _ignored, ...inherited } = process.env;
+    const { DEBUGGER_PORT: _ignored, ...inherited } = process.env;
     this.process = spawn(process.execPath, ["scripts/dev.ts"], {
       cwd: ROOT,
       env: { ...inherited, PORT: String(port), DEV_STATE_DIR: this.stateDir, ...env },
