@@ -1,9 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { useBrand } from "~/lib/brand";
 import { formatCents, formatDateTime, formatLongDate } from "~/lib/format";
-import { displayType, type TransactionStatus } from "~/lib/ledger";
+import { displayType, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "~/server/http.server";
@@ -54,6 +55,44 @@ function Figure({ label, cents, testId }: { label: string; cents: number; testId
         {formatCents(cents)}
       </dd>
     </div>
+  );
+}
+
+type Column = { label: string; numeric?: boolean };
+/** The columns that say which transaction a row is, after its date: the same in both of the statement's lists. */
+const IDENTITY_COLUMNS: Column[] = [{ label: "Reference" }, { label: "Type" }, { label: "Pair / stock" }];
+
+/** A statement list: its header from `columns`; on paper it is not clipped (no sideways scrolling). */
+function StatementTable({ testId, columns, children }: { testId: string; columns: Column[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
+      <table className="w-full text-sm" data-testid={testId}>
+        <thead className="text-left text-ink-muted">
+          <tr className="border-b border-border">
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={column.numeric ? `${cell} text-right` : cell}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+type Identified = { id: number; transactionType: TransactionType; tradingPair: string | null; stock: string | null };
+
+/** The date, reference, type and pair or stock cells of one row. */
+function IdentityCells({ at, row }: { at: number; row: Identified }) {
+  return (
+    <>
+      <td className={`${cell} whitespace-nowrap`}>{formatDateTime(at)}</td>
+      <td className={`${cell} font-mono`}>{transactionReference(row.id)}</td>
+      <td className={cell}>{displayType(row.transactionType)}</td>
+      <td className={cell}>{row.tradingPair ?? row.stock ?? ""}</td>
+    </>
   );
 }
 
@@ -119,57 +158,36 @@ export default function Statement() {
         {s.movements.length === 0 ? (
           <p className="text-ink-muted">No money moved on your account this month.</p>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
-            <table className="w-full text-sm" data-testid="statement-movements">
-              <thead className="text-left text-ink-muted">
-                <tr className="border-b border-border">
-                  <th scope="col" className={cell}>
-                    Date
-                  </th>
-                  <th scope="col" className={cell}>
-                    Reference
-                  </th>
-                  <th scope="col" className={cell}>
-                    Type
-                  </th>
-                  <th scope="col" className={cell}>
-                    Pair / stock
-                  </th>
-                  <th scope="col" className={`${cell} text-right`}>
-                    Amount
-                  </th>
-                  <th scope="col" className={`${cell} text-right`}>
-                    Balance
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr className="border-b border-border text-ink-muted">
-                  <td className={cell}>{formatLongDate(s.periodStart)}</td>
-                  <td className={cell} colSpan={4}>
-                    Opening balance
-                  </td>
-                  <td className={numberCell}>{formatCents(s.openingCents)}</td>
-                </tr>
-                {s.movements.map((m) => (
-                  <tr key={m.id} className="border-b border-border last:border-0">
-                    <td className={`${cell} whitespace-nowrap`}>{formatDateTime(m.movedAt)}</td>
-                    <td className={`${cell} font-mono`}>{transactionReference(m.id)}</td>
-                    <td className={cell}>{displayType(m.transactionType)}</td>
-                    <td className={cell}>{m.tradingPair ?? m.stock ?? ""}</td>
-                    <td
-                      className={`${numberCell} ${m.signedCents < 0 ? "text-danger" : "text-success"}`}
-                      data-testid="movement-amount"
-                      data-cents={m.signedCents}
-                    >
-                      {signed(m.signedCents)}
-                    </td>
-                    <td className={numberCell}>{formatCents(m.balanceCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StatementTable
+            testId="statement-movements"
+            columns={[
+              { label: "Date" },
+              ...IDENTITY_COLUMNS,
+              { label: "Amount", numeric: true },
+              { label: "Balance", numeric: true },
+            ]}
+          >
+            <tr className="border-b border-border text-ink-muted">
+              <td className={cell}>{formatLongDate(s.periodStart)}</td>
+              <td className={cell} colSpan={4}>
+                Opening balance
+              </td>
+              <td className={numberCell}>{formatCents(s.openingCents)}</td>
+            </tr>
+            {s.movements.map((m) => (
+              <tr key={m.id} className="border-b border-border last:border-0">
+                <IdentityCells at={m.movedAt} row={m} />
+                <td
+                  className={`${numberCell} ${m.signedCents < 0 ? "text-danger" : "text-success"}`}
+                  data-testid="movement-amount"
+                  data-cents={m.signedCents}
+                >
+                  {signed(m.signedCents)}
+                </td>
+                <td className={numberCell}>{formatCents(m.balanceCents)}</td>
+              </tr>
+            ))}
+          </StatementTable>
         )}
       </section>
 
@@ -222,44 +240,23 @@ export default function Statement() {
         {s.requests.length === 0 ? (
           <p className="text-ink-muted">None this month.</p>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
-            <table className="w-full text-sm" data-testid="statement-requests">
-              <thead className="text-left text-ink-muted">
-                <tr className="border-b border-border">
-                  <th scope="col" className={cell}>
-                    Requested
-                  </th>
-                  <th scope="col" className={cell}>
-                    Reference
-                  </th>
-                  <th scope="col" className={cell}>
-                    Type
-                  </th>
-                  <th scope="col" className={cell}>
-                    Pair / stock
-                  </th>
-                  <th scope="col" className={`${cell} text-right`}>
-                    Amount
-                  </th>
-                  <th scope="col" className={cell}>
-                    Status
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.requests.map((r) => (
-                  <tr key={r.id} className="border-b border-border last:border-0">
-                    <td className={`${cell} whitespace-nowrap`}>{formatDateTime(r.createdAt)}</td>
-                    <td className={`${cell} font-mono`}>{transactionReference(r.id)}</td>
-                    <td className={cell}>{displayType(r.transactionType)}</td>
-                    <td className={cell}>{r.tradingPair ?? r.stock ?? ""}</td>
-                    <td className={numberCell}>{formatCents(r.amountCents)}</td>
-                    <td className={cell}>{REQUEST_STATUS_LABELS[r.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StatementTable
+            testId="statement-requests"
+            columns={[
+              { label: "Requested" },
+              ...IDENTITY_COLUMNS,
+              { label: "Amount", numeric: true },
+              { label: "Status" },
+            ]}
+          >
+            {s.requests.map((r) => (
+              <tr key={r.id} className="border-b border-border last:border-0">
+                <IdentityCells at={r.createdAt} row={r} />
+                <td className={numberCell}>{formatCents(r.amountCents)}</td>
+                <td className={cell}>{REQUEST_STATUS_LABELS[r.status]}</td>
+              </tr>
+            ))}
+          </StatementTable>
         )}
       </section>
     </article>
