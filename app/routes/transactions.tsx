@@ -11,6 +11,7 @@ import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { clientHistory } from "~/server/ledger/client-history.server";
 import { requireClient } from "~/server/session.server";
 
@@ -19,7 +20,7 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "History" }]);
 /** The client's own transactions, filtered by the URL's query, 50 a page by keyset. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
-  return clientHistory(context.db, user.id, new URL(request.url));
+  return { accountId: user.id, ...(await clientHistory(context.db, user.id, new URL(request.url))) };
 }
 
 const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount", "Status", "Action"] as const;
@@ -104,8 +105,11 @@ function Filters({ submitted }: { submitted: Submitted }) {
 }
 
 export default function TransactionHistory() {
-  const { filters, submitted, errors, rows, next, previous } = useLoaderData<typeof loader>();
+  const { accountId, filters, submitted, errors, rows, next, previous } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  // An admin's decision on a request shown here changes its status without a reload, as on the dashboard.
+  const refresh = useThrottledRevalidate();
+  useFeed(`/ws/clients/${accountId}`, { onEvent: refresh, onReconnect: refresh });
   const filtered = hasHistoryFilters(filters);
   const loading = navigation.state === "loading" && navigation.location.pathname === "/transactions";
   return (

@@ -36,6 +36,19 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await expect(client.getByTestId("balance-available")).toHaveText("$777.77");
   await expect(admin.locator("tr").filter({ hasText: "$777.77" })).toHaveCount(1);
 
+  // The client's History is live as well: a request decided while it is open changes status in place.
+  await client.goto("/deposit");
+  await client.getByLabel("Amount (USD)").fill("123.45");
+  await client.getByLabel("Payment Wallet").selectOption("BTC");
+  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await expect(client).toHaveURL(/\/dashboard$/);
+  await client.goto("/transactions");
+  const historyRow = client.locator("tr").filter({ hasText: "$123.45" });
+  await expect(historyRow).toContainText("Pending");
+  await admin.getByRole("button", { name: "Reject Deposit of $123.45" }).click();
+  await admin.getByRole("dialog").getByRole("button", { name: "Reject", exact: true }).click();
+  await expect(historyRow).toContainText("Declined");
+
   await clientContext.close();
   await adminContext.close();
   expect(errors).toEqual([]);
