@@ -119,38 +119,42 @@ const isBookmarkRefusal = (error: unknown) => error instanceof Error && /bookmar
 type Attempt = <T>(query: (session: D1DatabaseSession) => Promise<T>) => Promise<T>;
 
 /**
- * A client whose statements are prepared on whichever session is current when they run, so that a retry
- * on a new session can replay them. Statements only record their SQL and bound values until then.
+ * A statement of a bookmark session: it records its SQL and bound values, and is prepared on whichever session
+ * is current when it runs, so that a retry on a new session can replay it.
  */
-function retryingClient(attempt: Attempt): D1Client {
-  class DeferredStatement {
-    constructor(
-      readonly sql: string,
-      readonly values: unknown[],
-    ) {}
-    on(session: D1DatabaseSession): D1PreparedStatement {
-      return session.prepare(this.sql).bind(...this.values);
-    }
-    bind(...values: unknown[]) {
-      return new DeferredStatement(this.sql, values);
-    }
-    first(column?: string) {
-      return attempt((session) => (column === undefined ? this.on(session).first() : this.on(session).first(column)));
-    }
-    run() {
-      return attempt((session) => this.on(session).run());
-    }
-    all() {
-      return attempt((session) => this.on(session).all());
-    }
-    raw(options?: { columnNames?: boolean }) {
-      return attempt((session) =>
-        options?.columnNames ? this.on(session).raw({ columnNames: true }) : this.on(session).raw(),
-      );
-    }
+class DeferredStatement {
+  constructor(
+    private readonly attempt: Attempt,
+    readonly sql: string,
+    readonly values: unknown[],
+  ) {}
+  on(session: D1DatabaseSession): D1PreparedStatement {
+    return session.prepare(this.sql).bind(...this.values);
   }
+  bind(...values: unknown[]) {
+    return new DeferredStatement(this.attempt, this.sql, values);
+  }
+  first(column?: string) {
+    return this.attempt((session) =>
+      column === undefined ? this.on(session).first() : this.on(session).first(column),
+    );
+  }
+  run() {
+    return this.attempt((session) => this.on(session).run());
+  }
+  all() {
+    return this.attempt((session) => this.on(session).all());
+  }
+  raw(options?: { columnNames?: boolean }) {
+    return this.attempt((session) =>
+      options?.columnNames ? this.on(session).raw({ columnNames: true }) : this.on(session).raw(),
+    );
+  }
+}
+
+function retryingClient(attempt: Attempt): D1Client {
   return {
-    prepare: (sql: string) => new DeferredStatement(sql, []) as unknown as D1PreparedStatement,
+    prepare: (sql: string) => new DeferredStatement(attempt, sql, []) as unknown as D1PreparedStatement,
     batch: <T>(statements: D1PreparedStatement[]) =>
       attempt((session) =>
         session.batch<T>(statements.map((statement) => (statement as unknown as DeferredStatement).on(session))),
