@@ -5,6 +5,7 @@ import { transactionReference } from "~/lib/reference";
 import {
   BOOKMARK_MAX_AGE_SECONDS,
   bookmarkCookieName,
+  bookmarkSetCookie,
   isWellFormedBookmark,
   openSession,
   sessionConstraint,
@@ -147,10 +148,16 @@ describe("sessionConstraint", () => {
     expect(isWellFormedBookmark(bookmark)).toBe(true);
   });
 
-  it("names the cookie __Host- in production only", () => {
+  it("names the cookie __Host- in production only, where it is Secure", () => {
     expect(bookmarkCookieName({ ENVIRONMENT: "production" })).toBe("__Host-d1-bookmark");
     expect(bookmarkCookieName({ ENVIRONMENT: "development" })).toBe("d1-bookmark");
     expect(bookmarkCookieName({ ENVIRONMENT: "test" })).toBe("d1-bookmark");
+    const production = bookmarkSetCookie({ ENVIRONMENT: "production" }, bookmark).split("; ");
+    // A __Host- cookie is refused by browsers unless Secure, Path=/ and without Domain.
+    expect(production[0]).toBe(`__Host-d1-bookmark=${bookmark}`);
+    expect(production).toEqual(expect.arrayContaining(["Secure", "Path=/", "HttpOnly", "SameSite=Lax"]));
+    expect(production.some((part) => part.startsWith("Domain"))).toBe(false);
+    expect(bookmarkSetCookie({ ENVIRONMENT: "development" }, bookmark).split("; ")).not.toContain("Secure");
   });
 });
 
