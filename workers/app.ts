@@ -62,7 +62,8 @@ app.onError((error, c) => {
  * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (_controller, bindings, ctx) => {
-  const db = createDb(bindings.DB);
+  // The cron writes (and reads to decide its writes): at the primary, like an action.
+  const db = createDb(bindings.DB.withSession("first-primary"));
   const env = readAppEnv(bindings);
   ctx.waitUntil(
     deliverDueEmails(db, env).then((outcomes) => {

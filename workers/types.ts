@@ -7,5 +7,10 @@ import type { AppEnv, WorkerBindings } from "../app/server/env.server";
  */
 export interface AppBindings {
   Bindings: WorkerBindings & { ENVIRONMENT?: string };
-  Variables: { env: AppEnv; db: Db };
+  Variables: {
+    env: AppEnv;
+    db: Db;
+    /** The request's D1 bookmark after its queries so far (null before any). */
+    d1Bookmark: () => string | null;
+  };
 }

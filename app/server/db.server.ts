@@ -1,29 +1,38 @@
-import type { SQLWrapper } from "drizzle-orm";
+import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { drizzle } from "drizzle-orm/d1";
+import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema";
 
-function connect(d1: D1Database) {
-  return drizzle(d1, { schema });
-}
+/**
+ * What the app queries through: the request's D1 session (`env.DB.withSession(...)`), or the binding itself
+ * where no request exists (test fixtures). Only `prepare` and `batch`: a session has neither `exec` nor `dump`,
+ * so no code path may rely on them.
+ */
+export type D1Client = Pick<D1DatabaseSession, "prepare" | "batch">;
 
-export type Db = ReturnType<typeof connect>;
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Client };
 
-/** drizzle derives its relational config from the schema on each call: once per binding is enough. */
-const connections = new WeakMap<D1Database, Db>();
+const dialect = new SQLiteAsyncDialect();
 
-export function createDb(d1: D1Database): Db {
-  let db = connections.get(d1);
-  if (!db) {
-    db = connect(d1);
-    connections.set(d1, db);
-  }
+/**
+ * drizzle() derives the relational config from the schema on every call (about 0.2 ms); a session is opened
+ * per request, so the config is derived once per isolate and each request only wraps its client.
+ */
+const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
+const relationalSchema = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
+
+/** drizzle over a D1 client, as `drizzle(client, { schema })` builds it, without deriving the config again. */
+export function createDb(client: D1Client): Db {
+  // drizzle's D1 driver only calls prepare() and batch(), which a D1DatabaseSession has with the binding's
+  // signatures: the session stands in for the D1Database drizzle's types ask for.
+  const d1 = client as D1Database;
+  const session = new SQLiteD1Session(d1, dialect, relationalSchema, {});
+  const db = new DrizzleD1Database("async", dialect, session, relationalSchema) as Db;
+  db.$client = client;
   return db;
 }
 export { schema };
-
-const dialect = new SQLiteAsyncDialect();
 
 /** A statement (a query builder or an `sql` template) as a D1 prepared statement, every value bound. */
 function prepare(db: Db, query: SQLWrapper): D1PreparedStatement {

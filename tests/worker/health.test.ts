@@ -12,12 +12,15 @@ describe("/healthz", () => {
   });
 
   it("answers 503 when the database cannot be reached", async () => {
-    // The outside world failing: a D1 binding whose every query errors, as during an outage.
-    const unreachable = {
+    // The outside world failing: a D1 binding whose every query errors, as during an outage (the Worker
+    // queries through a session of it).
+    const failing = {
       prepare: () => ({
         first: () => Promise.reject(new Error("D1_ERROR: network connection lost")),
       }),
-    } as unknown as D1Database;
+      getBookmark: () => null,
+    };
+    const unreachable = { ...failing, withSession: () => failing } as unknown as D1Database;
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request("http://localhost/healthz"), { ...env, DB: unreachable }, ctx);
     await waitOnExecutionContext(ctx);

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { type FeedEvent, type FeedHub, feedTransactionColumns } from "../../app/lib/realtime";
 import { createDb, schema } from "../../app/server/db.server";
+import { isWellFormedBookmark } from "../../app/server/db-session.server";
 import type { WorkerBindings } from "../../app/server/env.server";
 import { liveSessionIds } from "../../app/server/session.server";
 
@@ -24,6 +25,8 @@ interface SocketSession {
 }
 /** For a client feed: whose transactions to replay to a socket that reconnects with `?since=`. */
 export const FEED_OWNER_HEADER = "X-Feed-Owner";
+/** The D1 bookmark of the Worker's request that opened the socket: the replay reads at least that fresh. */
+export const FEED_BOOKMARK_HEADER = "X-Feed-Bookmark";
 const MAX_REPLAY = 500;
 
 /**
@@ -68,14 +71,19 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
     const owner = request.headers.get(FEED_OWNER_HEADER);
     const since = Number(new URL(request.url).searchParams.get("since"));
     if (owner && Number.isInteger(since) && since >= 0 && new URL(request.url).searchParams.has("since")) {
-      this.ctx.waitUntil(this.replay(server, owner, since));
+      const bookmark = request.headers.get(FEED_BOOKMARK_HEADER);
+      this.ctx.waitUntil(this.replay(server, owner, since, isWellFormedBookmark(bookmark) ? bookmark : null));
     }
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  private async replay(socket: WebSocket, owner: string, since: number): Promise<void> {
+  /**
+   * Reads from a replica at least as fresh as the page that opened the socket (its bookmark), so a row the
+   * page could see is not missed; anything newer arrives live. Without a bookmark, the replay reads anywhere.
+   */
+  private async replay(socket: WebSocket, owner: string, since: number, bookmark: string | null): Promise<void> {
     const t = schema.transactions;
-    const rows = await createDb(this.env.DB)
+    const rows = await createDb(this.env.DB.withSession(bookmark ?? "first-unconstrained"))
       .select(feedTransactionColumns(t))
       .from(t)
       .where(and(eq(t.userId, owner), gt(t.id, since)))
@@ -128,7 +136,8 @@ export class FeedObject extends DurableObject<WorkerBindings> implements FeedHub
       session: socket.deserializeAttachment() as SocketSession | null,
     }));
     const ids = [...new Set(sockets.flatMap(({ session }) => (session ? [session.sessionId] : [])))];
-    const alive = await liveSessionIds(createDb(this.env.DB), ids, now);
+    // At the primary: a replica that has not yet seen a new sign-in would close that session's sockets.
+    const alive = await liveSessionIds(createDb(this.env.DB.withSession("first-primary")), ids, now);
     const live: WebSocket[] = [];
     for (const { socket, session } of sockets) {
       if (!session || (session.expiresAt > now && alive.has(session.sessionId))) live.push(socket);

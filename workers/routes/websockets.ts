@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
 import { getSessionUser, mustSetUpTwoFactor, type SessionUser } from "../../app/server/session.server";
 import {
+  FEED_BOOKMARK_HEADER,
   FEED_OWNER_HEADER,
   LISTENER_EXPIRES_HEADER,
   LISTENER_ID_HEADER,
@@ -43,6 +44,8 @@ async function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: S
     [LISTENER_EXPIRES_HEADER]: String(user.expiresAt),
   });
   if (owner) headers.set(FEED_OWNER_HEADER, owner);
+  const bookmark = c.var.d1Bookmark();
+  if (bookmark) headers.set(FEED_BOOKMARK_HEADER, bookmark);
   const answer = await stub.fetch(new Request(c.req.url, { headers }));
   // A response fetched from the object has immutable headers: the Worker answers with its own copy, which
   // the security headers middleware completes like any other response.
