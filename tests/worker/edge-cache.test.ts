@@ -111,6 +111,12 @@ describe("public pages from the edge cache", () => {
     const fresh = await visit("/?case=signed-in-first", { headers: { Cookie: cookie } });
     expect(fresh.body).toContain("Zelda");
     expect(await cache.match(await keyOf("/?case=signed-in-first"))).toBeUndefined();
+    // Their client-side navigations too.
+    await visit("/_root.data?case=signed-in");
+    const data = await visit("/_root.data?case=signed-in", { headers: { Cookie: cookie } });
+    expect(data.status).toBe("BYPASS");
+    expect(data.body).toContain("Zelda");
+
     const visitor = await visit("/?case=signed-in-first");
     expect(visitor.status).toBe("MISS");
     expect(visitor.body).not.toContain("Zelda");
@@ -136,6 +142,11 @@ describe("public pages from the edge cache", () => {
     expect(withToast.response.headers.getSetCookie().some((cookie) => cookie.startsWith("toast=;"))).toBe(true);
     expect(await cache.match(await keyOf("/terms-of-service?case=toast"))).toBeUndefined();
     expect((await visit("/terms-of-service?case=toast")).body).not.toContain("Signed out safely");
+
+    // A cookie nobody has said leaves the page alone is assumed to change it.
+    expect((await visit("/terms-of-service?case=toast", { headers: { Cookie: "added-later=1" } })).status).toBe(
+      "BYPASS",
+    );
   });
 
   it("ignores the D1 bookmark cookie and keeps nothing that sets another cookie", async () => {
