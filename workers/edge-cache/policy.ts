@@ -27,10 +27,10 @@ export const BOOKMARK_COOKIES = new Set(["d1-bookmark", "__Host-d1-bookmark"]);
  * Any other cookie (the session, the toast, a sign-in in progress, one added later) sends the request past
  * the cache: a cookie nobody listed here is assumed to change the page.
  */
-function ignoredCookie(env: AppEnv, name: string): boolean {
+function ignoredCookie(name: string, deviceCookieName: string): boolean {
   return (
     BOOKMARK_COOKIES.has(name) ||
-    name === deviceCookie(env).name ||
+    name === deviceCookieName ||
     name === "googtrans" ||
     name === "TawkConnectionTime" ||
     name.startsWith("twk_") ||
@@ -45,8 +45,12 @@ const cookieNames = (header: string | null) =>
     .filter((name) => name !== "");
 
 /** Whether the request carries a cookie that may change the page (a session's above all). */
-export const carriesPageCookie = (env: AppEnv, request: Request) =>
-  cookieNames(request.headers.get("Cookie")).some((name) => !ignoredCookie(env, name));
+export function carriesPageCookie(env: AppEnv, request: Request): boolean {
+  const names = cookieNames(request.headers.get("Cookie"));
+  if (names.length === 0) return false;
+  const deviceCookieName = deviceCookie(env).name;
+  return names.some((name) => !ignoredCookie(name, deviceCookieName));
+}
 
 /**
  * Fresh for 10 minutes, then served stale for up to a day while one request renders it anew in the

@@ -1,6 +1,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { readAppEnv } from "../../app/server/env.server";
-import { edgeCacheKey, edgeCacheVersion, entryToStore, markPublic, servedFromCache } from "../edge-cache/entry";
+import {
+  CACHE_STATUS,
+  edgeCacheKey,
+  edgeCacheVersion,
+  entryToStore,
+  markPublic,
+  servedFromCache,
+} from "../edge-cache/entry";
 import { carriesPageCookie, isCacheablePath, isStorable } from "../edge-cache/policy";
 import type { AppBindings } from "../types";
 import { cspNonce } from "./security-headers";
@@ -30,7 +37,7 @@ export function edgeCache(options: EdgeCacheOptions): MiddlewareHandler<AppBindi
     if ((method !== "GET" && method !== "HEAD") || !isCacheablePath(new URL(c.req.url).pathname)) return next();
     if (carriesPageCookie(readAppEnv(c.env), c.req.raw)) {
       await next();
-      c.res.headers.set("X-Edge-Cache", "BYPASS");
+      c.res.headers.set(CACHE_STATUS, "BYPASS");
       return;
     }
     // Workers' own cache: the DOM typings of `caches` in this project do not know `default`.
@@ -38,7 +45,11 @@ export function edgeCache(options: EdgeCacheOptions): MiddlewareHandler<AppBindi
     const key = edgeCacheKey(c.req.url, await edgeCacheVersion(options.buildId, c.env));
     if (refreshes.has(c.req.raw)) return renderAndStore(c, next, cache, key, true);
 
-    const stored = await cache.match(key);
+    // A cache that cannot be read is a miss: the page is rendered as if there were no cache.
+    const stored = await cache.match(key).catch((error: unknown) => {
+      console.error("edge cache: reading a page failed:", error);
+      return undefined;
+    });
     if (stored) {
       const { response, stale } = servedFromCache(stored, cspNonce(c), method === "GET");
       if (stale) refreshInBackground(c, options, key);
