@@ -63,16 +63,15 @@ const mf = new Miniflare(
 const origin = (await mf.ready).origin;
 
 /**
- * The routes driven by autocannon. `/` for a visitor comes from the edge cache after its first request; the same
- * page for a signed-in client is rendered every time (signed-in requests bypass the cache): the two rows are the
- * cached and uncached rates of one public page.
+ * The routes driven by autocannon. /stocks for a visitor comes from the edge cache after its first request; the
+ * same request with a cookie the cache does not know is rendered every time (such a cookie bypasses the cache):
+ * the two rows are the cached and uncached rates of one public page.
  */
 const ROUTES: Array<{ name: string; path: string; cookie?: string }> = [
   { name: "/healthz", path: "/healthz" },
   { name: "/login", path: "/login" },
-  { name: "/ (visitor, cached)", path: "/" },
-  { name: "/ (signed in, uncached)", path: "/", cookie: cookies.light },
-  { name: "/stocks (visitor)", path: "/stocks" },
+  { name: "/stocks (visitor, cached)", path: "/stocks" },
+  { name: "/stocks (uncached)", path: "/stocks", cookie: "bench-uncached=1" },
   { name: "/dashboard (light)", path: "/dashboard", cookie: cookies.light },
   { name: "/dashboard (heavy)", path: "/dashboard", cookie: cookies.heavy },
   { name: "/transactions (light)", path: "/transactions", cookie: cookies.light },
@@ -194,8 +193,8 @@ const rps = (name: string) => Number(figures[name]?.["req/s"] ?? 0) || 1;
 const exportFigure = (name: string, key: "first byte ms" | "total ms") =>
   Number(exportFigures[name]?.[key] ?? Number.POSITIVE_INFINITY);
 const ratios = {
-  "/ cached over uncached (req/s, at least)": {
-    value: rps("/ (visitor, cached)") / rps("/ (signed in, uncached)"),
+  "/stocks cached over uncached (req/s, at least)": {
+    value: rps("/stocks (visitor, cached)") / rps("/stocks (uncached)"),
     target: 5,
     atLeast: true,
   },

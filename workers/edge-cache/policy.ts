@@ -1,4 +1,5 @@
 import { deviceCookie } from "../../app/server/auth/sign-in.server";
+import { bookmarkCookieName } from "../../app/server/db-session.server";
 import type { AppEnv } from "../../app/server/env.server";
 
 /**
@@ -17,8 +18,11 @@ const CACHEABLE_PATHS = [
 
 export const isCacheablePath = (pathname: string) => CACHEABLE_PATHS.some((pattern) => pattern.test(pathname));
 
-/** The D1 bookmark cookie (`bookmarkCookieName(env)`): where a visitor's reads start, never what a page shows. */
-export const BOOKMARK_COOKIES = new Set(["d1-bookmark", "__Host-d1-bookmark"]);
+/** The D1 bookmark cookie, under either of its names: where a visitor's reads start, never what a page shows. */
+export const BOOKMARK_COOKIES = new Set([
+  bookmarkCookieName({ ENVIRONMENT: "production" }),
+  bookmarkCookieName({ ENVIRONMENT: "development" }),
+]);
 
 /**
  * Cookies that never change what these pages render, so they do not keep a visitor from the cache: the D1
