@@ -177,9 +177,10 @@ export default function ClientDetail() {
     },
     onReconnect: refresh,
   });
-  const rows = firstPage
-    ? mergeTransactions(transactions, live).map((tx) => ({ ...tx, reference: transactionReference(tx.id) }))
-    : transactions;
+  const rows = (firstPage ? mergeTransactions(transactions, live) : transactions).map((tx) => ({
+    ...tx,
+    reference: transactionReference(tx.id),
+  }));
 
   // Once per reply (its stamp), however often live updates re-render the page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the reply's stamp on purpose

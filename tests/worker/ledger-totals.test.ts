@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { deleteClientData } from "~/server/admin/deletion.server";
-import { adminDesk } from "~/server/admin/desk.server";
+import { adminDesk, WAITING_CLIENTS } from "~/server/admin/desk.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import { createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
 
@@ -100,7 +100,7 @@ describe("ledger totals", () => {
 });
 
 describe("the desk's waiting list", () => {
-  it("shows the 50 clients waiting longest, oldest first, with each one's count and money in and out", async () => {
+  it("shows the clients waiting longest, oldest first, with each one's count and money in and out", async () => {
     // 60 clients, created in an order unrelated to the age of their requests.
     const clients = await Promise.all(Array.from({ length: 60 }, () => createUser()));
     const ageOf = (i: number) => 1_000 + ((i * 37) % 60) * 1_000;
@@ -113,7 +113,8 @@ describe("the desk's waiting list", () => {
     const expected = clients
       .map((client, i) => ({ userId: client.id, oldest: ageOf(i) }))
       .sort((a, b) => a.oldest - b.oldest)
-      .slice(0, 50);
+      .slice(0, WAITING_CLIENTS);
+    expect(waiting).toHaveLength(WAITING_CLIENTS);
     expect(waiting.map((w) => ({ userId: w.userId, oldest: w.oldest }))).toEqual(expected);
     expect(waiting.every((w) => w.count === 2 && w.incomingCents === 100 && w.outgoingCents === 250)).toBe(true);
   });

@@ -61,6 +61,11 @@ export function TransactionsTable({
 }) {
   const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
   const awaitingCode = rows.find((tx) => reply?.intent === "approve" && String(tx.id) === reply.subject);
+  // One handler for every pending row's Reject (the row's id is the button's value), not one closure per row.
+  const chooseRejecting = (event: React.MouseEvent<HTMLButtonElement>) => {
+    const id = Number(event.currentTarget.value);
+    setRejecting(rows.find((tx) => tx.id === id) ?? null);
+  };
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Transactions</h2>
@@ -75,15 +80,16 @@ export function TransactionsTable({
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm">
           <ColumnHeads columns={["Reference", "Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
-          <tbody className="divide-y divide-border">
+          {/* Cell padding is set once here rather than on each of the 350 cells. */}
+          <tbody className="divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4">
             {rows.map((tx) => (
               <tr
                 key={tx.id}
                 data-status={tx.status}
                 className={tx.status === "rejected" || tx.status === "cancelled" ? "opacity-50" : undefined}
               >
-                <td className="py-2 pr-4 font-mono">{tx.reference}</td>
-                <td className="py-2 pr-4">
+                <td className="font-mono">{tx.reference}</td>
+                <td>
                   {TYPE_LABELS[tx.transactionType]}
                   {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
                     <PayoutAddress
@@ -93,11 +99,11 @@ export function TransactionsTable({
                     />
                   ) : null}
                 </td>
-                <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
-                <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
-                <td className="py-2 pr-4 capitalize">{STATUS_LABELS[tx.status] ?? tx.status}</td>
-                <td className="py-2">
+                <td className="tabular-nums">{formatCents(tx.amountCents)}</td>
+                <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                <td>{formatDateTime(tx.createdAt)}</td>
+                <td className="capitalize">{STATUS_LABELS[tx.status] ?? tx.status}</td>
+                <td>
                   {tx.status === "pending" ? (
                     <div className="flex flex-wrap items-center gap-2">
                       {awaitingSecondApproval.includes(tx.id) ? (
@@ -118,7 +124,8 @@ export function TransactionsTable({
                       )}
                       <button
                         type="button"
-                        onClick={() => setRejecting(tx)}
+                        value={tx.id}
+                        onClick={chooseRejecting}
                         aria-label={`Reject ${describe(tx)}`}
                         className={REJECT_CLASS}
                       >

@@ -2,7 +2,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
-import { transactionReference } from "~/lib/reference";
 import { type Actor, auditInsert } from "../audit.server";
 import { accountQuery } from "../auth.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
@@ -36,10 +35,12 @@ export function displayName(first: string | null | undefined, last: string | nul
  */
 function clientTransactionsQuery(db: Db, userId: string, filters: HistoryFilters, position: HistoryPosition) {
   const { cursor, orderBy } = historyPageClauses(position);
+  // Only what the table shows: the owner is the page's client, and every unused column would be sent to the browser
+  // twice (in the HTML and in the data Remix serializes beside it).
+  const { userId: _owner, ...rowColumns } = historyColumns;
   return db
     .select({
-      ...historyColumns,
-      walletAddress: transactions.walletAddress,
+      ...rowColumns,
       withdrawalWalletAddress: transactions.withdrawalWalletAddress,
       payoutCurrency: withdrawalWallets.cryptoCurrency,
       newPayoutAddress: sql<number>`CASE WHEN ${transactions.transactionType} = 'withdraw'
@@ -88,11 +89,14 @@ export async function clientDetail(
       stockBalanceCents: figure(ledger, "stockBalance"),
       totalFeeDepositsCents: figure(ledger, "feeDeposits"),
       totalProfitCents: figure(ledger, "totalProfit"),
-      firstDeposit: firstDeposit[0] ?? null,
+      firstDeposit: firstDeposit[0]
+        ? { createdAt: firstDeposit[0].createdAt, amountCents: firstDeposit[0].amountCents }
+        : null,
     },
-    stocks,
-    feeDeposits,
-    transactions: rows.map((row) => ({ ...row, reference: transactionReference(row.id) })),
+    stocks: stocks.map(({ stock, cents }) => ({ stock, cents })),
+    feeDeposits: feeDeposits.map(({ id, createdAt, amountCents }) => ({ id, createdAt, amountCents })),
+    // The reference is derived from the id where the row is shown (live rows need it too), not sent.
+    transactions: rows,
     next,
     previous,
     proposals: proposals.map(toWaitingProposal),
