@@ -314,6 +314,11 @@ export const transactions = sqliteTable(
     // /admin/transactions: every client's rows newest first, and by status (pending, rejected...), by keyset.
     index("transactions_recent_idx").on(t.createdAt, t.id),
     index("transactions_status_recent_idx").on(t.status, t.createdAt, t.id),
+    // "New address": has this client ever been paid to this address? One look-up, however many payouts the
+    // client has had (the desk asks it for every listed client on every load).
+    index("transactions_user_payouts_idx")
+      .on(t.userId, t.withdrawalWalletAddress, t.id)
+      .where(sql`status = 'approved' AND transaction_type = 'withdraw'`),
   ],
 );
 

@@ -1,10 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { signCancelToken } from "~/server/ledger/cancel-link.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
+import { neverPaidTo } from "~/server/ledger/payout-address.server";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 import worker from "../../workers/app";
 import {
@@ -235,5 +238,19 @@ describe("the cancel link", () => {
     expect(html).not.toContain(chat);
     // The password reset link's page carries a token the same way.
     expect(await pageWithChat("/reset-password?token=not-a-real-token")).not.toContain(chat);
+  });
+});
+
+describe("the 'New address' check", () => {
+  it("is one look-up in the payouts index, however many payouts the client has had", async () => {
+    const { sql: statement, params } = new SQLiteAsyncDialect().sqlToQuery(
+      sql`SELECT ${neverPaidTo("00000000-0000-4000-8000-000000000000", "bc1qexample")}`,
+    );
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    const plan = results.map((row) => row.detail).join("\n");
+    expect(plan).toContain("USING COVERING INDEX transactions_user_payouts_idx");
+    expect(plan).not.toMatch(/SCAN paid|transactions_user_status_recent_idx/);
   });
 });

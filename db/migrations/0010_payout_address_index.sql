@@ -1,0 +1,1 @@
+CREATE INDEX `transactions_user_payouts_idx` ON `transactions` (`user_id`,`withdrawal_wallet_address`,`id`) WHERE status = 'approved' AND transaction_type = 'withdraw';
