@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
 import { PageLinks, TransactionFilters } from "~/components/admin/transaction-filters";
@@ -8,6 +9,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents, formatDateTime } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
+import { transactionReference } from "~/lib/reference";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
@@ -37,6 +39,7 @@ export default function AdminTransactions() {
   const { rows, next, previous, filters, submitted, errors } = useLoaderData<typeof loader>();
   const extra = adminFilterParams(filters);
   const pendingOnly = filters.status === "pending";
+  const followLink = useListNavigation();
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -63,20 +66,22 @@ export default function AdminTransactions() {
         <div className="overflow-x-auto">
           <table className="w-full min-w-[52rem] text-left text-sm">
             <ColumnHeads columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]} />
-            <tbody className="divide-y divide-border">
+            {/* Padding set once for every cell; the client links share one handler (see useListNavigation). */}
+            {/* biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too */}
+            <tbody className="divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4" onClick={followLink}>
               {rows.map((tx) => (
                 <tr key={tx.id} data-status={tx.status}>
-                  <td className="py-2 pr-4 font-mono">{tx.reference}</td>
-                  <td className="py-2 pr-4">
-                    <Link to={`/user/${tx.userId}`} className="text-brand hover:underline">
+                  <td className="font-mono">{transactionReference(tx.id)}</td>
+                  <td>
+                    <a href={`/user/${tx.userId}`} className="text-brand hover:underline">
                       {tx.client}
-                    </Link>
+                    </a>
                   </td>
-                  <td className="py-2 pr-4">{TYPE_LABELS[tx.transactionType]}</td>
-                  <td className="py-2 pr-4">{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                  <td className="py-2 pr-4 tabular-nums">{formatCents(tx.amountCents)}</td>
-                  <td className="py-2 pr-4">{formatDateTime(tx.createdAt)}</td>
-                  <td className={`py-2 pr-4 capitalize ${STATUS_CLASS[tx.status] ?? ""}`}>{tx.status}</td>
+                  <td>{TYPE_LABELS[tx.transactionType]}</td>
+                  <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                  <td className="tabular-nums">{formatCents(tx.amountCents)}</td>
+                  <td>{formatDateTime(tx.createdAt)}</td>
+                  <td className={`capitalize ${STATUS_CLASS[tx.status] ?? ""}`}>{tx.status}</td>
                 </tr>
               ))}
             </tbody>

@@ -65,8 +65,8 @@ function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, positi
 type AdminTransactionRow = Awaited<ReturnType<typeof adminTransactionsQuery>>[number];
 
 const toRow = (r: AdminTransactionRow) => ({
+  // The page derives the reference from the id: sending both would put it in the page's data for nothing.
   id: r.id,
-  reference: transactionReference(r.id),
   userId: r.userId,
   client: displayName(r.firstName, r.lastName, r.email),
   transactionType: r.transactionType,
