@@ -88,6 +88,14 @@ const EXPORTS: Array<{ name: string; path: string; cookie?: string }> = [
 ];
 const EXPORT_RUNS = 5;
 
+/** BENCH_ONLY=/login,/admin measures only the routes whose names start so (a quick look; ratios need their pairs). */
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
+if (only) {
+  const picked = (route: { name: string }) => only.some((prefix) => route.name.startsWith(prefix));
+  ROUTES.splice(0, ROUTES.length, ...ROUTES.filter(picked));
+  EXPORTS.splice(0, EXPORTS.length, ...EXPORTS.filter(picked));
+}
+
 // Each route must answer 200 before it is measured: a redirect to /login would measure the wrong page.
 for (const route of [...ROUTES, ...EXPORTS]) {
   const response = await fetch(`${origin}${route.path}`, {
