@@ -80,6 +80,9 @@ describe("a forged or hostile bookmark cookie", () => {
     "a".repeat(5000),
     `"${BOOKMARK}"`,
     "../../etc",
+    // D1's own constraints are not bookmarks: a cookie must not send every read to the primary.
+    "first-primary",
+    "first-unconstrained",
   ];
 
   it("is never passed to D1, and the page answers normally with a bookmark D1 gave", async () => {

@@ -173,15 +173,15 @@ describe("what a cached answer carries", () => {
   it("every hit, data requests included, carries this response's CSP and none of the entry's bookkeeping", async () => {
     for (const path of ["/about-us.data?case=csp", "/stocks/TSLA?case=csp", "/_root.data?case=csp"]) {
       await visit(path);
-      const hits = [await visit(path), await visit(path)];
-      for (const hit of hits) {
+      const [one, two] = [await visit(path), await visit(path)];
+      for (const hit of [one, two]) {
         expect(hit.status, path).toBe("HIT");
         expect(hit.response.headers.get("Content-Security-Policy"), path).toContain("script-src 'self' 'nonce-");
         expect(hit.response.headers.get("X-Frame-Options")).toBe("DENY");
         expect(privateHeaders(hit.response), path).toEqual([]);
         expect(hit.response.headers.getSetCookie(), path).toEqual([]);
       }
-      expect(allowedNonce(hits[0].response)).not.toBe(allowedNonce(hits[1].response));
+      expect(allowedNonce(one.response)).not.toBe(allowedNonce(two.response));
     }
   });
 
