@@ -41,7 +41,10 @@ describe("a bookmark cannot steer a decision screen to a replica", () => {
     const data = await getPage("/Admin/Transactions.data", cookie);
     expect(data.status).toBe(200);
     await data.text();
-    expect(opened()).toEqual(["first-primary", "first-primary", "first-primary"]);
+    const encoded = await getPage("/%61dmin", cookie);
+    expect(encoded.status).toBe(200);
+    await encoded.text();
+    expect(opened()).toEqual(["first-primary", "first-primary", "first-primary", "first-primary"]);
   });
 
   it("treats every spelling of a primary page alike", () => {
