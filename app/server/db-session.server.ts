@@ -29,14 +29,15 @@ export const isWellFormedBookmark = (value: string | null | undefined): value is
 /**
  * Pages whose loaders decide money or change state, read at the primary even for a GET: the admin's desk and
  * its tables (/admin…), the admin's client pages and their exports (/user…), and the links that consume a
- * token or finish a sign-in (their loaders write, then read what they wrote).
+ * token or finish a sign-in (their loaders write, then read what they wrote). Matched as Remix matches routes,
+ * whatever the case and with or without a trailing slash: /ADMIN and /Confirm-Email/ are the same screens.
  */
 const PRIMARY_PAGES = [
-  /^\/admin(?:\/|$)/,
-  /^\/user(?:\/|$)/,
-  /^\/confirm-email$/,
-  /^\/auth\/[^/]+\/callback$/,
-  /^\/account\/link$/,
+  /^\/admin(?:\/|$)/i,
+  /^\/user(?:\/|$)/i,
+  /^\/confirm-email\/?$/i,
+  /^\/auth\/[^/]+\/callback\/?$/i,
+  /^\/account\/link\/?$/i,
 ];
 
 /** Remix's single fetch asks for a page's data at "{path}.data" ("/_root.data" for "/"). */

@@ -12,7 +12,8 @@ export function privateWhenSignedIn(): MiddlewareHandler<AppBindings> {
     await next();
     const name = sessionCookieName(c.var.env);
     const cookies = c.req.header("Cookie") ?? "";
-    const signedIn = cookies.split(";").some((part) => part.trim().startsWith(`${name}=`));
+    // Names compared as the session reader parses them: "session =token" is a session too.
+    const signedIn = cookies.split(";").some((part) => part.split("=")[0]?.trim() === name && part.includes("="));
     const changesSession = c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`));
     // A websocket upgrade (101) is no page: nothing to cache.
     if ((!signedIn && !changesSession) || c.res.status === 101) return;
