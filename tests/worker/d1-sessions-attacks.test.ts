@@ -1,6 +1,7 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bookmarkFromCookies, sessionConstraint } from "~/server/db-session.server";
+import { sessionsOpened } from "../support/d1-sessions";
 import { createUser, fundedClient, getPage, ORIGIN, sessionCookieFor, signedInAdmin } from "../support/fixtures";
 
 const COOKIE = "d1-bookmark";
@@ -9,17 +10,6 @@ const BOOKMARK = "00000000-0000000c-00000000-00000000000000000000000000000000";
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** Where each request's own D1 session started (the Durable Objects' sessions are left out). */
-function sessionsOpened() {
-  const original = env.DB.withSession.bind(env.DB);
-  const starts: unknown[] = [];
-  vi.spyOn(env.DB, "withSession").mockImplementation((start) => {
-    if (new Error().stack?.includes("openSession")) starts.push(start);
-    return original(start);
-  });
-  return () => starts;
-}
 
 const bookmarkLines = (response: Response) =>
   response.headers.getSetCookie().filter((line) => line.startsWith(`${COOKIE}=`));
