@@ -3,8 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
-import { PageLinks, TransactionFilters } from "~/components/admin/transaction-filters";
 import { Banner } from "~/components/form";
+import { HistoryFilterForm } from "~/components/history-filter-form";
+import { HistoryPageLinks } from "~/components/history-page-links";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents, formatDateTime } from "~/lib/format";
@@ -66,7 +67,13 @@ export default function AdminTransactions() {
           </a>
         </div>
       </div>
-      <TransactionFilters idPrefix="admin-tx" submitted={submitted} withClientAndAmount clearTo="/admin/transactions" />
+      <HistoryFilterForm
+        look="desk"
+        idPrefix="admin-tx"
+        submitted={submitted}
+        clearTo="/admin/transactions"
+        withClientAndAmount
+      />
       {errors.length > 0 ? <Banner tone="error">{errors.join(" ")}</Banner> : null}
       <article className="rounded-xl border border-border bg-surface p-5">
         <div className="overflow-x-auto">
@@ -92,12 +99,7 @@ export default function AdminTransactions() {
           </table>
           {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
         </div>
-        <PageLinks
-          previous={previous}
-          next={next}
-          href={(page) => historySearch(filters, page, extra) || "?"}
-          label="Transaction pages"
-        />
+        <HistoryPageLinks look="desk" filters={filters} extra={extra} previous={previous} next={next} />
       </article>
     </section>
   );

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Moment, StackedCell, StackedTable, stackedRowClass } from "~/components/account/stacked-table";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { Banner } from "~/components/form";
+import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filter-form";
+import { HistoryPageLinks } from "~/components/history-page-links";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
-import { STATUS_LABELS, TransactionStatusBadge, TYPE_LABELS } from "~/components/transaction-status";
+import { TransactionStatusBadge, TYPE_LABELS } from "~/components/transaction-status";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -25,85 +25,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount", "Status", "Action"] as const;
 
-const fieldClass = "w-full rounded-md border border-border bg-canvas px-3 py-2 text-sm";
-const linkButtonClass =
-  "rounded-md border border-border px-3 py-2 text-sm font-medium hover:bg-surface-raised focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand";
-
-function Field({ id, label, wide, children }: { id: string; label: string; wide?: boolean; children: ReactNode }) {
-  return (
-    <div className={wide ? "col-span-2 lg:col-span-1" : undefined}>
-      <label htmlFor={id} className="block text-xs font-medium text-ink-muted">
-        {label}
-      </label>
-      <div className="mt-1">{children}</div>
-    </div>
-  );
-}
-
-type Submitted = ReturnType<typeof useLoaderData<typeof loader>>["submitted"];
-
-/** GET, so the filtered view is a URL to bookmark; a new filter starts again at the first page. */
-function Filters({ submitted }: { submitted: Submitted }) {
-  return (
-    <Form
-      method="get"
-      role="search"
-      aria-label="Filter transactions"
-      className="grid grid-cols-2 gap-3 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
-    >
-      <Field id="history-type" label="Type">
-        <select id="history-type" name="type" defaultValue={submitted.type ?? ""} className={fieldClass}>
-          <option value="">All types</option>
-          {TRANSACTION_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {TYPE_LABELS[type]}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id="history-status" label="Status">
-        <select id="history-status" name="status" defaultValue={submitted.status ?? ""} className={fieldClass}>
-          <option value="">All statuses</option>
-          {TRANSACTION_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id="history-from" label="From (UTC)">
-        <input id="history-from" name="from" type="date" defaultValue={submitted.from} className={fieldClass} />
-      </Field>
-      <Field id="history-to" label="To (UTC, included)">
-        <input id="history-to" name="to" type="date" defaultValue={submitted.to} className={fieldClass} />
-      </Field>
-      <Field id="history-reference" label="Reference" wide>
-        <input
-          id="history-reference"
-          name="reference"
-          type="search"
-          defaultValue={submitted.reference}
-          placeholder="TX-7Q2M9K"
-          autoComplete="off"
-          spellCheck={false}
-          className={`${fieldClass} font-mono uppercase`}
-        />
-      </Field>
-      <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
-        <button
-          type="submit"
-          className="rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand"
-        >
-          Apply
-        </button>
-        <Link to="/transactions" className={linkButtonClass}>
-          Clear
-        </Link>
-      </div>
-    </Form>
-  );
-}
-
 export default function TransactionHistory() {
   const { accountId, filters, submitted, errors, rows, next, previous } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
@@ -117,13 +38,13 @@ export default function TransactionHistory() {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">History</h1>
         {/* A document download, not a client-side navigation: the browser saves the file. */}
-        <a href={`/transactions.csv${historySearch(filters)}`} download className={linkButtonClass}>
+        <a href={`/transactions.csv${historySearch(filters)}`} download className={CLIENT_LINK_BUTTON}>
           Download CSV
         </a>
       </div>
 
       <article className="rounded-xl border border-border bg-surface p-5">
-        <Filters submitted={submitted} />
+        <HistoryFilterForm look="client" idPrefix="history" submitted={submitted} clearTo="/transactions" />
         {errors.length > 0 ? (
           <div className="mt-4">
             <Banner tone="error">
@@ -184,22 +105,7 @@ export default function TransactionHistory() {
           )}
         </div>
 
-        {previous || next ? (
-          <nav aria-label="Pages" className="mt-4 flex justify-between gap-2">
-            {previous ? (
-              <Link to={`/transactions${historySearch(filters, { before: previous })}`} className={linkButtonClass}>
-                Previous
-              </Link>
-            ) : (
-              <span />
-            )}
-            {next ? (
-              <Link to={`/transactions${historySearch(filters, { after: next })}`} className={linkButtonClass}>
-                Next
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <HistoryPageLinks look="client" filters={filters} previous={previous} next={next} />
       </article>
     </section>
   );

@@ -1,13 +1,14 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { ColumnHeads } from "~/components/admin/table";
-import { PageLinks, TransactionFilters } from "~/components/admin/transaction-filters";
 import { CopyButton } from "~/components/copy-button";
 import { Banner } from "~/components/form";
+import { HistoryFilterForm } from "~/components/history-filter-form";
+import { HistoryPageLinks } from "~/components/history-page-links";
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents, formatDateTime } from "~/lib/format";
-import { type HistoryFilters, historySearch } from "~/lib/history-filters";
+import type { HistoryFilters } from "~/lib/history-filters";
 import type { FeedTransaction } from "~/lib/realtime";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
@@ -70,7 +71,7 @@ export function TransactionsTable({
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Transactions</h2>
       <div className="mt-3">
-        <TransactionFilters idPrefix="client-tx" submitted={submitted} clearTo={`/user/${clientId}`} />
+        <HistoryFilterForm look="desk" idPrefix="client-tx" submitted={submitted} clearTo={`/user/${clientId}`} />
       </div>
       {filterErrors.length > 0 ? (
         <div className="mt-3">
@@ -140,12 +141,7 @@ export function TransactionsTable({
         </table>
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
-      <PageLinks
-        previous={previous}
-        next={next}
-        href={(page) => historySearch(filters, page) || "?"}
-        label="Transaction pages"
-      />
+      <HistoryPageLinks look="desk" filters={filters} previous={previous} next={next} />
       <RejectDialog row={rejecting} onClose={() => setRejecting(null)} />
       {awaitingCode ? (
         <StepUpDialog
