@@ -11,13 +11,12 @@ import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
 import {
   HISTORY_PAGE_SIZE,
   type HistoryPosition,
-  historyColumns,
   historyConditions,
   historyPage,
   historyPageClauses,
 } from "../ledger/history.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
-import { approvedStocks, ofType } from "../ledger/reads.server";
+import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
 import { endSessionsOf } from "../session.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
@@ -35,12 +34,9 @@ export function displayName(first: string | null | undefined, last: string | nul
  */
 function clientTransactionsQuery(db: Db, userId: string, filters: HistoryFilters, position: HistoryPosition) {
   const { cursor, orderBy } = historyPageClauses(position);
-  // Only what the table shows: the owner is the page's client, and every unused column would be sent to the browser
-  // twice (in the HTML and in the data Remix serializes beside it).
-  const { userId: _owner, ...rowColumns } = historyColumns;
   return db
     .select({
-      ...rowColumns,
+      ...listColumns,
       withdrawalWalletAddress: transactions.withdrawalWalletAddress,
       payoutCurrency: withdrawalWallets.cryptoCurrency,
       newPayoutAddress: sql<number>`CASE WHEN ${transactions.transactionType} = 'withdraw'

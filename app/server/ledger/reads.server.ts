@@ -11,9 +11,8 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
-import { neverPaidTo } from "./payout-address.server";
 
-const { transactions, depositWallets, withdrawalWallets, ledgerTotals: totalsTable } = schema;
+const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
 
 /** A transaction as the feeds carry it and the lists show it: one definition for selects and RETURNING. */
 export const feedColumns = feedTransactionColumns(transactions);
@@ -25,7 +24,15 @@ export const FEED_RETURNING = sql.raw(
     .join(", "),
 );
 
-const { userId: _owner, ...listColumns } = feedColumns;
+/**
+ * A transaction as a list of one client's rows shows it: the feed's columns without the owner, who is the list's
+ * client (an unused column would be sent to the browser twice, in the HTML and in the data beside it).
+ */
+export const listColumns = withoutOwner(feedColumns);
+
+function withoutOwner<Columns extends { userId: unknown }>({ userId: _owner, ...columns }: Columns) {
+  return columns;
+}
 type LedgerListRow = Omit<FeedTransaction, "userId">;
 
 const byNewest = (a: LedgerListRow, b: LedgerListRow) => b.createdAt - a.createdAt || b.id - a.id;
@@ -61,34 +68,6 @@ export function ofType(
     .where(and(eq(transactions.userId, userId), eq(transactions.transactionType, type), extra))
     .orderBy(...keysetOrderBy(transactionKeyset, order))
     .limit(limit);
-}
-
-/**
- * All of a client's transactions, newest first, a page at a time (the admin's Transactions table), each
- * withdrawal with where it pays out: the currency and address the client asked for, and whether that address
- * is new for this client.
- */
-export function transactionsPageQuery(db: Db, userId: string, pageSize: number, cursor?: Keyset) {
-  return db
-    .select({
-      ...listColumns,
-      walletAddress: transactions.walletAddress,
-      withdrawalWalletAddress: transactions.withdrawalWalletAddress,
-      payoutCurrency: withdrawalWallets.cryptoCurrency,
-      // 'New address': a withdrawal to an address this client was never paid to (their approved rows only).
-      newPayoutAddress: sql<number>`CASE WHEN ${transactions.transactionType} = 'withdraw'
-        AND ${transactions.withdrawalWalletAddress} IS NOT NULL
-        THEN ${neverPaidTo(transactions.userId, transactions.withdrawalWalletAddress, { id: transactions.id, status: transactions.status })}
-        ELSE 0 END`,
-    })
-    .from(transactions)
-    .leftJoin(
-      withdrawalWallets,
-      and(eq(withdrawalWallets.userId, transactions.userId), eq(withdrawalWallets.transactionId, transactions.id)),
-    )
-    .where(and(eq(transactions.userId, userId), afterCursor(transactionKeyset, cursor, "newest")))
-    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
-    .limit(pageSize + 1);
 }
 
 /** Approved stock deposits grouped by stock (the dashboard's and the admin's Stocks lists). */
