@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { InputHTMLAttributes, ReactNode } from "react";
+import { type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
 import { STATUS_LABELS, TYPE_LABELS } from "~/components/transaction-status";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionStatus } from "~/lib/ledger";
 import { TYPE_LABELS as DESK_TYPE_LABELS } from "~/lib/schemas/admin";
@@ -36,8 +36,6 @@ const LOOKS = {
     submit: "rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand",
     submitLabel: "Apply",
     clear: CLIENT_LINK_BUTTON,
-    // Left mounted across the client's own submissions, so focus stays on Apply.
-    keyedOnQuery: false,
   },
   desk: {
     role: undefined,
@@ -53,8 +51,6 @@ const LOOKS = {
     submit: "rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand",
     submitLabel: "Filter",
     clear: "text-sm text-brand hover:underline",
-    // Remounted when the query changes, so the fields follow Back and Forward and the 'Pending only' link.
-    keyedOnQuery: true,
   },
 } as const;
 
@@ -100,6 +96,18 @@ export function HistoryFilterForm({
   withClientAndAmount?: boolean;
 }) {
   const style = LOOKS[look];
+  // The fields follow the URL (Back, Forward, Clear, 'Pending only'): when the query changes, each field takes its
+  // new value in place rather than the form being remounted, so focus stays where it was (on the submit button
+  // after a submission). Resetting the form would not do: React leaves a select's default as it was first rendered.
+  const formRef = useRef<HTMLFormElement>(null);
+  const query = JSON.stringify(submitted);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is what the fields follow
+  useEffect(() => {
+    for (const field of Array.from(formRef.current?.elements ?? [])) {
+      if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement)
+        field.value = submitted[field.name] ?? "";
+    }
+  }, [query]);
   const id = (name: string) => `${idPrefix}-${name}`;
   const text = (
     name: string,
@@ -141,13 +149,7 @@ export function HistoryFilterForm({
     </Field>
   );
   return (
-    <Form
-      method="get"
-      key={style.keyedOnQuery ? JSON.stringify(submitted) : undefined}
-      role={style.role}
-      aria-label="Filter transactions"
-      className={style.form}
-    >
+    <Form method="get" ref={formRef} role={style.role} aria-label="Filter transactions" className={style.form}>
       {choice("type", "Type", "All types", TRANSACTION_TYPES, style.typeLabels)}
       {choice("status", "Status", "All statuses", TRANSACTION_STATUSES, style.statusLabels)}
       {date("from", "From (UTC)")}

@@ -72,6 +72,16 @@ test("a client pages through the history, filters it by type and month, and down
   await expect(page).toHaveURL(/type=withdraw/);
   await expect(page).toHaveURL(/from=2026-02-01&to=2026-02-28/);
   await expect(rows).toHaveCount(5);
+  await expect(page.getByRole("button", { name: "Apply" })).toBeFocused();
+  // The fields follow the URL: Back shows the unfiltered page with empty fields, Forward the filter again.
+  await page.goBack();
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByLabel("Type")).toHaveValue("");
+  await expect(page.getByLabel("From (UTC)")).toHaveValue("");
+  await page.goForward();
+  await expect(rows).toHaveCount(5);
+  await expect(page.getByLabel("Type")).toHaveValue("withdraw");
+  await expect(page.getByLabel("From (UTC)")).toHaveValue("2026-02-01");
   for (const row of await rows.all()) await expect(row).toContainText("Withdrawal");
   await expect(page.getByRole("link", { name: "Next" })).toHaveCount(0);
   const shown = await rows.evaluateAll((elements) =>
