@@ -92,7 +92,7 @@ function Filters({ submitted }: { submitted: Submitted }) {
       <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
         <button
           type="submit"
-          className="rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand"
+          className="rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand-hover"
         >
           Apply
         </button>

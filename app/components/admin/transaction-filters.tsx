@@ -81,7 +81,10 @@ export function TransactionFilters({
         </>
       ) : null}
       <div className="flex items-center gap-3">
-        <button type="submit" className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand">
+        <button
+          type="submit"
+          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+        >
           Filter
         </button>
         <Link to={clearTo} className="text-sm text-brand hover:underline">
