@@ -115,7 +115,7 @@ export function DepositForm({
         <button
           type="submit"
           disabled={!wallet || submitting || disabled}
-          className="w-full rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand disabled:cursor-not-allowed disabled:opacity-60"
+          className="w-full rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:cursor-not-allowed disabled:opacity-60"
         >
           {submitting ? "Processing..." : "Submit Deposit"}
         </button>

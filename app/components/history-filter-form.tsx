@@ -33,7 +33,7 @@ const LOOKS = {
     // A reference is typed from a mail or a statement: no spelling fixes, shown as it is printed.
     reference: { type: "search", autoComplete: "off", spellCheck: false, className: "font-mono uppercase" },
     actions: "col-span-2 flex items-end gap-2 lg:col-span-1",
-    submit: "rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand",
+    submit: "rounded-md bg-brand-strong px-4 py-2 text-sm font-semibold text-white hover:bg-brand-hover",
     submitLabel: "Apply",
     clear: CLIENT_LINK_BUTTON,
   },
@@ -48,7 +48,7 @@ const LOOKS = {
     toLabel: "To (UTC)",
     reference: {},
     actions: "flex items-center gap-3",
-    submit: "rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand",
+    submit: "rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover",
     submitLabel: "Filter",
     clear: "text-sm text-brand hover:underline",
   },

@@ -57,7 +57,7 @@ export function RouteError({
         to={back.to}
         className={
           showStatus
-            ? "mt-8 inline-block rounded-md bg-brand-strong px-4 py-2 font-medium text-white hover:bg-brand"
+            ? "mt-8 inline-block rounded-md bg-brand-strong px-4 py-2 font-medium text-white hover:bg-brand-hover"
             : "mt-6 inline-block text-brand hover:underline"
         }
       >

@@ -58,7 +58,10 @@ export default function Home() {
         <h1 className="max-w-3xl text-4xl font-bold tracking-tight md:text-5xl">{content.heroTitle}</h1>
         <p className="mt-6 max-w-2xl text-lg text-ink-muted">{content.heroText}</p>
         <div className="mt-10 flex flex-wrap gap-4">
-          <Link to="/deposit" className="rounded-md bg-brand-strong px-5 py-3 font-semibold text-white hover:bg-brand">
+          <Link
+            to="/deposit"
+            className="rounded-md bg-brand-strong px-5 py-3 font-semibold text-white hover:bg-brand-hover"
+          >
             Start Trading
           </Link>
           <Link
@@ -124,7 +127,7 @@ export default function Home() {
         <p className="mt-2 text-ink-muted">Compare the minimum deposit and target return of each plan.</p>
         <Link
           to="/trading-plan"
-          className="mt-6 inline-block rounded-md bg-brand-strong px-5 py-3 font-semibold text-white hover:bg-brand"
+          className="mt-6 inline-block rounded-md bg-brand-strong px-5 py-3 font-semibold text-white hover:bg-brand-hover"
         >
           See Trading Plans
         </Link>

@@ -75,7 +75,10 @@ export default function AuditLog() {
             className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2"
           />
         </div>
-        <button type="submit" className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand">
+        <button
+          type="submit"
+          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+        >
           Filter
         </button>
       </Form>

@@ -48,7 +48,7 @@ function ResendButton({ id }: { id: number }) {
         value="resend"
         disabled={pending}
         aria-busy={pending}
-        className="rounded-md bg-brand-strong px-3 py-1 text-sm font-semibold text-white hover:bg-brand disabled:cursor-not-allowed disabled:opacity-60"
+        className="rounded-md bg-brand-strong px-3 py-1 text-sm font-semibold text-white hover:bg-brand-hover disabled:cursor-not-allowed disabled:opacity-60"
       >
         {pending ? "Resending…" : "Resend"}
       </button>

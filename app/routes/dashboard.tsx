@@ -217,7 +217,10 @@ export default function Dashboard() {
     <section className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Dashboard</h1>
-        <Link to="/deposit" className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand">
+        <Link
+          to="/deposit"
+          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+        >
           Fund Account
         </Link>
       </div>

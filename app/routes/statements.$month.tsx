@@ -117,7 +117,7 @@ export default function Statement() {
           <button
             type="button"
             onClick={() => window.print()}
-            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand"
+            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
           >
             Print
           </button>

@@ -54,7 +54,7 @@ export default function StockDetail() {
       {stock.known ? (
         <Link
           to={`/stocks/${stock.symbol}/deposit`}
-          className="inline-block rounded-md bg-brand-strong px-5 py-2 font-semibold text-white hover:bg-brand"
+          className="inline-block rounded-md bg-brand-strong px-5 py-2 font-semibold text-white hover:bg-brand-hover"
         >
           Buy Now
         </Link>

@@ -77,7 +77,7 @@ export default function StocksWatchlist() {
               </div>
               <Link
                 to={`/stocks/${stock.symbol}/deposit`}
-                className="mt-4 rounded-md bg-brand-strong px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand"
+                className="mt-4 rounded-md bg-brand-strong px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-hover"
                 aria-label={`Buy ${stock.symbol} now`}
               >
                 Buy Now

@@ -34,7 +34,7 @@ export default function TradingPlans() {
             </dl>
             <Link
               to={`/deposit?amount=${plan.minimumAmount}`}
-              className="mt-6 rounded-md bg-brand-strong px-4 py-2 text-center font-semibold text-white hover:bg-brand"
+              className="mt-6 rounded-md bg-brand-strong px-4 py-2 text-center font-semibold text-white hover:bg-brand-hover"
               aria-label={`Get Started with the ${plan.name}`}
             >
               Get Started

@@ -1,7 +1,4 @@
-import { join } from "node:path";
-import { expect, ownConsoleErrors, test } from "./support";
-
-const AXE = join(process.cwd(), "node_modules", "axe-core", "axe.min.js");
+import { expect, ownConsoleErrors, seriousAccessibilityProblems, test } from "./support";
 
 test("the FAQ opens one item at a time, by mouse and by keyboard", async ({ page }) => {
   await page.goto("/");
@@ -37,22 +34,7 @@ test.describe("accessibility", () => {
     test(`${path} has no serious accessibility problems and no console errors of ours`, async ({ page, baseURL }) => {
       const errors = ownConsoleErrors(page, baseURL ?? "");
       await page.goto(path);
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run: (
-                context: Document,
-              ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run(document);
-        return result.violations
-          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-          .map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes.length} nodes)`);
-      });
+      const violations = await seriousAccessibilityProblems(page);
       expect(violations).toEqual([]);
       expect(errors).toEqual([]);
     });

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import { oneSignInAtATime, withUnusedCode } from "./totp";
 
@@ -147,4 +148,37 @@ export function ownConsoleErrors(page: Page, origin: string): string[] {
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
+}
+
+const AXE = join(process.cwd(), "node_modules", "axe-core", "axe.min.js");
+
+/**
+ * axe's serious and critical findings on the page as a person sees it, one line per element: the rule, the
+ * element, and axe's own summary (for colour contrast: both colours, the font and the ratio), so a failure says
+ * what to fix. Transitions and animations under way (a toast fading in, a bar shrinking) are let finish first:
+ * a colour measured halfway through a fade is one nobody reads. axe is injected as an inline script, which our
+ * CSP rightly refuses: the test must use `bypassCSP: true`.
+ */
+export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    type Finding = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Finding[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .flatMap((violation) =>
+        violation.nodes.map(
+          (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${node.failureSummary ?? ""}`,
+        ),
+      );
+  });
 }

@@ -40,7 +40,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
       <button
         type="button"
         onClick={download}
-        className="mt-4 inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand focus:outline-none focus:ring-2 focus:ring-brand/60"
+        className="mt-4 inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover focus:outline-none focus:ring-2 focus:ring-brand/60"
       >
         Download
       </button>

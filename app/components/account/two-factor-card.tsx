@@ -23,7 +23,7 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft }: { enabled: boolean
       </p>
       <Link
         to="/account/two-factor"
-        className="mt-4 inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand focus:outline-none focus:ring-2 focus:ring-brand/60"
+        className="mt-4 inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover focus:outline-none focus:ring-2 focus:ring-brand/60"
       >
         {enabled ? "Manage two-factor authentication" : "Set up two-factor authentication"}
       </Link>

@@ -17,7 +17,7 @@ export function TwoFactorSuggestion() {
       <div className="flex items-center gap-3">
         <Link
           to="/account/two-factor"
-          className="rounded-md bg-brand-strong px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand"
+          className="rounded-md bg-brand-strong px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-hover"
         >
           Set it up
         </Link>

@@ -124,7 +124,7 @@ export function EntryPanel({
         <button
           type="submit"
           disabled={busy}
-          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand disabled:opacity-60"
+          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60"
         >
           {busy ? "Processing..." : "Confirm"}
         </button>

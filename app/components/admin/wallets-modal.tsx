@@ -50,7 +50,7 @@ export function WalletsModal({
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand"
+        className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
       >
         Update Deposit Wallets
       </button>
@@ -73,7 +73,7 @@ export function WalletsModal({
               name="intent"
               value="wallets"
               disabled={saving}
-              className="w-full rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand disabled:opacity-60"
+              className="w-full rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60"
             >
               {saving ? "Saving..." : "Save Changes"}
             </button>
