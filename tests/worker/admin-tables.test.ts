@@ -409,6 +409,38 @@ describe("/user/{id} Transactions", () => {
   }, 60_000);
 });
 
+describe("the back office's long tables", () => {
+  /** The attributes of an HTML start tag, entities decoded. */
+  const attributesOf = (tag: string) =>
+    Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], decodeEntities(m[2] as string)]));
+
+  it("approve a row through the page's one Approve form: the browser sends that row's id and nothing else", async () => {
+    const client = await createUser({ firstName: "Petra Pendingq" });
+    const first = await insertTransaction(client.id, { amountCents: 1_111 });
+    const second = await insertTransaction(client.id, { amountCents: 2_222 });
+    const page = await html(`/user/${client.id}`);
+    const button = /<button [^>]*aria-label="Approve Deposit of \$22\.22"[^>]*>/.exec(page)?.[0] ?? "";
+    const { form: formId, name, value, type } = attributesOf(button);
+    expect(type).toBe("submit");
+    const form = new RegExp(`<form [^>]*id="${formId}"[^>]*>([\\s\\S]*?)</form>`).exec(page);
+    expect(form, "the form the button submits").not.toBeNull();
+    const { action, method } = attributesOf(form?.[0] ?? "");
+    expect(method).toBe("post");
+    // What a browser submits: the form's own fields, then the pressed button's name and value.
+    const fields: Array<[string, string]> = [...(form?.[1] ?? "").matchAll(/<input [^>]*>/g)].map((input) => {
+      const field = attributesOf(input[0]);
+      return [field.name ?? "", field.value ?? ""];
+    });
+    fields.push([name ?? "", value ?? ""]);
+    const response = await postForm(action ?? "", fields, { cookie: admin.cookie });
+    expect(await response.text()).toContain("Transaction approved");
+    const status = (id: number) =>
+      env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first<string>("status");
+    expect(await status(second)).toBe("approved");
+    expect(await status(first)).toBe("pending");
+  });
+});
+
 describe("the desk's mails about one request", () => {
   it("name the deposit and the withdrawal by their reference", async () => {
     await ensureDepositWallets();

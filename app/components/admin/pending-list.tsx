@@ -5,6 +5,19 @@ import { useListNavigation } from "./list-navigation";
 import { NewAddressBadge } from "./transactions-table";
 
 /**
+ * What the rows share, set once on the list rather than on every row: each row's layout, the name link, the muted
+ * figures, and the payout line (the row's third part, when a withdrawal waits) with its address.
+ */
+const ROWS_CLASS = [
+  "mt-4 divide-y divide-border",
+  "[&>li]:flex [&>li]:flex-wrap [&>li]:items-center [&>li]:justify-between [&>li]:gap-2 [&>li]:py-2 [&>li]:text-sm",
+  "[&>li>a]:font-medium [&>li>a]:text-brand [&>li>a]:hover:underline [&>li>span:nth-child(2)]:text-ink-muted",
+  "[&>li>span:nth-child(3)]:flex [&>li>span:nth-child(3)]:w-full [&>li>span:nth-child(3)]:flex-wrap",
+  "[&>li>span:nth-child(3)]:items-center [&>li>span:nth-child(3)]:gap-2 [&>li>span:nth-child(3)]:text-xs",
+  "[&>li>span:nth-child(3)]:text-ink-muted [&_code]:break-all [&_code]:font-mono [&_code]:text-ink",
+].join(" ");
+
+/**
  * The desk's collapsible Pending Transactions list: the clients who have waited longest, oldest first, and a link to
  * every pending request on /admin/transactions.
  */
@@ -31,21 +44,17 @@ export function PendingList({
         <p className="mt-4 text-sm text-ink-muted">No pending transactions found.</p>
       ) : (
         // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too
-        <ul className="mt-4 divide-y divide-border" onClick={followLink}>
+        <ul className={ROWS_CLASS} onClick={followLink}>
           {pending.map((group) => (
-            <li key={group.userId} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-              <a href={`/user/${group.userId}`} className="font-medium text-brand hover:underline">
-                {group.name}
-              </a>
-              <span className="text-ink-muted">
+            <li key={group.userId}>
+              <a href={`/user/${group.userId}`}>{group.name}</a>
+              <span>
                 {`${group.count} pending · in ${formatCents(group.incomingCents)} · out ${formatCents(group.outgoingCents)} · since ${formatLongDate(group.oldest)}`}
               </span>
               {group.payout ? (
-                <span className="flex w-full flex-wrap items-center gap-2 text-xs text-ink-muted">
+                <span>
                   {`${group.withdrawals > 1 ? "Oldest withdrawal pays out" : "Withdrawal pays out"}${group.payout.currency ? ` in ${group.payout.currency}` : ""} to`}
-                  <code className="break-all font-mono text-ink" data-testid="pending-payout-address">
-                    {group.payout.address}
-                  </code>
+                  <code data-testid="pending-payout-address">{group.payout.address}</code>
                   <CopyButton value={group.payout.address} />
                   {group.payout.isNew ? <NewAddressBadge /> : null}
                 </span>

@@ -26,8 +26,18 @@ type TransactionRow = Omit<FeedTransaction, "userId"> & {
   newPayoutAddress?: number | boolean | null;
 };
 
-const APPROVE_CLASS = "rounded-md bg-success/20 px-3 py-1 font-medium text-success hover:bg-success/30";
-const REJECT_CLASS = "rounded-md bg-danger/20 px-3 py-1 font-medium text-danger hover:bg-danger/30";
+/**
+ * What the rows' cells share, set once on the table body rather than on each of the 350 cells: padding, the
+ * reference's monospace, the amount's figures, the status's case, the actions' layout, and rejected and cancelled
+ * rows greyed out by the row's `data-status`. Approve and Reject have a class of their own (app/tailwind.css).
+ */
+const ROWS_CLASS = [
+  "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4",
+  "[&>tr>td:first-child]:font-mono [&>tr>td:nth-child(3)]:tabular-nums [&>tr>td:nth-child(6)]:capitalize",
+  "[&>[data-status=rejected]]:opacity-50 [&>[data-status=cancelled]]:opacity-50",
+  "[&>tr>td:last-child>div]:flex [&>tr>td:last-child>div]:flex-wrap [&>tr>td:last-child>div]:items-center",
+  "[&>tr>td:last-child>div]:gap-2",
+].join(" ");
 
 const STATUS_LABELS: Record<string, string> = { cancelled: "Cancelled" };
 
@@ -61,6 +71,8 @@ export function TransactionsTable({
   awaitingSecondApproval?: number[];
 }) {
   const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
+  // Every pending row's Approve submits this one form (the button's value is the row's id), not a form per row.
+  const approveForm = useId();
   const awaitingCode = rows.find((tx) => reply?.intent === "approve" && String(tx.id) === reply.subject);
   // One handler for every pending row's Reject (the row's id is the button's value), not one closure per row.
   const chooseRejecting = (event: React.MouseEvent<HTMLButtonElement>) => {
@@ -81,15 +93,10 @@ export function TransactionsTable({
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm">
           <ColumnHeads columns={["Reference", "Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
-          {/* Cell padding is set once here rather than on each of the 350 cells. */}
-          <tbody className="divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4">
+          <tbody className={ROWS_CLASS}>
             {rows.map((tx) => (
-              <tr
-                key={tx.id}
-                data-status={tx.status}
-                className={tx.status === "rejected" || tx.status === "cancelled" ? "opacity-50" : undefined}
-              >
-                <td className="font-mono">{tx.reference}</td>
+              <tr key={tx.id} data-status={tx.status}>
+                <td>{tx.reference}</td>
                 <td>
                   {TYPE_LABELS[tx.transactionType]}
                   {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
@@ -100,35 +107,33 @@ export function TransactionsTable({
                     />
                   ) : null}
                 </td>
-                <td className="tabular-nums">{formatCents(tx.amountCents)}</td>
+                <td>{formatCents(tx.amountCents)}</td>
                 <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
                 <td>{formatDateTime(tx.createdAt)}</td>
-                <td className="capitalize">{STATUS_LABELS[tx.status] ?? tx.status}</td>
+                <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
                 <td>
                   {tx.status === "pending" ? (
-                    <div className="flex flex-wrap items-center gap-2">
+                    <div>
                       {awaitingSecondApproval.includes(tx.id) ? (
                         <span className="text-xs font-medium text-pending">Awaiting second approval</span>
                       ) : (
-                        <Form method="post">
-                          <input type="hidden" name="transactionId" value={tx.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="approve"
-                            aria-label={`Approve ${describe(tx)}`}
-                            className={APPROVE_CLASS}
-                          >
-                            Approve
-                          </button>
-                        </Form>
+                        <button
+                          type="submit"
+                          form={approveForm}
+                          name="transactionId"
+                          value={tx.id}
+                          aria-label={`Approve ${describe(tx)}`}
+                          className="row-action-approve"
+                        >
+                          Approve
+                        </button>
                       )}
                       <button
                         type="button"
                         value={tx.id}
                         onClick={chooseRejecting}
                         aria-label={`Reject ${describe(tx)}`}
-                        className={REJECT_CLASS}
+                        className="row-action-reject"
                       >
                         Reject
                       </button>
@@ -142,6 +147,9 @@ export function TransactionsTable({
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
       <HistoryPageLinks look="desk" filters={filters} previous={previous} next={next} />
+      <Form method="post" id={approveForm}>
+        <input type="hidden" name="intent" value="approve" />
+      </Form>
       <RejectDialog row={rejecting} onClose={() => setRejecting(null)} />
       {awaitingCode ? (
         <StepUpDialog
@@ -192,7 +200,7 @@ function RejectDialog({ row, onClose }: { row: TransactionRow | null; onClose: (
           <p id={`${reasonId}-hint`} className="text-xs text-ink-muted">
             Optional. The client reads it in the e-mail telling them of the decision.
           </p>
-          <button type="submit" name="intent" value="reject" disabled={submitting} className={REJECT_CLASS}>
+          <button type="submit" name="intent" value="reject" disabled={submitting} className="row-action-reject">
             {submitting ? "Rejecting..." : "Reject"}
           </button>
         </Form>
