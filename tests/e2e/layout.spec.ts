@@ -35,3 +35,12 @@ test("the admin's client search shows its whole placeholder, on a phone too", as
     expect([width, fits]).toEqual([width, true]);
   }
 });
+
+test("the navigation bar does not move for someone who asks for reduced motion", async ({ page }) => {
+  const bar = page.locator("[data-state][aria-hidden=true].fixed").first();
+  const transition = () => bar.evaluate((element) => getComputedStyle(element).transitionProperty);
+  await page.goto("/about-us");
+  expect(await transition()).toContain("transform");
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await expect.poll(transition).toBe("none");
+});
