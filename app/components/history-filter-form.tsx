@@ -99,13 +99,17 @@ export function HistoryFilterForm({
   // The fields follow the URL (Back, Forward, Clear, 'Pending only'): when the query changes, each field takes its
   // new value in place rather than the form being remounted, so focus stays where it was (on the submit button
   // after a submission). Resetting the form would not do: React leaves a select's default as it was first rendered.
+  // Only a change counts: what someone chose before the page's scripts started is kept.
   const formRef = useRef<HTMLFormElement>(null);
   const query = JSON.stringify(submitted);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query is what the fields follow
+  const shownQuery = useRef(query);
   useEffect(() => {
+    if (shownQuery.current === query) return;
+    shownQuery.current = query;
+    const values: Partial<Record<string, string>> = JSON.parse(query);
     for (const field of Array.from(formRef.current?.elements ?? [])) {
       if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement)
-        field.value = submitted[field.name] ?? "";
+        field.value = values[field.name] ?? "";
     }
   }, [query]);
   const id = (name: string) => `${idPrefix}-${name}`;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { executeStatements, query, sqlValue } from "../../scripts/lib/local-d1";
 import { e2eDatabase as database, whileBusy } from "./database";
-import { expect, registerClient, test } from "./support";
+import { DEMO_CLIENT, expect, registerClient, signIn, test } from "./support";
 
 /**
  * A client's history in the browser: a new client whose 60 rows (deposits, withdrawals and trades over three
@@ -122,4 +122,25 @@ test("the history stacks its rows at phone width and the dashboard's 'View all' 
   await expect(page.getByTestId("history-row")).toHaveCount(15);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expect(page.getByTestId("history-row").first()).toContainText("EUR/USD");
+});
+
+test("a filter chosen before the page's scripts have started is kept and applied", async ({ page }) => {
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The page's scripts are held back until the choice is made, as on a slow connection.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route("**/build/**/*.js", async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto("/transactions", { waitUntil: "domcontentloaded" });
+  await page.getByLabel("Type").selectOption("withdraw");
+  releaseScripts();
+  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter));
+  await expect(page.getByLabel("Type")).toHaveValue("withdraw");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/type=withdraw/);
 });
