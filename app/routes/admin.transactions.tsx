@@ -31,12 +31,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * What the rows' cells share, set once on the table body rather than on each of the 350 cells (padding, the
- * reference's monospace, the amount's figures, the links' colour, the status's case and colour by the row's
- * `data-status`): the page is this table, and every attribute repeated per row is rendered and sent 50 times.
+ * reference's monospace on one line, the amount's figures, the links' colour, the status's case and colour by the
+ * row's `data-status`): the page is this table, and every attribute repeated per row is rendered and sent 50 times.
  */
 const ROWS_CLASS = [
   "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4",
-  "[&>tr>td:first-child]:font-mono [&>tr>td:nth-child(5)]:tabular-nums [&>tr>td:last-child]:capitalize",
+  "[&>tr>td:first-child]:font-mono [&>tr>td:first-child]:whitespace-nowrap",
+  "[&>tr>td:nth-child(5)]:tabular-nums [&>tr>td:last-child]:capitalize",
   "[&_a]:text-brand [&_a:hover]:underline",
   "[&>[data-status=pending]>td:last-child]:text-pending [&>[data-status=approved]>td:last-child]:text-success",
   "[&>[data-status=rejected]>td:last-child]:text-danger [&>[data-status=cancelled]>td:last-child]:text-ink-muted",

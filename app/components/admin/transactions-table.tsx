@@ -28,12 +28,14 @@ type TransactionRow = Omit<FeedTransaction, "userId"> & {
 
 /**
  * What the rows' cells share, set once on the table body rather than on each of the 350 cells: padding, the
- * reference's monospace, the amount's figures, the status's case, the actions' layout, and rejected and cancelled
- * rows greyed out by the row's `data-status`. Approve and Reject have a class of their own (app/tailwind.css).
+ * reference's monospace on one line, the amount's figures, the status's case, the actions' layout, and rejected
+ * and cancelled rows greyed out by the row's `data-status`. Approve and Reject have a class of their own
+ * (app/tailwind.css).
  */
 const ROWS_CLASS = [
   "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4",
-  "[&>tr>td:first-child]:font-mono [&>tr>td:nth-child(3)]:tabular-nums [&>tr>td:nth-child(6)]:capitalize",
+  "[&>tr>td:first-child]:font-mono [&>tr>td:first-child]:whitespace-nowrap",
+  "[&>tr>td:nth-child(3)]:tabular-nums [&>tr>td:nth-child(6)]:capitalize",
   "[&>[data-status=rejected]]:opacity-50 [&>[data-status=cancelled]]:opacity-50",
   "[&>tr>td:last-child>div]:flex [&>tr>td:last-child>div]:flex-wrap [&>tr>td:last-child>div]:items-center",
   "[&>tr>td:last-child>div]:gap-2",
