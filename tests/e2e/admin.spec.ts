@@ -5,6 +5,7 @@ import {
   registerClient,
   rejectWaitingWalletChanges,
   signIn,
+  submitDepositRequest,
   test,
   watchForErrors,
 } from "./support";
@@ -15,10 +16,7 @@ test("an admin approves a client's deposit, posts a profit, suspends and reactiv
   const client = await clientContext.newPage();
   const clientName = `Quinn${Date.now() % 100000}`;
   await registerClient(client, clientName);
-  await client.goto("/deposit");
-  await client.getByLabel("Amount (USD)").fill("250");
-  await client.getByLabel("Payment Wallet").selectOption("ETH");
-  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await submitDepositRequest(client, "250", "ETH");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
   await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
 

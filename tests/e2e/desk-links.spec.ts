@@ -1,4 +1,4 @@
-import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+import { DEMO_ADMIN, expect, registerClient, signIn, submitDepositRequest, test, watchForErrors } from "./support";
 
 // The desk's long lists link to clients with plain anchors and one click handler per list: a click must still be a
 // client-side navigation (the document is not loaded again), and Back returns to the desk.
@@ -7,10 +7,7 @@ test("the desk's client links open the client page without reloading the documen
   const client = await clientContext.newPage();
   const clientName = `Lane${Date.now() % 100000}`;
   await registerClient(client, clientName);
-  await client.goto("/deposit");
-  await client.getByLabel("Amount (USD)").fill("75");
-  await client.getByLabel("Payment Wallet").selectOption("ETH");
-  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await submitDepositRequest(client, "75", "ETH");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
   await clientContext.close();
 

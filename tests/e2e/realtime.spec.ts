@@ -1,4 +1,4 @@
-import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from "./support";
+import { DEMO_ADMIN, expect, registerClient, signIn, submitDepositRequest, test, watchForErrors } from "./support";
 
 test("an admin sees a client's deposit appear live, and the client sees the approval live", async ({ browser }) => {
   const clientContext = await browser.newContext();
@@ -17,10 +17,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await admin.goto(`/user/${accountId}`);
   await expect(admin.getByText("No transactions found")).toBeVisible();
 
-  await client.goto("/deposit");
-  await client.getByLabel("Amount (USD)").fill("777.77");
-  await client.getByLabel("Payment Wallet").selectOption("BTC");
-  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await submitDepositRequest(client, "777.77", "BTC");
   await expect(client).toHaveURL(/\/dashboard$/);
 
   // No reload on the admin's page: the row arrives over the client's feed.
@@ -37,10 +34,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await expect(admin.locator("tr").filter({ hasText: "$777.77" })).toHaveCount(1);
 
   // The client's History is live as well: a request decided while it is open changes status in place.
-  await client.goto("/deposit");
-  await client.getByLabel("Amount (USD)").fill("123.45");
-  await client.getByLabel("Payment Wallet").selectOption("BTC");
-  await client.getByRole("button", { name: "Submit Deposit" }).click();
+  await submitDepositRequest(client, "123.45", "BTC");
   await expect(client).toHaveURL(/\/dashboard$/);
   await client.goto("/transactions");
   const historyRow = client.locator("tr").filter({ hasText: "$123.45" });

@@ -137,6 +137,14 @@ export async function registerClient(page: Page, firstName: string) {
   return email;
 }
 
+/** A signed-in client asks to deposit `amount` dollars to the firm's wallet of that currency, through /deposit. */
+export async function submitDepositRequest(page: Page, amount: string, wallet: "BTC" | "ETH") {
+  await page.goto("/deposit");
+  await page.getByLabel("Amount (USD)").fill(amount);
+  await page.getByLabel("Payment Wallet").selectOption(wallet);
+  await page.getByRole("button", { name: "Submit Deposit" }).click();
+}
+
 /** Console errors from our own origin. Offline, third-party widgets fail to load; that is expected and quiet. */
 export function ownConsoleErrors(page: Page, origin: string): string[] {
   const errors: string[] = [];
