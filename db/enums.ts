@@ -4,11 +4,19 @@ export const PROFILE_STATUSES = ["active", "suspended"] as const;
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
 /** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */
 export const TRANSACTION_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;
-/** What a first admin may propose for a second admin's approval (four eyes). */
-export const PROPOSAL_KINDS = ["ledger_entry", "withdrawal_approval", "wallet_change"] as const;
+/**
+ * What a first admin may propose for a second admin's approval (four eyes): a ledger entry, the approval of a
+ * client's request (a deposit, stock deposit or withdrawal), a deposit-wallet change.
+ */
+export const PROPOSAL_KINDS = ["ledger_entry", "request_approval", "wallet_change"] as const;
 export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "expired"] as const;
 export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
+/**
+ * How a session's second factor was last proved: only an authenticator's code counts for step-up (a recovery
+ * code is a way back in, not a fresh proof of the phone).
+ */
+export const SECOND_FACTOR_METHODS = ["totp", "recovery_code"] as const;
 export const SIGN_IN_RESULTS = ["success", "wrong_password", "wrong_code", "locked"] as const;
 export const OUTBOX_STATUSES = ["pending", "sent", "captured", "failed"] as const;
 
@@ -19,4 +27,5 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];

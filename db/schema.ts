@@ -14,6 +14,7 @@ import {
   PROPOSAL_KINDS,
   PROPOSAL_STATUSES,
   ROLES,
+  SECOND_FACTOR_METHODS,
   SIGN_IN_RESULTS,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
@@ -66,8 +67,12 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     country: text("country"),
     city: text("city"),
-    /** When a second-factor code was last entered in this session: step-up for money is fresh for 10 minutes. */
+    /**
+     * When and how this session last proved a second factor: step-up for money is fresh for 10 minutes after an
+     * authenticator's code, never after a recovery code.
+     */
     secondFactorAt: integer("second_factor_at"),
+    secondFactorMethod: text("second_factor_method", { enum: SECOND_FACTOR_METHODS }),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -323,10 +328,10 @@ export const transactions = sqliteTable(
 );
 
 /**
- * Four eyes: a money move at or above the threshold (an admin's ledger entry, the approval of a withdrawal) or
- * any deposit-wallet change is first a proposal; a different admin approves it (then the effect is applied with
- * its checks at that moment) or rejects it. Guards in db/migrations/0007_four_eyes.sql: decided once, never
- * approved by its proposer nor after `expires_at`.
+ * Four eyes: a money move at or above the threshold (an admin's ledger entry, the approval of a client's deposit,
+ * stock deposit or withdrawal request) or any deposit-wallet change is first a proposal; a different admin
+ * approves it (then the effect is applied with its checks at that moment) or rejects it. Guards in
+ * db/migrations/0007_four_eyes.sql and 0011: decided once, never approved by its proposer nor after `expires_at`.
  */
 export const proposals = sqliteTable(
   "proposals",
@@ -334,11 +339,11 @@ export const proposals = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind", { enum: PROPOSAL_KINDS }).notNull(),
     status: text("status", { enum: PROPOSAL_STATUSES }).notNull().default("pending"),
-    /** The client concerned (entries and withdrawal approvals). */
+    /** The client concerned (entries and request approvals). */
     userId: text("user_id"),
-    /** The withdrawal to approve; for an entry, the transaction its approval created. */
+    /** The request to approve; for an entry, the transaction its approval created. */
     transactionId: integer("transaction_id"),
-    /** The entry's (or the withdrawal's) type, amount, trading pair and stock. */
+    /** The entry's (or the request's) type, amount, trading pair and stock. */
     transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }),
     amountCents: integer("amount_cents"),
     tradingPair: text("trading_pair"),
@@ -370,8 +375,9 @@ export const proposals = sqliteTable(
           AND ${t.amountCents} IS NOT NULL AND length(trim(coalesce(${t.note}, ''))) > 0)`,
     ),
     check(
-      "proposals_withdrawal_complete",
-      sql`${t.kind} <> 'withdrawal_approval' OR (${t.userId} IS NOT NULL AND ${t.transactionId} IS NOT NULL)`,
+      "proposals_request_complete",
+      sql`${t.kind} <> 'request_approval' OR (${t.userId} IS NOT NULL AND ${t.transactionId} IS NOT NULL
+          AND ${t.transactionType} IS NOT NULL)`,
     ),
     check(
       "proposals_wallet_complete",
@@ -379,10 +385,10 @@ export const proposals = sqliteTable(
           AND ${t.newAddress} IS NOT NULL)`,
     ),
     uniqueIndex("proposals_proposer_idempotency_uq").on(t.proposedBy, t.idempotencyKey),
-    // One waiting proposal per withdrawal and per wallet.
-    uniqueIndex("proposals_pending_withdrawal_uq")
+    // One waiting proposal per request and per wallet.
+    uniqueIndex("proposals_pending_request_uq")
       .on(t.transactionId)
-      .where(sql`kind = 'withdrawal_approval' AND status = 'pending'`),
+      .where(sql`kind = 'request_approval' AND status = 'pending'`),
     uniqueIndex("proposals_pending_wallet_uq").on(t.walletId).where(sql`kind = 'wallet_change' AND status = 'pending'`),
     // The 'Awaiting second approval' cards: the desk's (all waiting, oldest first) and a client's.
     index("proposals_pending_idx").on(t.proposedAt, t.id).where(sql`status = 'pending'`),

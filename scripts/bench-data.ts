@@ -144,7 +144,7 @@ export async function buildBenchData() {
     const token = crypto.randomUUID() + crypto.randomUUID();
     await db
       .prepare(
-        "INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, second_factor_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, second_factor_at, second_factor_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
       .bind(
         await sha256Hex(token),
@@ -153,6 +153,7 @@ export async function buildBenchData() {
         now + 11 * 3_600_000,
         now + 11 * 3_600_000,
         userId === BENCH_USERS.admin ? now : null,
+        userId === BENCH_USERS.admin ? "totp" : null,
       )
       .run();
     // The session cookie's encoding (Remix's createCookie): base64 of the JSON value.

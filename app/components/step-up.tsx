@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import type { FormReply } from "~/lib/forms";
-import { asksForCode, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import { asksForCode, isStepUpPrompt, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 
 /**
  * The second-factor code field of a money form (step-up, docs/decisions/0019). It appears inside the same form
@@ -27,13 +27,21 @@ export function StepUpField({ className }: { className?: string }) {
   }, [navigation.state]);
 
   if (reply.message === null) return null;
-  const error = reply.message === STEP_UP_MESSAGES.prompt ? null : reply.message;
+  const error = isStepUpPrompt(reply.message) ? null : reply.message;
+  // A session signed in with a recovery code is told why it is asked (it never counts for step-up).
+  const why = reply.message === STEP_UP_MESSAGES.afterRecoveryCode ? reply.message : null;
   const errorId = `${reply.id}-error`;
+  const whyId = `${reply.id}-why`;
   return (
     <div className={className}>
       <label htmlFor={reply.id} className="block text-sm font-medium text-ink">
         {STEP_UP_MESSAGES.prompt}
       </label>
+      {why ? (
+        <p id={whyId} className="mt-1 text-sm text-ink-muted">
+          {why}
+        </p>
+      ) : null}
       <input
         ref={input}
         id={reply.id}
@@ -46,7 +54,7 @@ export function StepUpField({ className }: { className?: string }) {
         // biome-ignore lint/a11y/noAutofocus: it appears because the server asked for it, right after a submit
         autoFocus
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={error ? errorId : why ? whyId : undefined}
         className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 font-mono text-lg tracking-widest text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 aria-[invalid=true]:border-danger aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-danger/50"
       />
       {error ? (

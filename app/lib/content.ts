@@ -24,12 +24,12 @@ interface Feature {
  * What the landing page promises about withdrawals, from the firm's four-eyes threshold (FOUR_EYES_THRESHOLD, whole
  * US dollars; 0 means every withdrawal): an approval at or above it waits for a second admin.
  */
-export function withdrawalReviewText(fourEyesThresholdDollars: number): string {
+export function moneyReviewText(fourEyesThresholdDollars: number): string {
   if (fourEyesThresholdDollars <= 0)
-    return "Every withdrawal is approved by two members of our desk before it is paid out.";
+    return "Every deposit and withdrawal is approved by two members of our desk before it moves your balance.";
   return (
-    `Withdrawals of ${formatWholeUsd(fourEyesThresholdDollars)} or more are approved by two members of our desk ` +
-    "before they are paid out; every other withdrawal is reviewed by one."
+    `Deposits and withdrawals of ${formatWholeUsd(fourEyesThresholdDollars)} or more are approved by two members ` +
+    "of our desk before they move your balance; smaller ones are reviewed by one."
   );
 }
 
@@ -93,8 +93,8 @@ export function landingContent(
         text: "All traffic to the portal uses encrypted connections, and sessions are protected and expire.",
       },
       {
-        title: "Reviewed withdrawals",
-        text: withdrawalReviewText(stats.fourEyesThreshold),
+        title: "Reviewed deposits and withdrawals",
+        text: moneyReviewText(stats.fourEyesThreshold),
       },
     ],
     faqs: [

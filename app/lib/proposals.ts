@@ -19,6 +19,8 @@ export const PROPOSAL_MESSAGES = {
   alreadyDecided: "This proposal was already decided",
   expired: "This proposal has expired",
   withdrawalGone: "This withdrawal was already decided or cancelled",
+  depositGone: "This deposit was already decided or cancelled",
+  stockDepositGone: "This stock deposit was already decided or cancelled",
   notCovered: "The client's balance no longer covers this withdrawal",
   walletChanged: "The wallet address changed since this was proposed",
   walletChangeWaiting: "A change to this wallet already awaits second approval",
@@ -44,19 +46,40 @@ export interface ProposalFacts {
   walletType?: string | null;
   oldAddress?: string | null;
   newAddress?: string | null;
-  /** The client's name, for entries and withdrawals. */
+  /** The client's name, for entries and request approvals. */
   clientName?: string | null;
 }
 
-/** One line saying what a proposal would do: "Deposit of $20,000.00 for Jane Doe", "Wallet BTC: old → new". */
+/** The client requests whose approval may wait for a second admin, as a sentence names them. */
+const REQUEST_NOUNS: Partial<Record<TransactionType, string>> = {
+  deposit: "deposit",
+  stock_deposit: "stock deposit",
+  withdraw: "withdrawal",
+};
+
+/** Why approving a request wrote nothing when it was no longer pending: it was decided or its owner cancelled it. */
+export function requestGoneMessage(type: TransactionType | null): string {
+  if (type === "deposit") return PROPOSAL_MESSAGES.depositGone;
+  if (type === "stock_deposit") return PROPOSAL_MESSAGES.stockDepositGone;
+  return PROPOSAL_MESSAGES.withdrawalGone;
+}
+
+/**
+ * One line saying what a proposal would do: "Deposit of $20,000.00 for Jane Doe", "Approve withdrawal of
+ * $15,000.00 for Jane Doe", "Wallet BTC: old → new".
+ */
 export function describeProposal(p: ProposalFacts): string {
   const client = p.clientName ? ` for ${p.clientName}` : "";
   const amount = formatCents(p.amountCents ?? 0);
-  if (p.kind === "wallet_change") return `Wallet ${p.walletType ?? ""}: ${p.oldAddress ?? ""} → ${p.newAddress ?? ""}`;
-  if (p.kind === "withdrawal_approval") return `Approve withdrawal of ${amount}${client}`;
-  const type = p.transactionType ? TYPE_LABELS[p.transactionType] : "Entry";
   const detail = p.tradingPair ?? p.stock;
-  return `${type} of ${amount}${detail ? ` (${detail})` : ""}${client}`;
+  const suffix = `${detail ? ` (${detail})` : ""}${client}`;
+  if (p.kind === "wallet_change") return `Wallet ${p.walletType ?? ""}: ${p.oldAddress ?? ""} → ${p.newAddress ?? ""}`;
+  if (p.kind === "request_approval") {
+    const noun = (p.transactionType && REQUEST_NOUNS[p.transactionType]) ?? "request";
+    return `Approve ${noun} of ${amount}${suffix}`;
+  }
+  const type = p.transactionType ? TYPE_LABELS[p.transactionType] : "Entry";
+  return `${type} of ${amount}${suffix}`;
 }
 
 /** A reason typed into a form: required (with the message saying why), at most REASON_MAX characters. */

@@ -13,9 +13,15 @@ export const STEP_UP_FIELD = "stepUpCode";
 export const STEP_UP_MESSAGES = {
   /** The prompt, and the code field's label. */
   prompt: TWO_FACTOR_MESSAGES.codePrompt,
+  /** The prompt of a session signed in with a recovery code, which never counts for step-up. */
+  afterRecoveryCode: "You signed in with a recovery code: enter a code from your authenticator app to continue.",
   invalidCode: TWO_FACTOR_MESSAGES.invalidCode,
   locked: TWO_FACTOR_MESSAGES.locked,
 } as const;
+
+/** The answers that ask for a code without anything being wrong: shown as a hint, not as an error. */
+export const isStepUpPrompt = (message: string | null | undefined) =>
+  message === STEP_UP_MESSAGES.prompt || message === STEP_UP_MESSAGES.afterRecoveryCode;
 
 /** A reply (an action's `{ error, field }`, or the back office's reply) that asks for a code, or refuses one. */
 export function asksForCode(reply: { field?: string | null } | null | undefined): boolean {

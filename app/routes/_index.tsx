@@ -30,7 +30,7 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 );
 
 export function loader({ context }: LoaderFunctionArgs) {
-  // The withdrawal claim names the amount at which a second admin must approve.
+  // The review claim names the amount at which a second admin must approve a deposit or a withdrawal.
   return { tradersClaim: context.env.TRADERS_CLAIM, fourEyesThreshold: context.env.FOUR_EYES_THRESHOLD };
 }
 

@@ -26,13 +26,9 @@ import { changeClientStatus, clientDetail } from "~/server/admin/clients.server"
 import { decide } from "~/server/admin/decisions.server";
 import { postEntry } from "~/server/admin/entries.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import {
-  approvalNeedsSecondAdmin,
-  needsSecondApproval,
-  proposeEntry,
-  proposeWithdrawal,
-} from "~/server/admin/proposals.server";
-import { checkDecisionStepUp, checkStepUp } from "~/server/auth/step-up.server";
+import { needsSecondApproval, proposeEntry } from "~/server/admin/proposals.server";
+import { approveRequest } from "~/server/admin/request-approvals.server";
+import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { historyRequest } from "~/server/ledger/history.server";
@@ -56,9 +52,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
     secondApprovalFromCents: context.env.FOUR_EYES_THRESHOLD * 100,
-    // Withdrawals whose approval waits for a second admin: their row shows that instead of Approve.
+    // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
-      p.kind === "withdrawal_approval" && p.transactionId !== null ? [p.transactionId] : [],
+      p.kind === "request_approval" && p.transactionId !== null ? [p.transactionId] : [],
     ),
   };
 }
@@ -77,27 +73,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === "approve" || intent === "reject") {
     const transactionId = Number(form.get("transactionId"));
     if (!Number.isInteger(transactionId)) return reply("error", ENTRY_MESSAGES.failed, 400);
-    const stepUp = await checkDecisionStepUp(context, admin, form, {
-      transactionId,
-      userId,
-      approve: intent === "approve",
-    });
-    if (!stepUp.ok) {
-      return reply("error", stepUp.error, stepUp.status, stepUp.field, String(transactionId));
-    }
-    // At or above the threshold, approving a withdrawal is a proposal another admin decides.
-    if (intent === "approve" && (await approvalNeedsSecondAdmin(context.db, context.env, { transactionId, userId }))) {
-      const proposed = await proposeWithdrawal(context, admin, { transactionId, userId });
-      if (!proposed.ok) return reply("error", proposed.error, proposed.status);
-      return reply("success", PROPOSAL_MESSAGES.awaiting);
-    }
     // The id must be this client's: an admin page never decides another client's row by accident.
-    const decision = intent === "approve" ? "approved" : "rejected";
-    const reason = intent === "reject" ? parseReason(form.get("reason")) : { ok: true as const, reason: null };
+    const request = { transactionId, userId };
+    if (intent === "approve") {
+      // Approving any request changes what the client may take out: a fresh code first, as for every money act.
+      const stepUp = await checkStepUp(context, admin, form, "requestApproval");
+      if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field, String(transactionId));
+      // At or above the threshold the approval is a proposal another admin decides.
+      const approved = await approveRequest(context, admin, request);
+      if (!approved.ok) return reply("error", approved.error, approved.status);
+      return reply("success", approved.proposed ? PROPOSAL_MESSAGES.awaiting : "Transaction approved");
+    }
+    const reason = parseReason(form.get("reason"));
     if (!reason.ok) return reply("error", REASON_TOO_LONG, 400, "reason", String(transactionId));
-    const result = await decide(context, admin, { transactionId, decision, userId, reason: reason.reason });
+    const result = await decide(context, admin, { ...request, decision: "rejected", reason: reason.reason });
     if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", intent === "approve" ? "Transaction approved" : "Transaction rejected");
+    return reply("success", "Transaction rejected");
   }
   if (intent === "entry") {
     const stepUp = await checkStepUp(context, admin, form, "ledgerEntry");

@@ -84,8 +84,8 @@ const appEnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /**
-     * Four eyes (a var): admin ledger entries and withdrawal approvals of this many US dollars or more wait for a
-     * second admin's approval; 0 means every one does. Deposit-wallet changes always do, whatever the amount.
+     * Four eyes (a var): admin ledger entries and approvals of client requests (deposits, stock deposits,
+     * withdrawals) of this many US dollars or more wait for a second admin's approval; 0 means every one does. Deposit-wallet changes always do, whatever the amount.
      */
     FOUR_EYES_THRESHOLD: z
       .preprocess(

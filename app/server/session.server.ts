@@ -1,5 +1,6 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
+import type { SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
@@ -26,8 +27,15 @@ export interface SessionUser {
   expiresAt: number;
   /** Two-factor sign-in is on (enrolment confirmed). */
   twoFactorEnabled: boolean;
-  /** When a second-factor code was last entered in this session (step-up is fresh for 10 minutes after). */
+  /** When and how this session last proved a second factor (step-up: 10 minutes after an authenticator's code). */
   secondFactorAt: number | null;
+  secondFactorMethod: SecondFactorMethod | null;
+}
+
+/** The second factor a sign-in (or a step-up) proved, and when. */
+export interface SecondFactorProof {
+  at: number;
+  method: SecondFactorMethod;
 }
 
 /**
@@ -55,7 +63,7 @@ export async function newSession(
   env: AppEnv,
   userId: string,
   now = Date.now(),
-  options: { meta?: ClientMeta; secondFactorAt?: number } = {},
+  options: { meta?: ClientMeta; secondFactor?: SecondFactorProof } = {},
 ) {
   const token = randomToken(32);
   const row = {
@@ -67,8 +75,9 @@ export async function newSession(
     userAgent: options.meta?.userAgent ?? null,
     country: options.meta?.country ?? null,
     city: options.meta?.city ?? null,
-    // A sign-in that took a code counts as a fresh second factor for the step-up window.
-    secondFactorAt: options.secondFactorAt ?? null,
+    // What the sign-in's second step took: step-up reads it (only an authenticator's code counts there).
+    secondFactorAt: options.secondFactor?.at ?? null,
+    secondFactorMethod: options.secondFactor?.method ?? null,
   };
   return { token, row, setCookie: await sessionCookie(env).serialize(token) };
 }
@@ -138,6 +147,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       lastSeenAt: sessions.lastSeenAt,
       twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
       secondFactorAt: sessions.secondFactorAt,
+      secondFactorMethod: sessions.secondFactorMethod,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

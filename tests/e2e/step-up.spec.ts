@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { encryptTotpSecret, newTotpSecret, totpCodeAt } from "../../app/server/auth/totp.server";
+import { sha256Hex } from "../../app/server/crypto.server";
 import { executeStatements, query, ROOT, settingLines, sqlValue } from "../../scripts/lib/local-d1";
 import { e2eDatabase as database, whileBusy } from "./database";
-import { expect, registerClient, test } from "./support";
+import { CODE_PROMPT, expect, registerClient, test } from "./support";
 
 /**
  * Step-up for a withdrawal in the browser. The client's two-factor sign-in is set up straight in the test
@@ -100,4 +101,52 @@ test("a client with two-factor on is asked for a code in the withdrawal form, at
   await page.getByLabel("Wallet Address").fill("0x3333333333333333333333333333333333333333");
   await page.getByRole("button", { name: "Submit Withdrawal" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("a client who signed in with a recovery code is asked for the authenticator's code at the first withdrawal, and told why", async ({
+  page,
+}) => {
+  const email = await registerClient(page, "Rowan");
+  const secret = await enrolStaleTwoFactor(email);
+  // One recovery code, stored as an enrolment stores it (the hash of its characters alone).
+  const recoveryCode = "abcde-fghij";
+  const hash = await sha256Hex(recoveryCode.replace("-", ""));
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO recovery_codes (user_id, code_hash, created_at)
+           SELECT id, ${sqlValue(hash)}, ${Date.now()} FROM users WHERE email = ${sqlValue(email)}`,
+      ],
+      database,
+    ),
+  );
+  // Signed out: a new sign-in, this time with the recovery code.
+  await page.context().clearCookies();
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("client-pass-1");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/login\/two-factor$/);
+  await page.getByRole("link", { name: "Use a recovery code instead" }).click();
+  await page.getByLabel("Enter one of your recovery codes").fill(recoveryCode);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto("/withdraw");
+  await page.getByLabel("Amount (USD)").fill("12.00");
+  await page.getByLabel("Cryptocurrency").selectOption("ETH");
+  await page.getByLabel("Wallet Address").fill("0x3333333333333333333333333333333333333333");
+  await page.getByRole("button", { name: "Submit Withdrawal" }).click();
+  const why = "You signed in with a recovery code: enter a code from your authenticator app to continue.";
+  await expect(page.getByRole("alert")).toHaveText(why);
+  const code = page.getByLabel(CODE_PROMPT);
+  await expect(code).toBeFocused();
+  await expect(code).toHaveAccessibleDescription(why);
+  await expect(code).not.toHaveAttribute("aria-invalid", "true");
+
+  await code.pressSequentially(totpCodeAt(secret, Date.now()));
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Withdrawal request submitted successfully")).toBeVisible();
 });

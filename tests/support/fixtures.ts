@@ -63,7 +63,7 @@ export const totpCode = (secret: Uint8Array, at = Date.now()) => totpCodeAt(secr
 
 /**
  * A signed-in browser: the Cookie header for a fresh session of this user. The session counts as having
- * entered a second-factor code when it began (as a sign-in with two-factor does); `freshSecondFactor: false`
+ * entered an authenticator's code when it began (as a sign-in with two-factor does); `freshSecondFactor: false`
  * makes one whose step-up window has passed.
  */
 export async function sessionCookieFor(
@@ -71,7 +71,9 @@ export async function sessionCookieFor(
   now = Date.now(),
   { freshSecondFactor = true }: { freshSecondFactor?: boolean } = {},
 ) {
-  const session = await newSession(appEnv, userId, now, { secondFactorAt: freshSecondFactor ? now : undefined });
+  const session = await newSession(appEnv, userId, now, {
+    secondFactor: freshSecondFactor ? { at: now, method: "totp" } : undefined,
+  });
   await insertSession(db, session.row);
   return session.setCookie.split(";")[0] ?? "";
 }

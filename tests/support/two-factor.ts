@@ -1,6 +1,8 @@
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
+import { decodeBase32IgnorePadding, encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { TOTP_PERIOD_SECONDS, totpCodeAt } from "~/server/auth/totp.server";
-import { cookieFrom, getPage, postForm, TEST_PASSWORD } from "./fixtures";
+import { sha256Hex } from "~/server/crypto.server";
+import { schema } from "~/server/db.server";
+import { cookieFrom, db, getPage, postForm, TEST_PASSWORD } from "./fixtures";
 
 /** Signing in with two-factor on, as a browser does it: the password, then the code on /login/two-factor. */
 
@@ -65,4 +67,35 @@ export async function enrolThroughPages(cookie: string, at = Date.now()) {
   const html = await confirmed.text();
   if (confirmed.status !== 200) throw new Error(`confirm answered ${confirmed.status}`);
   return { secret, recoveryCodes: recoveryCodesFrom(html) };
+}
+
+/**
+ * Unused recovery codes for a user whose two-factor sign-in is on, stored as an enrolment stores them (the hash
+ * of the characters alone), without going through the pages.
+ */
+export async function giveRecoveryCodes(userId: string, count = 3): Promise<string[]> {
+  const codes = Array.from({ length: count }, () => {
+    const characters = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(7))).slice(0, 10);
+    return `${characters.slice(0, 5)}-${characters.slice(5)}`;
+  });
+  await db.insert(schema.recoveryCodes).values(
+    await Promise.all(
+      codes.map(async (code) => ({
+        userId,
+        codeHash: await sha256Hex(code.replace("-", "")),
+        createdAt: Date.now(),
+      })),
+    ),
+  );
+  return codes;
+}
+
+/** Password, then a recovery code instead of the authenticator's: the signed-in browser's Cookie header. */
+export async function signInWithRecoveryCode(email: string, code: string, options: { ip?: string } = {}) {
+  const signedIn = await secondStep(await passwordStep(email, TEST_PASSWORD, options), code, {
+    method: "recovery",
+    ip: options.ip,
+  });
+  if (signedIn.status !== 302) throw new Error(`the recovery code was refused (${signedIn.status})`);
+  return cookieFrom(signedIn);
 }

@@ -6,12 +6,8 @@ import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { approveProposal, expireProposals, rejectProposal } from "~/server/admin/proposal-decisions.server";
-import {
-  needsSecondApproval,
-  proposeLedgerEntry,
-  proposeWalletChanges,
-  proposeWithdrawalApproval,
-} from "~/server/admin/proposals.server";
+import { needsSecondApproval, proposeLedgerEntry, proposeWalletChanges } from "~/server/admin/proposals.server";
+import { proposeRequestApproval } from "~/server/admin/request-approvals.server";
 import worker from "../../workers/app";
 import {
   appEnv,
@@ -281,7 +277,7 @@ describe("second approval", () => {
     it("no longer covered at approval change nothing", async () => {
       const client = await fundedClient(1_500_000);
       const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 1_200_000 });
-      const proposed = await proposeWithdrawalApproval(db, asActor(maker), { transactionId: id, userId: client.id });
+      const proposed = await proposeRequestApproval(db, asActor(maker), { transactionId: id, userId: client.id });
       if (!proposed.ok) throw new Error(proposed.error);
       const loss = await insertTransaction(client.id, {
         transactionType: "loss",
@@ -299,7 +295,7 @@ describe("second approval", () => {
     it("of a withdrawal decided meanwhile change nothing, and leave the card", async () => {
       const client = await fundedClient();
       const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 1_200_000 });
-      const proposed = await proposeWithdrawalApproval(db, asActor(maker), { transactionId: id, userId: client.id });
+      const proposed = await proposeRequestApproval(db, asActor(maker), { transactionId: id, userId: client.id });
       if (!proposed.ok) throw new Error(proposed.error);
       const card = async () => (await getPage(`/user/${client.id}`, checker.cookie)).text();
       expect(await card()).toContain('data-testid="proposal"');
@@ -687,7 +683,7 @@ describe("second approval", () => {
     const client = await fundedClient();
     const elsewhere = await fundedClient();
     const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 1_500_000 });
-    const result = await proposeWithdrawalApproval(db, asActor(maker), { transactionId: id, userId: elsewhere.id });
+    const result = await proposeRequestApproval(db, asActor(maker), { transactionId: id, userId: elsewhere.id });
     expect(result).toEqual({ ok: false, error: ADMIN_MESSAGES.transactionNotFound });
     expect(await countRows("proposals", "transaction_id = ?", id)).toBe(0);
   });

@@ -1,9 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PROPOSAL_MESSAGES } from "~/lib/proposals";
-import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
-import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import { STEP_UP_WINDOW_MS } from "~/server/auth/step-up.server";
 import { BUDGETS, recordAttempt } from "~/server/rate-limit.server";
 import { TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
@@ -16,160 +13,29 @@ import {
   moneyCounts,
   postForm,
   sessionCookieFor,
-  totpCode,
 } from "../support/fixtures";
+import {
+  ACTIONS,
+  adminReplySays,
+  codeOf,
+  cookieOf,
+  expectPrompt,
+  fundedClient,
+  MINUTE,
+  newKey,
+  type ProtectedAction,
+  withdrawalFields,
+} from "../support/step-up-actions";
+
+beforeAll(async () => {
+  await ensureDepositWallets();
+});
 
 /**
  * Step-up for money (docs/decisions/0019): each protected action is refused without a fresh second factor and
  * writes nothing, goes through with a code typed into the same form or within 10 minutes of one, and never
  * on a code that is wrong, replayed, another account's, or past the account's budget of wrong codes.
  */
-
-const MINUTE = 60 * 1000;
-const newKey = () => crypto.randomUUID();
-
-beforeAll(async () => {
-  await ensureDepositWallets();
-});
-
-interface Person {
-  id: string;
-  totpSecret: Uint8Array | null;
-}
-
-/** A signed-in browser of this person whose last code was entered `minutesAgo` (or never). */
-function cookieOf(person: Person, minutesAgo: number | "never") {
-  if (minutesAgo === "never") return sessionCookieFor(person.id, Date.now(), { freshSecondFactor: false });
-  return sessionCookieFor(person.id, Date.now() - minutesAgo * MINUTE);
-}
-
-const codeOf = (person: Person, at = Date.now()) => totpCode(person.totpSecret as Uint8Array, at);
-
-/** A client with two-factor sign-in on and $100 to withdraw. */
-async function fundedClient(options: { twoFactor?: boolean } = {}) {
-  const client = await createUser({ twoFactor: options.twoFactor ?? true });
-  await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 10_000 });
-  return client;
-}
-
-const withdrawalFields = () => ({
-  amount: "25.00",
-  cryptoCurrency: "ETH",
-  walletAddress: "0x1111111111111111111111111111111111111111",
-  idempotencyKey: newKey(),
-});
-
-/**
- * One protected action: who does it, the form it posts, what it would write (a count that must not move when it
- * is refused), and how its success reads.
- */
-interface ProtectedAction {
-  actor: Person;
-  path: string;
-  fields: Record<string, string>;
-  written: () => Promise<number>;
-  succeeded: (response: Response) => Promise<void>;
-}
-
-const adminReplySays = (message: string) => async (response: Response) => {
-  expect(response.status).toBe(200);
-  expect(await response.text()).toContain(message);
-};
-
-const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
-  "a withdrawal request (and the payout address it saves)": async () => {
-    const client = await fundedClient();
-    return {
-      actor: client,
-      path: "/withdraw",
-      fields: withdrawalFields(),
-      // The payout address is stored with the request, in the same batch.
-      written: () => countRows("transactions", "user_id = ? AND transaction_type = 'withdraw'", client.id),
-      succeeded: async (response) => {
-        expect(response.status).toBe(302);
-        expect(response.headers.get("Location")).toBe("/dashboard");
-      },
-    };
-  },
-  "saving deposit wallets": async () => {
-    const admin = await createUser({ role: "admin" });
-    const wallet = (await ensureDepositWallets()).find((w) => w.walletType === "ETH");
-    if (!wallet) throw new Error("no ETH wallet");
-    const address = `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "a").slice(0, 40)}`;
-    // One change waits per wallet: an earlier case's proposal is closed (as the cron would) so this one can wait.
-    await env.DB.prepare(
-      "UPDATE proposals SET status = 'expired', decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
-    )
-      .bind(Date.now())
-      .run();
-    return {
-      actor: admin,
-      path: "/admin",
-      fields: { intent: "wallets", [`wallet-${wallet.id}`]: address, [`was-${wallet.id}`]: wallet.walletAddress },
-      // Saving proposes the change; a second admin makes it (tests/worker/four-eyes.test.ts).
-      written: () => countRows("proposals", "kind = 'wallet_change' AND new_address = ?", address),
-      succeeded: adminReplySays(PROPOSAL_MESSAGES.awaiting),
-    };
-  },
-  "approving another admin's proposal": async () => {
-    const maker = await createUser({ role: "admin" });
-    const checker = await createUser({ role: "admin" });
-    const client = await createUser();
-    const proposed = await proposeLedgerEntry(db, { id: maker.id, email: maker.email }, client.id, {
-      type: "deposit",
-      amountCents: 2_000_000,
-      idempotencyKey: newKey(),
-      reason: "Wire received",
-    });
-    if (!proposed.ok) throw new Error(proposed.error);
-    return {
-      actor: checker,
-      path: "/admin",
-      fields: { intent: "approveProposal", proposalId: String(proposed.proposalId) },
-      written: () => countRows("proposals", "id = ? AND status = 'approved'", proposed.proposalId),
-      succeeded: adminReplySays(PROPOSAL_MESSAGES.approved),
-    };
-  },
-  "a ledger entry": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await createUser();
-    return {
-      actor: admin,
-      path: `/user/${client.id}`,
-      fields: { intent: "entry", type: "deposit", amount: "10", idempotencyKey: newKey() },
-      written: () => countRows("transactions", "user_id = ?", client.id),
-      succeeded: adminReplySays("Deposit of $10.00 recorded"),
-    };
-  },
-  "approving a withdrawal": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await fundedClient({ twoFactor: false });
-    const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 2_500 });
-    return {
-      actor: admin,
-      path: `/user/${client.id}`,
-      fields: { intent: "approve", transactionId: String(id) },
-      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
-      succeeded: adminReplySays("Transaction approved"),
-    };
-  },
-  "deleting a client's data": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await createUser();
-    return {
-      actor: admin,
-      path: "/admin",
-      fields: { intent: "delete", userId: client.id },
-      written: async () => 1 - (await countRows("profiles", "user_id = ?", client.id)),
-      succeeded: adminReplySays(ADMIN_MESSAGES.deleted),
-    };
-  },
-};
-
-async function expectPrompt(response: Response, message: string = STEP_UP_MESSAGES.prompt, status = 401) {
-  expect(response.status).toBe(status);
-  expect(await response.text()).toContain(message);
-}
 
 const sessionsSecondFactorAt = async (userId: string) =>
   (
@@ -397,15 +263,15 @@ describe("who is asked", () => {
     expect({ tx: await countRows("transactions"), audit: await countRows("audit_log") }).toEqual(before);
   });
 
-  it("not an admin approving a deposit, rejecting a withdrawal, or suspending and activating a client", async () => {
+  it("not an admin rejecting a request, or suspending and activating a client", async () => {
     const admin = await createUser({ role: "admin" });
     const client = await fundedClient({ twoFactor: false });
     const deposit = await insertTransaction(client.id, { amountCents: 1_000 });
     const withdrawal = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 1_000 });
     const cookie = await cookieOf(admin, "never");
     const path = `/user/${client.id}`;
-    await adminReplySays("Transaction approved")(
-      await postForm(path, { intent: "approve", transactionId: String(deposit) }, { cookie }),
+    await adminReplySays("Transaction rejected")(
+      await postForm(path, { intent: "reject", transactionId: String(deposit) }, { cookie }),
     );
     await adminReplySays("Transaction rejected")(
       await postForm(path, { intent: "reject", transactionId: String(withdrawal) }, { cookie }),
@@ -417,7 +283,7 @@ describe("who is asked", () => {
   it("counts 10 minutes from the code, not from the sign-in", async () => {
     const client = await fundedClient();
     const cookie = await sessionCookieFor(client.id, Date.now() - 20 * MINUTE, { freshSecondFactor: false });
-    await env.DB.prepare("UPDATE sessions SET second_factor_at = ? WHERE user_id = ?")
+    await env.DB.prepare("UPDATE sessions SET second_factor_at = ?, second_factor_method = 'totp' WHERE user_id = ?")
       .bind(Date.now() - STEP_UP_WINDOW_MS + MINUTE, client.id)
       .run();
     expect((await postForm("/withdraw", withdrawalFields(), { cookie })).status).toBe(302);

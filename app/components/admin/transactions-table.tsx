@@ -47,9 +47,10 @@ const STATUS_LABELS: Record<string, string> = { cancelled: "Cancelled" };
  * The client page's Transactions table, 50 rows a page newest first (Previous and Next by keyset), filtered by
  * type, status, dates and reference in the URL, each row with its reference: Approve and Reject on pending rows
  * (Reject asks for an optional reason the client is mailed), rejected and cancelled rows greyed out, 'New
- * address' on a withdrawal to an address this client was never paid to. Approving a withdrawal may need a second-factor code: when the reply asks for one, a dialog repeats
- * that approval with the code field. Rows in `awaitingSecondApproval` (a withdrawal approval already proposed)
- * say so instead of offering Approve.
+ * address' on a withdrawal to an address this client was never paid to. Approving any request may need a
+ * second-factor code: when the reply asks for one, a dialog repeats that approval with the code field. Rows in
+ * `awaitingSecondApproval` (an approval already proposed, at or above the four-eyes threshold) say so instead of
+ * offering Approve.
  */
 export function TransactionsTable({
   rows,

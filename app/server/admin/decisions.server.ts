@@ -1,5 +1,6 @@
 /**
- * Decisions on client requests: pending -> approved or pending -> rejected, once. The status update only
+ * Decisions on client requests: pending -> approved or pending -> rejected, once. (Approving at or above the
+ * four-eyes threshold is a proposal first: request-approvals.server.ts.) The status update only
  * matches a pending row (and, for a withdrawal approval, only while the client's approved balance still
  * covers it); the audit row and the profile projection follow it in the same batch. Whoever comes second
  * changes nothing, and the database's guards refuse any other change of a decided row. The client's mail about

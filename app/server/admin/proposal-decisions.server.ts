@@ -1,13 +1,13 @@
 /**
  * A second admin's decision on a proposal, and expiry. Approval is one batch ordered so that each statement
- * depends on the one before: the effect (an entry, a withdrawal's approval, a wallet's new address) is written
+ * depends on the one before: the effect (an entry, a request's approval, a wallet's new address) is written
  * only while the proposal is pending, unexpired and not the approver's own, with the effect's own checks at
  * that moment; the proposal's UPDATE to 'approved' only when that effect is in the database; its audit rows
  * and mails only when that UPDATE is. A check that fails changes nothing, and the answer says which check.
  * Whoever comes second (approve against reject, two approvals) finds the proposal decided.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import { describeProposal, PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { describeProposal, PROPOSAL_MESSAGES, requestGoneMessage } from "~/lib/proposals";
 import type { FeedTransaction } from "~/lib/realtime";
 import type { ProposalStatus } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -144,14 +144,18 @@ function entryApproval(loaded: LoadedProposal, actor: Required<Actor>, now: numb
   };
 }
 
-/** A withdrawal-approval proposal's approval: the withdrawal approved while pending and covered, the client told. */
-function withdrawalApproval(loaded: LoadedProposal, actor: Required<Actor>, now: number, request: DecidedRequest) {
+/**
+ * A request-approval proposal's approval: the client's deposit, stock deposit or withdrawal approved while still
+ * pending (not cancelled meanwhile) and, for a withdrawal, covered; the client told.
+ */
+function requestApproval(loaded: LoadedProposal, actor: Required<Actor>, now: number, request: DecidedRequest) {
   const transactionId = loaded.transactionId ?? 0;
   const userId = loaded.userId ?? "";
   return {
     effect: returning<FeedTransaction>(
       sql`UPDATE transactions SET status = 'approved', decided_by = ${actor.id}, decided_at = ${now}
-          WHERE id = ${transactionId} AND user_id = ${userId} AND status = 'pending' AND transaction_type = 'withdraw'
+          WHERE id = ${transactionId} AND user_id = ${userId} AND status = 'pending'
+            AND transaction_type = ${request.transactionType}
             AND ${coveredByBalance(userId)} AND ${approvable(loaded.id, actor, now)}
           RETURNING ${FEED_RETURNING}`,
     ),
@@ -233,7 +237,7 @@ async function approvalRefusal(db: Db, proposalId: number, actor: Actor, now: nu
     .from(transactions)
     .where(eq(transactions.id, loaded.transactionId ?? 0))
     .get();
-  return request?.status === "pending" ? PROPOSAL_MESSAGES.notCovered : PROPOSAL_MESSAGES.withdrawalGone;
+  return request?.status === "pending" ? PROPOSAL_MESSAGES.notCovered : requestGoneMessage(loaded.transactionType);
 }
 
 /** Checks the code can make before the batch: the proposal exists and is not the admin's own. */
@@ -270,16 +274,16 @@ export async function approveProposal(
   let writes: Record<string, ReturnType<typeof returning> | SQL>;
   if (loaded.kind === "ledger_entry") {
     writes = entryApproval(loaded, actor, now);
-  } else if (loaded.kind === "withdrawal_approval") {
+  } else if (loaded.kind === "request_approval") {
     const request = await db
       .select({ createdAt: transactions.createdAt })
       .from(transactions)
       .where(eq(transactions.id, loaded.transactionId ?? 0))
       .get();
-    if (!request) return { ok: false, error: PROPOSAL_MESSAGES.withdrawalGone };
-    writes = withdrawalApproval(loaded, actor, now, {
+    if (!request) return { ok: false, error: requestGoneMessage(loaded.transactionType) };
+    writes = requestApproval(loaded, actor, now, {
       id: loaded.transactionId ?? 0,
-      transactionType: "withdraw",
+      transactionType: loaded.transactionType ?? "withdraw",
       amountCents: loaded.amountCents ?? 0,
       createdAt: request.createdAt,
       name: loaded.clientFirstName,
@@ -401,7 +405,7 @@ export async function expireProposals(db: Db, now = Date.now()): Promise<{ expir
   return { expired, emailIds };
 }
 
-/** The approval, then the client's feed (an entry or a withdrawal), the desk's card and the mails. */
+/** The approval, then the client's feed (an entry or a request), the desk's card and the mails. */
 export async function approve(
   context: CommandContext,
   actor: Required<Actor>,

@@ -48,8 +48,8 @@ export function waitingProposalsQuery(db: Db, options: { userId?: string; now?: 
       and(
         sql`${proposals.status} = 'pending'`,
         sql`${proposals.expiresAt} > ${now}`,
-        // A withdrawal rejected or cancelled meanwhile leaves nothing to approve: its proposal is not listed.
-        sql`(${proposals.kind} <> 'withdrawal_approval' OR EXISTS (SELECT 1 FROM transactions AS w
+        // A request rejected or cancelled meanwhile leaves nothing to approve: its proposal is not listed.
+        sql`(${proposals.kind} <> 'request_approval' OR EXISTS (SELECT 1 FROM transactions AS w
               WHERE w.id = ${proposals.transactionId} AND w.status = 'pending'))`,
         options.userId === undefined ? undefined : eq(proposals.userId, options.userId),
       ),

@@ -1,8 +1,9 @@
 /**
  * Second approval (four eyes, docs/decisions/0022-four-eyes.md): at or above FOUR_EYES_THRESHOLD an admin's
- * ledger entry or withdrawal approval, and every deposit-wallet change, is first a proposal. Proposing writes
- * the proposal, its audit row and the mail to every other admin in one batch; the ledger, balances and wallets
- * do not change until another admin approves (proposal-decisions.server.ts).
+ * ledger entry or approval of a client's request (request-approvals.server.ts), and every deposit-wallet change,
+ * is first a proposal. Proposing writes the proposal, its audit row and the mail to every other admin in one
+ * batch; the ledger, balances and wallets do not change until another admin approves
+ * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
@@ -15,32 +16,14 @@ import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
 import { displayName } from "./clients.server";
-import { coveredByBalance } from "./decisions.server";
 import { entryAllowed, entryRefusal, type LedgerEntry } from "./entries.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
-const { proposals, transactions, users, profiles } = schema;
+const { proposals, users, profiles } = schema;
 
 /** At or above the threshold (US dollars; 0 means every amount) a move waits for a second admin. */
 export function needsSecondApproval(env: Pick<AppEnv, "FOUR_EYES_THRESHOLD">, amountCents: number): boolean {
   return amountCents >= env.FOUR_EYES_THRESHOLD * 100;
-}
-
-/**
- * Whether approving this client's transaction is a proposal rather than the decision: a withdrawal at or above the
- * threshold. Anything else (a deposit, a row of someone else's, none) is decided, and refused, as before.
- */
-export async function approvalNeedsSecondAdmin(
-  db: Db,
-  env: Pick<AppEnv, "FOUR_EYES_THRESHOLD">,
-  input: { transactionId: number; userId: string },
-): Promise<boolean> {
-  const row = await db
-    .select({ type: transactions.transactionType, amountCents: transactions.amountCents })
-    .from(transactions)
-    .where(sql`${transactions.id} = ${input.transactionId} AND ${transactions.userId} = ${input.userId}`)
-    .get();
-  return row?.type === "withdraw" && needsSecondApproval(env, row.amountCents);
 }
 
 /** The proposal rows one batch just wrote: the proposer's, made at this instant. */
@@ -51,7 +34,7 @@ const justProposed = (actor: Actor, now: number, where: SQL) =>
  * The audit row and the mail to every other admin for the proposals `where` picks among those just made. The
  * mail's dedupe key is per proposal and admin, so however the batch is replayed each admin hears once.
  */
-function announceWrites(actor: Required<Actor>, now: number, where: SQL, description: string, reason?: string) {
+export function announceWrites(actor: Required<Actor>, now: number, where: SQL, description: string, reason?: string) {
   return {
     audit: auditInsert({
       actor,
@@ -81,15 +64,15 @@ function announceWrites(actor: Required<Actor>, now: number, where: SQL, descrip
 }
 
 /** A proposal made now (`created`), or the same one again (a resubmitted form, a withdrawal already proposed). */
-interface ProposalMade {
+export interface ProposalMade {
   proposalId: number;
   created: boolean;
   emailIds: number[];
 }
 
-const emailIdsOf = (rows: unknown) => ((rows ?? []) as Array<{ id: number }>).map((row) => row.id);
+export const emailIdsOf = (rows: unknown) => ((rows ?? []) as Array<{ id: number }>).map((row) => row.id);
 
-async function clientName(db: Db, userId: string): Promise<string | null> {
+export async function clientName(db: Db, userId: string): Promise<string | null> {
   const row = await db
     .select({ email: users.email, firstName: profiles.firstName, lastName: profiles.lastName })
     .from(users)
@@ -151,65 +134,6 @@ export async function proposeLedgerEntry(
     .get();
   if (earlier) return { ok: true, proposalId: earlier.id, created: false, emailIds: [] };
   return { ok: false, error: await entryRefusal(db, userId) };
-}
-
-/**
- * A withdrawal-approval proposal: the client's pending withdrawal, while it is still covered. One waits per
- * withdrawal (a unique index); a second try while one waits is answered as the same proposal.
- */
-export async function proposeWithdrawalApproval(
-  db: Db,
-  actor: Required<Actor>,
-  input: { transactionId: number; userId: string },
-  now = Date.now(),
-): Promise<Result<ProposalMade>> {
-  const request = await db
-    .select({ amountCents: transactions.amountCents, type: transactions.transactionType })
-    .from(transactions)
-    .where(sql`${transactions.id} = ${input.transactionId} AND ${transactions.userId} = ${input.userId}`)
-    .get();
-  if (!request) return { ok: false, error: ADMIN_MESSAGES.transactionNotFound };
-  const name = (await clientName(db, input.userId)) ?? "";
-  const mine = sql`p.kind = 'withdrawal_approval' AND p.transaction_id = ${input.transactionId}`;
-  const { inserted, ...rest } = await writeTogether(db, {
-    inserted: returning<{ id: number }>(
-      sql`INSERT INTO proposals (kind, user_id, transaction_id, transaction_type, amount_cents, proposed_by, proposed_at, expires_at)
-          SELECT 'withdrawal_approval', user_id, id, transaction_type, amount_cents, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS}
-          FROM transactions
-          WHERE id = ${input.transactionId} AND user_id = ${input.userId} AND status = 'pending'
-            AND transaction_type = 'withdraw' AND ${coveredByBalance(input.userId)}
-          ON CONFLICT DO NOTHING
-          RETURNING id`,
-    ),
-    ...announceWrites(
-      actor,
-      now,
-      mine,
-      describeProposal({
-        kind: "withdrawal_approval",
-        transactionType: "withdraw",
-        amountCents: request.amountCents,
-        clientName: name,
-      }),
-    ),
-  });
-  const row = inserted[0];
-  if (row) return { ok: true, proposalId: row.id, created: true, emailIds: emailIdsOf(rest.waiting) };
-  const waiting = await db
-    .select({ id: proposals.id })
-    .from(proposals)
-    .where(
-      sql`${proposals.kind} = 'withdrawal_approval' AND ${proposals.transactionId} = ${input.transactionId} AND ${proposals.status} = 'pending'`,
-    )
-    .get();
-  if (waiting) return { ok: true, proposalId: waiting.id, created: false, emailIds: [] };
-  const current = await db
-    .select({ status: transactions.status })
-    .from(transactions)
-    .where(eq(transactions.id, input.transactionId))
-    .get();
-  if (current?.status !== "pending") return { ok: false, error: ADMIN_MESSAGES.alreadyDecided };
-  return { ok: false, error: ADMIN_MESSAGES.cannotCoverWithdrawal };
 }
 
 /**
@@ -284,7 +208,7 @@ export function proposalChanged(context: CommandContext, emailIds: number[] = []
   publishToDesk(context, { type: "proposal.changed" });
 }
 
-type Proposed = Outcome<{ proposalId: number }>;
+export type Proposed = Outcome<{ proposalId: number }>;
 
 /** The entry proposal, then its mails and the desk's card. */
 export async function proposeEntry(
@@ -295,18 +219,6 @@ export async function proposeEntry(
 ): Promise<Proposed> {
   const result = await proposeLedgerEntry(context.db, actor, userId, entry);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
-  if (result.created) proposalChanged(context, result.emailIds);
-  return { ok: true, proposalId: result.proposalId };
-}
-
-/** The withdrawal-approval proposal, then its mails and the desk's card. */
-export async function proposeWithdrawal(
-  context: CommandContext,
-  actor: Required<Actor>,
-  input: { transactionId: number; userId: string },
-): Promise<Proposed> {
-  const result = await proposeWithdrawalApproval(context.db, actor, input);
-  if (!result.ok) return { ok: false, error: result.error, status: 409 };
   if (result.created) proposalChanged(context, result.emailIds);
   return { ok: true, proposalId: result.proposalId };
 }

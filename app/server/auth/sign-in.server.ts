@@ -6,7 +6,7 @@ import { schema, writeTogether } from "../db.server";
 import { type AppEnv, isProduction } from "../env.server";
 import { deliverInBackground } from "../mail/outbox.server";
 import type { SecurityEvent } from "../mail/templates.server";
-import { insertSession, newSession } from "../session.server";
+import { insertSession, newSession, type SecondFactorProof } from "../session.server";
 import { type ClientMeta, clientMeta } from "./client-meta.server";
 import { securityNotice } from "./security-notice.server";
 
@@ -160,7 +160,7 @@ export function clearChallengeCookie(env: AppEnv) {
 
 /**
  * The session of a completed sign-in, with its record and, for a browser new to the account, a security
- * notice; one batch. `secondFactorAt` is set when the sign-in took a code (it then counts for step-up).
+ * notice; one batch. `secondFactor` is what the sign-in's second step took (step-up reads it).
  * `alsoWrite` joins other writes of the same sign-in to the batch (ending the second step), and `notices` the
  * security notices it causes (a recovery code used), delivered after the batch like the new-browser one.
  * Returns the redirect, carrying the session's cookie (and the device's, the first time).
@@ -172,7 +172,7 @@ export async function completeSignIn(
   options: {
     method: SignInMethod;
     redirectTo: string;
-    secondFactorAt?: number;
+    secondFactor?: SecondFactorProof;
     alsoWrite?: Record<string, Parameters<typeof writeTogether>[1][string]>;
     notices?: SecurityEvent[];
     extraCookies?: string[];
@@ -195,7 +195,7 @@ export async function completeSignIn(
     )
     .limit(1)
     .get();
-  const session = await newSession(context.env, user.id, now, { meta, secondFactorAt: options.secondFactorAt });
+  const session = await newSession(context.env, user.id, now, { meta, secondFactor: options.secondFactor });
   const notices = Object.fromEntries(
     (options.notices ?? []).map((event) => [
       `notice:${event}`,

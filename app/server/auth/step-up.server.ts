@@ -1,11 +1,13 @@
 /**
- * Step-up for money (docs/product.md, "Account security"; docs/decisions/0019): the actions that move money or
- * decide where it goes need a fresh second factor, a TOTP code entered in this session in the last 10 minutes
- * or typed into the same form (the field `stepUpCode`).
+ * Step-up for money (docs/product.md, "Step-up for money"; docs/decisions/0019): the actions that move money or
+ * decide where it goes need a fresh second factor, an authenticator's code entered in this session in the last
+ * 10 minutes or typed into the same form (the field `stepUpCode`). A recovery code is never one: it proves the
+ * person holds a sheet of paper, not the phone, and a session signed in with one is asked for a code at its
+ * first money act, with a prompt that says why.
  *
  * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
- * - An admin, always: saving deposit wallets, a ledger entry, approving a withdrawal, deleting a client's data,
- *   approving another admin's proposal (second approval).
+ * - An admin, always: saving deposit wallets, a ledger entry, approving any client request (deposit, stock
+ *   deposit, withdrawal), deleting a client's data, approving another admin's proposal (second approval).
  *   An admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to,
  *   no session of theirs is fresh and no code is right, so the action is still refused.
  *
@@ -14,13 +16,12 @@
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
  * Routes check before the command runs and hand a refusal back like any other.
  */
-import { and, eq } from "drizzle-orm";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
 import type { AppEnv } from "../env.server";
 import type { SessionUser } from "../session.server";
-import { tryAuthenticatorCode } from "./two-factor.server";
+import { freshSecondFactor, tryAuthenticatorCode } from "./two-factor.server";
 
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
@@ -30,7 +31,7 @@ export type StepUpAction =
   | "withdrawal"
   | "depositWallets"
   | "ledgerEntry"
-  | "withdrawalApproval"
+  | "requestApproval"
   | "clientDeletion"
   | "proposalApproval";
 
@@ -50,7 +51,8 @@ const REQUIRED_FOR: Record<StepUpAction, "always" | "withTwoFactor"> = {
   withdrawal: "withTwoFactor",
   depositWallets: "always",
   ledgerEntry: "always",
-  withdrawalApproval: "always",
+  // Approving a client's deposit, stock deposit or withdrawal: each changes what the client may take out.
+  requestApproval: "always",
   clientDeletion: "always",
   // A second admin's approval is what makes a large move or a wallet change happen.
   proposalApproval: "always",
@@ -60,13 +62,26 @@ export function stepUpRequired(user: Pick<SessionUser, "role" | "twoFactorEnable
   return REQUIRED_FOR[action] === "always" || user.role === "admin" || user.twoFactorEnabled;
 }
 
-/** A code was entered in this session within the window. */
+/** The proofs that make a session fresh for step-up: the authenticator's code, not a recovery code. */
+const STEP_UP_PROOFS: ReadonlySet<SecondFactorMethod> = new Set(["totp"]);
+
+/** An authenticator's code was entered in this session within the window. */
 export function hasFreshSecondFactor(
-  user: Pick<SessionUser, "twoFactorEnabled" | "secondFactorAt">,
+  user: Pick<SessionUser, "twoFactorEnabled" | "secondFactorAt" | "secondFactorMethod">,
   now = Date.now(),
 ): boolean {
-  return user.twoFactorEnabled && user.secondFactorAt !== null && now - user.secondFactorAt < STEP_UP_WINDOW_MS;
+  return (
+    user.twoFactorEnabled &&
+    user.secondFactorAt !== null &&
+    user.secondFactorMethod !== null &&
+    STEP_UP_PROOFS.has(user.secondFactorMethod) &&
+    now - user.secondFactorAt < STEP_UP_WINDOW_MS
+  );
 }
+
+/** What the prompt says: why a session that signed in with a recovery code is asked at all, else the plain one. */
+const promptFor = (user: Pick<SessionUser, "secondFactorMethod">) =>
+  user.secondFactorMethod === "recovery_code" ? STEP_UP_MESSAGES.afterRecoveryCode : STEP_UP_MESSAGES.prompt;
 
 /**
  * The step-up check of one action, before its command runs: passes when none is needed or the session is
@@ -82,31 +97,8 @@ export async function checkStepUp(
   if (!stepUpRequired(user, action)) return PASSED;
   if (hasFreshSecondFactor(user, now)) return PASSED;
   const code = codeOf(form);
-  if (code === "") return asked(STEP_UP_MESSAGES.prompt, 401);
+  if (code === "") return asked(promptFor(user), 401);
   return spendCode(context, user, code, now);
-}
-
-/**
- * An admin's decision: only approving a withdrawal needs step-up (rejecting moves no money; approving a
- * deposit credits what the client already sent). The row's type is read only when the session is not fresh.
- */
-export async function checkDecisionStepUp(
-  context: StepUpContext,
-  admin: SessionUser,
-  form: FormData,
-  decision: { transactionId: number; userId: string; approve: boolean },
-  now = Date.now(),
-): Promise<StepUpCheck> {
-  if (!decision.approve || hasFreshSecondFactor(admin, now)) return PASSED;
-  const { transactions } = schema;
-  const row = await context.db
-    .select({ type: transactions.transactionType })
-    .from(transactions)
-    .where(and(eq(transactions.id, decision.transactionId), eq(transactions.userId, decision.userId)))
-    .get();
-  // Not this client's row: the decision itself answers that it was not found.
-  if (row?.type !== "withdraw") return PASSED;
-  return checkStepUp(context, admin, form, "withdrawalApproval", now);
 }
 
 /** The typed code, spaces removed (apps show "123 456"); an absurdly long value reads as a wrong code. */
@@ -126,6 +118,6 @@ async function spendCode(context: StepUpContext, user: SessionUser, code: string
   if (!proof.ok) {
     return proof.locked ? asked(STEP_UP_MESSAGES.locked, 429) : asked(STEP_UP_MESSAGES.invalidCode, 401);
   }
-  await context.db.update(schema.sessions).set({ secondFactorAt: now }).where(eq(schema.sessions.id, user.sessionId));
+  await freshSecondFactor(context.db, user.sessionId, now);
   return PASSED;
 }

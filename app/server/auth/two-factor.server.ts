@@ -233,9 +233,12 @@ const refusalOfProof = (proof: Extract<Proof, { ok: false }>): Refusal =>
     ? { ok: false, error: TWO_FACTOR_MESSAGES.locked, status: 429 }
     : { ok: false, error: TWO_FACTOR_MESSAGES.invalidCode, field: "code", status: 400 };
 
-/** This session entered a code just now: it counts as a fresh second factor (step-up). */
-const freshSecondFactor = (db: Db, sessionId: string, now: number) =>
-  db.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, sessionId));
+/**
+ * This session entered the authenticator's code just now: it counts as a fresh second factor (step-up). A
+ * recovery code never does (see app/server/auth/step-up.server.ts).
+ */
+export const freshSecondFactor = (db: Db, sessionId: string, now: number) =>
+  db.update(sessions).set({ secondFactorAt: now, secondFactorMethod: "totp" }).where(eq(sessions.id, sessionId));
 
 /**
  * Confirms the enrolment with a current code: two-factor sign-in is on, with 10 new recovery codes (returned, to
@@ -381,7 +384,8 @@ export async function regenerateRecoveryCodes(
   const written = await writeTogether(db, {
     earlierCodes: db.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
     codes: db.insert(recoveryCodes).values(fresh.rows),
-    thisSession: freshSecondFactor(db, user.sessionId, now),
+    // Only the authenticator's code makes the session fresh; a recovery code leaves it as it was.
+    thisSession: proof.recoveryCodeUsed ? undefined : freshSecondFactor(db, user.sessionId, now),
     recoveryNotice: recoveryNotice(context, request, user, proof.recoveryCodeUsed, now),
   });
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice) });
@@ -411,7 +415,7 @@ function recordLockOnce(
 
 /**
  * The sign-in's second step, for the browser's open challenge: a right code ends the challenge and signs in
- * (the session counts as having entered a code; a recovery code also queues its notice, in the same batch). A
+ * (the session records which kind of code it was; a recovery code also queues its notice, in the same batch). A
  * wrong code is recorded as `wrong_code`, a try while locked as `locked` (once per lock), and the challenge stays
  * open.
  */
@@ -442,7 +446,8 @@ export async function completeSecondStep(
   const response = await completeSignIn(context, request, user, {
     method: challenge.method,
     redirectTo: challenge.redirectTo ?? (user.role === "admin" ? "/admin" : "/dashboard"),
-    secondFactorAt: now,
+    // How the code was proved goes with the session: a recovery code does not count for step-up.
+    secondFactor: { at: now, method: proof.recoveryCodeUsed ? "recovery_code" : "totp" },
     alsoWrite: { challenge: db.delete(schema.signInChallenges).where(eq(schema.signInChallenges.id, challenge.id)) },
     notices: proof.recoveryCodeUsed ? ["recovery_code_used"] : [],
     extraCookies: [await clearChallengeCookie(env)],

@@ -1,0 +1,190 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { STEP_UP_MESSAGES } from "~/lib/step-up";
+import { proposeLedgerEntry } from "~/server/admin/proposals.server";
+import {
+  countRows,
+  createUser,
+  db,
+  ensureDepositWallets,
+  insertTransaction,
+  sessionCookieFor,
+  totpCode,
+} from "./fixtures";
+
+/**
+ * The acts behind step-up for money (docs/decisions/0019), each as a form some person posts: the step-up tests
+ * run every way of signing in against every one of them.
+ */
+
+export const MINUTE = 60 * 1000;
+export const newKey = () => crypto.randomUUID();
+
+export interface Person {
+  id: string;
+  totpSecret: Uint8Array | null;
+}
+
+/** A signed-in browser of this person whose last code was entered `minutesAgo` (or never). */
+export function cookieOf(person: Person, minutesAgo: number | "never") {
+  if (minutesAgo === "never") return sessionCookieFor(person.id, Date.now(), { freshSecondFactor: false });
+  return sessionCookieFor(person.id, Date.now() - minutesAgo * MINUTE);
+}
+
+export const codeOf = (person: Person, at = Date.now()) => totpCode(person.totpSecret as Uint8Array, at);
+
+/** A client with two-factor sign-in on and $100 to withdraw. */
+export async function fundedClient(options: { twoFactor?: boolean } = {}) {
+  const client = await createUser({ twoFactor: options.twoFactor ?? true });
+  await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 10_000 });
+  return client;
+}
+
+export const withdrawalFields = () => ({
+  amount: "25.00",
+  cryptoCurrency: "ETH",
+  walletAddress: "0x1111111111111111111111111111111111111111",
+  idempotencyKey: newKey(),
+});
+
+/**
+ * One protected action: who does it, the form it posts, what it would write (a count that must not move when it
+ * is refused), and how its success reads.
+ */
+export interface ProtectedAction {
+  actor: Person;
+  path: string;
+  fields: Record<string, string>;
+  written: () => Promise<number>;
+  succeeded: (response: Response) => Promise<void>;
+}
+
+export const adminReplySays = (message: string) => async (response: Response) => {
+  expect(response.status).toBe(200);
+  expect(await response.text()).toContain(message);
+};
+
+export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
+  "a withdrawal request (and the payout address it saves)": async () => {
+    const client = await fundedClient();
+    return {
+      actor: client,
+      path: "/withdraw",
+      fields: withdrawalFields(),
+      // The payout address is stored with the request, in the same batch.
+      written: () => countRows("transactions", "user_id = ? AND transaction_type = 'withdraw'", client.id),
+      succeeded: async (response) => {
+        expect(response.status).toBe(302);
+        expect(response.headers.get("Location")).toBe("/dashboard");
+      },
+    };
+  },
+  "saving deposit wallets": async () => {
+    const admin = await createUser({ role: "admin" });
+    const wallet = (await ensureDepositWallets()).find((w) => w.walletType === "ETH");
+    if (!wallet) throw new Error("no ETH wallet");
+    const address = `0x${crypto.randomUUID().replaceAll("-", "").padEnd(40, "a").slice(0, 40)}`;
+    // One change waits per wallet: an earlier case's proposal is closed (as the cron would) so this one can wait.
+    await env.DB.prepare(
+      "UPDATE proposals SET status = 'expired', decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
+    )
+      .bind(Date.now())
+      .run();
+    return {
+      actor: admin,
+      path: "/admin",
+      fields: { intent: "wallets", [`wallet-${wallet.id}`]: address, [`was-${wallet.id}`]: wallet.walletAddress },
+      // Saving proposes the change; a second admin makes it (tests/worker/four-eyes.test.ts).
+      written: () => countRows("proposals", "kind = 'wallet_change' AND new_address = ?", address),
+      succeeded: adminReplySays(PROPOSAL_MESSAGES.awaiting),
+    };
+  },
+  "approving another admin's proposal": async () => {
+    const maker = await createUser({ role: "admin" });
+    const checker = await createUser({ role: "admin" });
+    const client = await createUser();
+    const proposed = await proposeLedgerEntry(db, { id: maker.id, email: maker.email }, client.id, {
+      type: "deposit",
+      amountCents: 2_000_000,
+      idempotencyKey: newKey(),
+      reason: "Wire received",
+    });
+    if (!proposed.ok) throw new Error(proposed.error);
+    return {
+      actor: checker,
+      path: "/admin",
+      fields: { intent: "approveProposal", proposalId: String(proposed.proposalId) },
+      written: () => countRows("proposals", "id = ? AND status = 'approved'", proposed.proposalId),
+      succeeded: adminReplySays(PROPOSAL_MESSAGES.approved),
+    };
+  },
+  "a ledger entry": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser();
+    return {
+      actor: admin,
+      path: `/user/${client.id}`,
+      fields: { intent: "entry", type: "deposit", amount: "10", idempotencyKey: newKey() },
+      written: () => countRows("transactions", "user_id = ?", client.id),
+      succeeded: adminReplySays("Deposit of $10.00 recorded"),
+    };
+  },
+  "approving a withdrawal": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await fundedClient({ twoFactor: false });
+    const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 2_500 });
+    return {
+      actor: admin,
+      path: `/user/${client.id}`,
+      fields: { intent: "approve", transactionId: String(id) },
+      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
+      succeeded: adminReplySays("Transaction approved"),
+    };
+  },
+  "approving a deposit": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser();
+    const id = await insertTransaction(client.id, { transactionType: "deposit", amountCents: 2_500 });
+    return {
+      actor: admin,
+      path: `/user/${client.id}`,
+      fields: { intent: "approve", transactionId: String(id) },
+      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
+      succeeded: adminReplySays("Transaction approved"),
+    };
+  },
+  "approving a stock deposit": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser();
+    const id = await insertTransaction(client.id, {
+      transactionType: "stock_deposit",
+      stock: "AAPL",
+      amountCents: 2_500,
+    });
+    return {
+      actor: admin,
+      path: `/user/${client.id}`,
+      fields: { intent: "approve", transactionId: String(id) },
+      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
+      succeeded: adminReplySays("Transaction approved"),
+    };
+  },
+  "deleting a client's data": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser();
+    return {
+      actor: admin,
+      path: "/admin",
+      fields: { intent: "delete", userId: client.id },
+      written: async () => 1 - (await countRows("profiles", "user_id = ?", client.id)),
+      succeeded: adminReplySays(ADMIN_MESSAGES.deleted),
+    };
+  },
+};
+
+export async function expectPrompt(response: Response, message: string = STEP_UP_MESSAGES.prompt, status = 401) {
+  expect(response.status).toBe(status);
+  expect(await response.text()).toContain(message);
+}
