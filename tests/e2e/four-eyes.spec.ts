@@ -6,6 +6,7 @@ import {
   passStepUpIfAsked,
   registerClient,
   signIn,
+  submitDepositRequest,
   test,
   watchForErrors,
 } from "./support";
@@ -89,6 +90,52 @@ test("a $20,000 deposit entry waits for a second admin; the other admin's approv
   await expect(onFirstDesk).toHaveCount(0);
   await firstAdmin.goto(`/user/${accountId}`);
   await expect(firstAdmin.locator("tr[data-status=approved]").filter({ hasText: "$20,000.00" })).toHaveCount(1);
+
+  for (const context of [clientContext, firstAdminContext, secondAdminContext]) await context.close();
+  expect(errors).toEqual([]);
+});
+
+test("a $15,000 deposit request's approval waits for a second admin, who approves it on a phone; the client's balance moves only then", async ({
+  browser,
+}, testInfo) => {
+  const clientContext = await browser.newContext();
+  const firstAdminContext = await browser.newContext();
+  const secondAdminContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const errors = [clientContext, firstAdminContext, secondAdminContext].flatMap(watchForErrors);
+  const client = await clientContext.newPage();
+  const firstAdmin = await firstAdminContext.newPage();
+  const secondAdmin = await secondAdminContext.newPage();
+
+  const firstName = `Dep${Date.now() % 100000}`;
+  const clientName = `${firstName} Tester`;
+  await registerClient(client, firstName);
+  const accountId = (await client.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
+  await submitDepositRequest(client, "15000", "BTC");
+  await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
+
+  // Admin A's Approve on the row proposes (after the code, if the sign-in's is no longer fresh).
+  await signIn(firstAdmin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await firstAdmin.goto(`/user/${accountId}`);
+  const row = firstAdmin.locator("tr[data-status=pending]").filter({ hasText: "$15,000.00" });
+  await row.getByRole("button", { name: "Approve Deposit of $15,000.00" }).click();
+  await expect(firstAdmin.getByRole("status").filter({ hasText: "Awaiting second approval" }).first()).toBeVisible();
+  await expect(row.getByText("Awaiting second approval")).toBeVisible();
+  await expect(row.getByRole("button", { name: /Approve/ })).toHaveCount(0);
+  const description = `Approve deposit of $15,000.00 for ${clientName}`;
+  await expect(proposal(firstAdmin, description)).toContainText("Waiting for another admin");
+  await firstAdmin.screenshot({ path: testInfo.outputPath("deposit-proposed.png"), fullPage: true });
+  await client.reload();
+  await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
+
+  // Admin B, on a phone, approves it from the client's page.
+  await signIn(secondAdmin, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await secondAdmin.goto(`/user/${accountId}`);
+  const onSecond = proposal(secondAdmin, description);
+  await onSecond.getByRole("button", { name: /^Approve:/ }).click();
+  await passStepUpIfAsked(secondAdmin, DEMO_SECOND_ADMIN.totpSecret, onSecond);
+  await expect(secondAdmin.locator("tr[data-status=approved]").filter({ hasText: "$15,000.00" })).toHaveCount(1);
+  await secondAdmin.screenshot({ path: testInfo.outputPath("deposit-approved-phone.png"), fullPage: true });
+  await expect(client.getByTestId("balance-available")).toHaveText("$15,000.00");
 
   for (const context of [clientContext, firstAdminContext, secondAdminContext]) await context.close();
   expect(errors).toEqual([]);
