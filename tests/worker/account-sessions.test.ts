@@ -169,6 +169,26 @@ describe("the sessions list on /account", () => {
     expect(rows[0]?.text).toMatch(/^Browser Firefox on Windows This device Location Unknown location/);
     expect(rows[1]?.text).toMatch(/^Browser Unknown browser Location Unknown location/);
   });
+
+  it("records no place for a sign-in in development, where the runtime makes one up for every request", async () => {
+    const me = await createUser();
+    const ctx = createExecutionContext();
+    const request = new Request(formRequest("/login", { email: me.email, password: TEST_PASSWORD, redirectTo: "" }), {
+      cf: { country: "US", city: "Austin" },
+    });
+    const response = await worker.fetch(request, { ...env, ENVIRONMENT: "development" } as typeof env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(302);
+    const places = await env.DB.prepare(
+      "SELECT country, city FROM sessions WHERE user_id = ?1 UNION ALL SELECT country, city FROM sign_in_events WHERE user_id = ?1",
+    )
+      .bind(me.id)
+      .all();
+    expect(places.results).toEqual([
+      { country: null, city: null },
+      { country: null, city: null },
+    ]);
+  });
 });
 
 describe("ending sessions", () => {
