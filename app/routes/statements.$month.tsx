@@ -19,7 +19,7 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context, { signedOutTo: "/login" });
+  const user = await requireClient(request, context);
   const now = Date.now();
   const period = parseStatementMonth(params.month ?? "", now);
   if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
