@@ -248,6 +248,18 @@ describe("the buttons", () => {
     expect((await githubOnly.get("/auth/google")).status).toBe(404);
     expect((await new Browser().get("/auth/facebook")).status).toBe(404);
   });
+
+  it("answers a provider that is not configured with the site's own 'Page not found', titled, start and callback alike", async () => {
+    const none = new Browser(env);
+    for (const path of ["/auth/google", "/auth/github/callback", "/auth/facebook"]) {
+      const response = await none.get(path);
+      expect(response.status).toBe(404);
+      const html = await response.text();
+      expect(html).toContain("Page not found");
+      expect(html).toMatch(/<title>[^<]+<\/title>/);
+      expect(html).toContain('href="/login"');
+    }
+  });
 });
 
 describe("starting", () => {
