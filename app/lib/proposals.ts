@@ -93,6 +93,15 @@ export function parseReason(
   return { ok: true, text };
 }
 
+/** A reason that may be left blank (a wallet change's): null when blank, at most REASON_MAX characters. */
+export function parseOptionalReason(
+  value: FormDataEntryValue | null,
+): { ok: true; text: string | null } | { ok: false; error: string } {
+  const text = typeof value === "string" ? value.trim() : "";
+  if (text.length > REASON_MAX) return { ok: false, error: PROPOSAL_MESSAGES.reasonTooLong };
+  return { ok: true, text: text || null };
+}
+
 /** The proposer's reason on the entry form, required once the entry becomes a proposal. */
 export const parseProposalReason = (form: FormData) =>
   parseReason(form.get("reason"), PROPOSAL_MESSAGES.reasonRequired);

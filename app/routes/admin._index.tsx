@@ -10,7 +10,7 @@ import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
-import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES, parseOptionalReason } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
@@ -51,8 +51,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
         : [];
     });
+    const reason = parseOptionalReason(form.get("reason"));
+    if (!reason.ok) return reply("error", reason.error, 400, "reason");
     // Every deposit-wallet change waits for a second admin: one proposal per changed wallet.
-    const result = await proposeWallets(context, admin, submitted);
+    const result = await proposeWallets(context, admin, submitted, reason.text);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", PROPOSAL_MESSAGES.awaiting);
   }
