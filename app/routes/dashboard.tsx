@@ -231,14 +231,22 @@ export default function Dashboard() {
         <p className="text-xl font-semibold">
           {account.firstVisit ? "Welcome" : "Welcome back"}, {account.firstName}
         </p>
-        <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+        {/* The Account ID column is as wide as the ID, so it never breaks inside it; the e-mail takes the rest. */}
+        <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-[minmax(0,1fr)_max-content] sm:gap-x-6 lg:grid-cols-[max-content_max-content_minmax(0,1fr)_max-content]">
           <div>
             <dt className="text-ink-muted">Account status</dt>
             <dd className={`font-semibold capitalize ${active ? "text-success" : "text-danger"}`}>{account.status}</dd>
           </div>
           <div>
             <dt className="text-ink-muted">Account ID</dt>
-            <dd className="break-all font-medium">{account.id}</dd>
+            <dd className="font-medium sm:whitespace-nowrap" data-testid="account-id">
+              {/* On the narrowest phones it may still wrap, but only after a hyphen. */}
+              {account.id
+                .split("-")
+                .map((part, i, parts) =>
+                  i === parts.length - 1 ? part : [`${part}-`, <wbr key={`${String(i)}:${part}`} />],
+                )}
+            </dd>
           </div>
           <div>
             <dt className="text-ink-muted">Email</dt>
