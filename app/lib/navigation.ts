@@ -44,3 +44,6 @@ export const FOOTER_LINKS: NavLink[] = [
   { to: "/privacy", label: "Privacy Policy" },
   { to: "/terms-of-service", label: "Terms of Service" },
 ];
+
+/** Every back-office page's title names the page, then the back office: "Audit Log · Admin Panel". */
+export const adminPageTitle = (page?: string) => (page ? `${page} · Admin Panel` : "Admin Panel");

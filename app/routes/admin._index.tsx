@@ -10,6 +10,7 @@ import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
+import { adminPageTitle } from "~/lib/navigation";
 import { PROPOSAL_MESSAGES, parseOptionalReason } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -21,7 +22,7 @@ import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Admin Panel" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request, context);

@@ -4,11 +4,12 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { adminPageTitle } from "~/lib/navigation";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Audit Log" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

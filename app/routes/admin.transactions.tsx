@@ -10,13 +10,14 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents, formatDateTime } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
+import { adminPageTitle } from "~/lib/navigation";
 import { transactionReference } from "~/lib/reference";
 import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Transactions · Admin" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Transactions") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

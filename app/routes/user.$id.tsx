@@ -15,6 +15,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import { hasHistoryFilters } from "~/lib/history-filters";
 import type { TransactionType } from "~/lib/ledger";
+import { adminPageTitle } from "~/lib/navigation";
 import { PROPOSAL_MESSAGES, parseProposalReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
@@ -35,7 +36,7 @@ import { historyRequest } from "~/server/ledger/history.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
-  { title: data ? `${data.profile.name} · Client` : "Client" },
+  { title: adminPageTitle(data ? data.profile.name : "Client") },
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

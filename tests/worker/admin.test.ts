@@ -8,6 +8,7 @@ import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import {
+  appEnv,
   cookieFrom,
   countRows,
   createUser,
@@ -50,6 +51,24 @@ async function ledgerOf(userId: string) {
     .all<{ transactionType: never; status: never; amountCents: number }>();
   return ledgerBalance(totalsFromRows(results));
 }
+
+describe("page titles", () => {
+  it("name the page, then the back office, in one style on every admin page", async () => {
+    const admin = await signedInAdmin();
+    const client = await createUser({ firstName: "Jane" });
+    const titles: Array<[string, string]> = [
+      ["/admin", "Admin Panel"],
+      ["/admin/transactions", "Transactions · Admin Panel"],
+      ["/admin/audit", "Audit Log · Admin Panel"],
+      ["/admin/mail", "Mail · Admin Panel"],
+      [`/user/${client.id}`, "Jane Tester · Admin Panel"],
+    ];
+    for (const [path, title] of titles) {
+      const html = await (await getPage(path, admin.cookie)).text();
+      expect(/<title>([^<]*)<\/title>/.exec(html)?.[1], path).toBe(`${title} | ${appEnv.BRAND_NAME}`);
+    }
+  });
+});
 
 describe("access", () => {
   const adminRoutes = ["/admin", "/admin/audit", "/user/some-id", "/user/some-id/export"];
