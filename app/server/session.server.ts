@@ -95,13 +95,14 @@ export async function createSession(db: Db, env: AppEnv, userId: string, now = D
 /**
  * Ends every session of a user, or every one but `keepSessionId` (a password change keeps the current one):
  * the one way a user is signed out everywhere, as part of the batch that causes it. `userId` may be an SQL
- * expression (the owner of a reset token). Open sockets close through `afterCommit`'s `signedOut`.
+ * expression (the owner of a reset token). `onlyIf` ties it to an earlier statement of the batch (a suspension
+ * that really happened). Open sockets close through `afterCommit`'s `signedOut`.
  */
-export function endSessionsOf(db: Db, userId: string | SQL, keepSessionId?: string) {
+export function endSessionsOf(db: Db, userId: string | SQL, keepSessionId?: string, onlyIf?: SQL) {
   const { sessions } = schema;
   return db
     .delete(sessions)
-    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined));
+    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined, onlyIf));
 }
 
 async function readToken(request: Request, env: AppEnv): Promise<string | null> {

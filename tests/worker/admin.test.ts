@@ -434,6 +434,20 @@ describe("suspension", () => {
     ]);
     expect(await countRows("audit_log", "target = ? AND action = 'client.suspend'", `user:${client.id}`)).toBe(1);
   });
+
+  it("of an admin is refused and signs nobody out: one admin cannot end another's (or their own) sessions", async () => {
+    const other = await signedInAdmin();
+    await sessionCookieFor(other.id);
+    for (const target of [other.id, admin.id]) {
+      const sessions = await countRows("sessions", "user_id = ?", target);
+      const refused = await postForm(`/user/${target}`, { intent: "suspend" }, { cookie: admin.cookie });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("Failed to suspend user: Admins cannot be suspended");
+      expect(await countRows("sessions", "user_id = ?", target)).toBe(sessions);
+      expect(await countRows("audit_log", "target = ?", `user:${target}`)).toBe(0);
+    }
+    expect((await getPage("/admin", other.cookie)).status).toBe(200);
+  });
 });
 
 describe("deleting a client's data", () => {
