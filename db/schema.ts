@@ -41,6 +41,11 @@ export const users = sqliteTable(
     lastLoginAt: integer("last_login_at"),
     /** When the client dismissed the dashboard's suggestion to turn on two-factor sign-in (shown once). */
     twoFactorSuggestionDismissedAt: integer("two_factor_suggestion_dismissed_at"),
+    /**
+     * When two-factor sign-in was last turned off with a recovery code (the lost-phone path): money does not move
+     * from the account for a while after (the step-up hold, app/server/auth/step-up.server.ts).
+     */
+    secondFactorResetAt: integer("second_factor_reset_at"),
   },
   (t) => [
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),

@@ -30,6 +30,8 @@ export interface SessionUser {
   /** When and how this session last proved a second factor (step-up: 10 minutes after an authenticator's code). */
   secondFactorAt: number | null;
   secondFactorMethod: SecondFactorMethod | null;
+  /** When two-factor sign-in was last turned off with a recovery code (the step-up hold counts from it). */
+  secondFactorResetAt: number | null;
 }
 
 /** The second factor a sign-in (or a step-up) proved, and when. */
@@ -149,6 +151,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
       secondFactorAt: sessions.secondFactorAt,
       secondFactorMethod: sessions.secondFactorMethod,
+      secondFactorResetAt: users.secondFactorResetAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

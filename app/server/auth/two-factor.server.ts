@@ -342,7 +342,10 @@ function recoveryNotice(context: TwoFactorContext, request: Request, user: Sessi
     : undefined;
 }
 
-/** Turns two-factor sign-in off: the authenticator and the recovery codes go, the two_factor_off notice is queued. */
+/**
+ * Turns two-factor sign-in off: the authenticator and the recovery codes go, the two_factor_off notice is queued;
+ * with a recovery code as the proof, the step-up hold starts.
+ */
 export async function disableTwoFactor(
   context: TwoFactorContext,
   request: Request,
@@ -356,6 +359,11 @@ export async function disableTwoFactor(
   const written = await writeTogether(db, {
     authenticator: db.delete(twoFactor).where(eq(twoFactor.userId, user.id)),
     codes: db.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
+    // Turned off with a recovery code: whoever did it may hold only the sheet, not the phone, so the step-up
+    // hold keeps money where it is for a while, whatever authenticator is set up next.
+    resetHold: proof.recoveryCodeUsed
+      ? db.update(users).set({ secondFactorResetAt: now }).where(eq(users.id, user.id))
+      : undefined,
     recoveryNotice: recoveryNotice(context, request, user, proof.recoveryCodeUsed, now),
     notice: securityNotice(db, {
       to: user.email,
