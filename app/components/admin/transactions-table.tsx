@@ -204,7 +204,7 @@ function RejectDialog({ row, onClose }: { row: TransactionRow | null; onClose: (
           <p id={`${reasonId}-hint`} className="text-xs text-ink-muted">
             Optional. The client reads it in the e-mail telling them of the decision.
           </p>
-          <button type="submit" name="intent" value="reject" disabled={submitting} className="row-action-reject">
+          <button type="submit" name="intent" value="reject" disabled={submitting} className="button-danger w-full">
             {submitting ? "Rejecting..." : "Reject"}
           </button>
         </Form>

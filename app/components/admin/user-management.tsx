@@ -211,6 +211,7 @@ export function UserManagement({
           fields={{ userId: awaitingCode }}
           submitLabel="Delete"
           pendingText="Deleting..."
+          tone="danger"
         >
           <p className="text-sm text-ink-muted">{ADMIN_MESSAGES.deleteConfirm}</p>
         </StepUpDialog>
