@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { StackedTable } from "~/components/stacked-table";
 import { adminPageTitle } from "~/lib/navigation";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
@@ -36,6 +36,16 @@ function describe(detail: Record<string, unknown> | null): string {
     .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`)
     .join(" · ");
 }
+
+/**
+ * What the cells share, set once on the table body: padding (none after the last column), the time on one line,
+ * the action and target in monospace, the details muted.
+ */
+const ROWS_CLASS = [
+  "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4 [&>tr>td:last-child]:pr-0",
+  "[&>tr>td:first-child]:whitespace-nowrap [&>tr>td:nth-child(3)]:font-mono [&>tr>td:nth-child(4)]:font-mono",
+  "[&>tr>td:last-child]:text-ink-muted",
+].join(" ");
 
 export default function AuditLog() {
   const { entries, next, admins, filters } = useLoaderData<typeof loader>();
@@ -84,20 +94,21 @@ export default function AuditLog() {
         </button>
       </Form>
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
-        <table className="w-full min-w-[48rem] text-left text-sm">
-          <ColumnHeads columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]} />
-          <tbody className="divide-y divide-border">
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className="py-2 pr-4 whitespace-nowrap">{entry.createdAt.replace("T", " ").slice(0, 19)}</td>
-                <td className="py-2 pr-4">{entry.actorEmail ?? entry.actorId ?? "system"}</td>
-                <td className="py-2 pr-4 font-mono">{entry.action}</td>
-                <td className="py-2 pr-4 font-mono">{entry.target}</td>
-                <td className="py-2 text-ink-muted">{describe(entry.detail)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable
+          columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]}
+          className="w-full text-left text-sm sm:min-w-[48rem]"
+          bodyClassName={ROWS_CLASS}
+        >
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>{entry.createdAt.replace("T", " ").slice(0, 19)}</td>
+              <td>{entry.actorEmail ?? entry.actorId ?? "system"}</td>
+              <td>{entry.action}</td>
+              <td>{entry.target}</td>
+              <td>{describe(entry.detail)}</td>
+            </tr>
+          ))}
+        </StackedTable>
         {entries.length === 0 ? <p className="py-4 text-sm text-ink-muted">No entries.</p> : null}
         {next ? (
           <Link

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import { ColumnHeads } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { StackedTable } from "~/components/stacked-table";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents, formatDateTime } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
@@ -79,26 +79,27 @@ export default function AdminTransactions() {
       {errors.length > 0 ? <Banner tone="error">{errors.join(" ")}</Banner> : null}
       <article className="rounded-xl border border-border bg-surface p-5">
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[52rem] text-left text-sm">
-            <ColumnHeads columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]} />
-            {/* The client links share one handler (see useListNavigation). */}
-            {/* biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too */}
-            <tbody className={ROWS_CLASS} onClick={followLink}>
-              {rows.map((tx) => (
-                <tr key={tx.id} data-status={tx.status}>
-                  <td>{transactionReference(tx.id)}</td>
-                  <td>
-                    <a href={`/user/${tx.userId}`}>{tx.client}</a>
-                  </td>
-                  <td>{TYPE_LABELS[tx.transactionType]}</td>
-                  <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                  <td>{formatCents(tx.amountCents)}</td>
-                  <td>{formatDateTime(tx.createdAt)}</td>
-                  <td>{tx.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* The client links share one handler (see useListNavigation). */}
+          <StackedTable
+            columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]}
+            className="w-full text-left text-sm sm:min-w-[52rem]"
+            bodyClassName={ROWS_CLASS}
+            onBodyClick={followLink}
+          >
+            {rows.map((tx) => (
+              <tr key={tx.id} data-status={tx.status}>
+                <td>{transactionReference(tx.id)}</td>
+                <td>
+                  <a href={`/user/${tx.userId}`}>{tx.client}</a>
+                </td>
+                <td>{TYPE_LABELS[tx.transactionType]}</td>
+                <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                <td>{formatCents(tx.amountCents)}</td>
+                <td>{formatDateTime(tx.createdAt)}</td>
+                <td>{tx.status}</td>
+              </tr>
+            ))}
+          </StackedTable>
           {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
         </div>
         <HistoryPageLinks look="desk" filters={filters} extra={extra} previous={previous} next={next} />

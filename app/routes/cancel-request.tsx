@@ -72,7 +72,7 @@ export default function CancelRequest() {
           <dd>{formatDateTime(request.createdAt)}</dd>
         </dl>
         <input type="hidden" name="token" value={token} />
-        <SubmitButton pendingText="Cancelling..." className="w-full">
+        <SubmitButton pendingText="Cancelling..." tone="danger" className="w-full">
           Cancel request
         </SubmitButton>
       </Form>

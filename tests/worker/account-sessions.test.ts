@@ -103,18 +103,31 @@ class Browser {
   }
 }
 
-/** The rows of one table of the page: their attributes and visible text. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/**
+ * The rows of one table of the page: their attributes, and their text as a phone shows it, each cell's value after
+ * its column's heading (the page names each cell by its column; an empty cell is left out).
+ */
 function rowsOf(html: string, testId: string) {
+  const table = [...html.matchAll(/<table[\s\S]*?<\/table>/g)].find(([t]) =>
+    t.includes(`data-testid="${testId}"`),
+  )?.[0];
+  const headings = [...(table ?? "").matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map(([, heading = ""]) => textOf(heading));
   const rows = html.matchAll(new RegExp(`<tr([^>]*data-testid="${testId}"[^>]*)>([\\s\\S]*?)</tr>`, "g"));
   return [...rows].map(([, attributes = "", body = ""]) => ({
     current: attributes.includes("data-current"),
     result: /data-result="([^"]+)"/.exec(attributes)?.[1] ?? null,
     id: /name="sessionId" value="([0-9a-f]{64})"/.exec(body)?.[1] ?? null,
-    text: body
-      .replace(/<[^>]+>/g, " ")
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/\s+/g, " ")
-      .trim(),
+    text: [...body.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)]
+      .map(([, cell = ""], index) => (textOf(cell) ? `${headings[index]} ${textOf(cell)}` : ""))
+      .filter(Boolean)
+      .join(" "),
   }));
 }
 
