@@ -363,6 +363,7 @@ export async function disableTwoFactor(
       event: "two_factor_off",
       meta: clientMeta(request, context.cf),
       at: now,
+      admin: user.role === "admin",
     }),
   });
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice, written.notice) });
