@@ -5,6 +5,8 @@ export interface SignInRow {
   id: number;
   at: number;
   result: SignInResult;
+  /** How the sign-in was made: 'Password + authenticator code', 'Google'. */
+  wayIn: string;
   browser: string;
   location: string;
 }
@@ -30,7 +32,7 @@ export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
       {signIns.length === 0 ? (
         <p className="mt-4 text-sm text-ink-muted">No sign-ins recorded yet.</p>
       ) : (
-        <StackedTable caption="Recent sign-in activity" columns={["Time", "Result", "Browser", "Location"]}>
+        <StackedTable caption="Recent sign-in activity" columns={["Time", "Result", "Method", "Browser", "Location"]}>
           {signIns.map((event) => (
             <tr key={event.id} data-testid="sign-in-row" data-result={event.result} className={stackedRowClass}>
               <StackedCell label="Time">
@@ -39,6 +41,7 @@ export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
               <StackedCell label="Result">
                 <span className={`font-medium ${RESULTS[event.result].className}`}>{RESULTS[event.result].label}</span>
               </StackedCell>
+              <StackedCell label="Method">{event.wayIn}</StackedCell>
               <StackedCell label="Browser">{event.browser}</StackedCell>
               <StackedCell label="Location">{event.location}</StackedCell>
             </tr>

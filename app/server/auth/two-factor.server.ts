@@ -441,7 +441,11 @@ export async function completeSecondStep(
       now,
     };
     if (proof.locked) await recordLockOnce(db, event);
-    else await signInEventInsert(context, { ...event, result: "wrong_code" });
+    else {
+      // The kind of code tried, told apart as the check tells it apart: six digits are the authenticator's.
+      const secondFactor = looksLikeTotpCode(code) ? "totp" : "recovery_code";
+      await signInEventInsert(context, { ...event, result: "wrong_code", secondFactor });
+    }
     return refusalOfProof(proof);
   }
   const response = await completeSignIn(context, request, user, {
