@@ -83,7 +83,12 @@ export default function TransactionHistory() {
                   <StackedCell label="Date and time">
                     <Moment at={row.createdAt} />
                   </StackedCell>
-                  <StackedCell label="Type">{TYPE_LABELS[row.transactionType]}</StackedCell>
+                  <StackedCell label="Type">
+                    {TYPE_LABELS[row.transactionType]}
+                    {row.memo ? (
+                      <span className="block max-w-xs text-xs text-ink-muted">Reason: {row.memo}</span>
+                    ) : null}
+                  </StackedCell>
                   <StackedCell label="Stock or pair">{row.stock ?? row.tradingPair ?? "—"}</StackedCell>
                   <StackedCell label="Amount">
                     <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />

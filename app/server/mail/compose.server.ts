@@ -23,11 +23,14 @@ export const utcMinute = (at: number) => `${new Date(at).toISOString().slice(0, 
 
 export const greeting = (name: string) => (name ? `Hello ${name},` : "Hello,");
 
+/** One label/value row of a mail. */
+export type Fact = [label: string, value: string];
+
 export interface Block {
   /** Paragraphs of plain text; escaped for HTML. */
   paragraphs: string[];
   /** Label/value rows; escaped. */
-  facts?: Array<[string, string]>;
+  facts?: Fact[];
   /** A call-to-action link. */
   action?: { label: string; url: string };
   footnote?: string;
@@ -62,5 +65,4 @@ export function compose(env: AppEnv, subject: string, block: Block): RenderedEma
 }
 
 /** The 'Reference' line of a mail about one transaction, when the reference is known. */
-export const referenceFact = (reference: string | undefined): Array<[string, string]> =>
-  reference ? [["Reference", reference]] : [];
+export const referenceFact = (reference: string | undefined): Fact[] => (reference ? [["Reference", reference]] : []);

@@ -4,6 +4,7 @@ import { REFERENCE_PATTERN, transactionReference } from "~/lib/reference";
 import type { AppEnv } from "../env.server";
 import { cancelLink } from "../ledger/cancel-link.server";
 import { compose, greeting, type RenderedEmail, referenceFact, utcMinute } from "./compose.server";
+import { entryPostedData, renderEntryPosted } from "./entry-mail.server";
 import { renderSecurityNotice, securityNoticeData } from "./security-notice-mail.server";
 
 export { escapeHtml } from "./compose.server";
@@ -102,6 +103,8 @@ export const emailTemplates = {
     reason: z.string().trim().max(500).optional(),
   }),
   security_notice: securityNoticeData,
+  /** To the client: the desk posted a ledger entry to their account. */
+  entry_posted: entryPostedData,
 } as const;
 
 export type EmailTemplate = keyof typeof emailTemplates;
@@ -248,6 +251,7 @@ const renderers: Renderers = {
       ],
     }),
   security_notice: renderSecurityNotice,
+  entry_posted: renderEntryPosted,
 };
 
 export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {
