@@ -24,6 +24,8 @@ const link = z.url({ protocol: /^https?$/ });
 export const emailTemplates = {
   welcome: z.object({ name: personName, confirmUrl: link.optional() }),
   password_reset: z.object({ name: personName, resetUrl: link }),
+  /** A new confirmation link, asked for by the client (the welcome mail carried the first). */
+  email_confirmation: z.object({ name: personName, confirmUrl: link }),
   deposit_request: z.object({
     name: personName,
     clientEmail: z.email().optional(),
@@ -131,6 +133,15 @@ const renderers: Renderers = {
       ],
       action: { label: "Choose a new password", url: d.resetUrl },
       footnote: "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+    }),
+  email_confirmation: (d, env) =>
+    compose(env, `Confirm your e-mail address for ${env.BRAND_NAME}`, {
+      paragraphs: [
+        greeting(d.name),
+        "Here is the new link you asked for to confirm your e-mail address. It works once, for 7 days; the links we sent you before it no longer work.",
+      ],
+      action: { label: "Confirm my e-mail address", url: d.confirmUrl },
+      footnote: `If you did not ask for this, you can ignore this e-mail, or contact ${env.SUPPORT_EMAIL}.`,
     }),
   deposit_request: (d, env) =>
     compose(env, d.stock ? `New stock deposit request: ${d.stock}` : "New deposit request", {
