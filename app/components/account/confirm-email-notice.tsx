@@ -12,7 +12,7 @@ export function ConfirmEmailNotice({ email, redirectTo }: { email: string; redir
       aria-label="E-mail confirmation"
       className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-pending/50 bg-pending/10 p-4"
     >
-      <p className="min-w-0 text-sm">
+      <p className="min-w-0 grow basis-72 text-sm">
         Your e-mail address <span className="break-all font-medium">{email}</span> is not confirmed yet: open the link
         in the e-mail we sent you, or get a new one.
       </p>

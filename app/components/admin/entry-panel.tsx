@@ -10,8 +10,7 @@ import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 /**
  * The client page's ledger entry: an amount, plus a trading pair for a profit or loss and a stock for a stock
  * deposit, and a reason the client reads (optional, but required when the amount makes the entry a proposal for a
- * second admin). Confirm posts
- * it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
+ * second admin). Confirm posts it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
  * the surrounding FormErrors) shows under that field; when the server asks for a second-factor code, its field
  * appears here, with the amount still filled in.
  */
