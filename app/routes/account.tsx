@@ -123,7 +123,7 @@ export default function AccountSettings() {
         <Banner tone={banner.tone}>{banner.message}</Banner>
       ) : null}
 
-      {account.awaitsConfirmation ? <ConfirmEmailNotice email={account.email} redirectTo="/account" /> : null}
+      {account.awaitsConfirmation ? <ConfirmEmailNotice redirectTo="/account" /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-6">
         <h2 className="text-lg font-semibold">Account Information</h2>

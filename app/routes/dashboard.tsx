@@ -227,7 +227,7 @@ export default function Dashboard() {
         </Link>
       </div>
 
-      {account.emailConfirmed ? null : <ConfirmEmailNotice email={account.email} redirectTo="/dashboard" />}
+      {account.emailConfirmed ? null : <ConfirmEmailNotice redirectTo="/dashboard" />}
       {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-5">

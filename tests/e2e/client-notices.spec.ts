@@ -25,7 +25,7 @@ test("an unconfirmed client has the confirmation link sent again on a phone, and
   const email = await registerClient(page, "Noor");
 
   const notice = page.getByRole("complementary", { name: "E-mail confirmation" });
-  await expect(notice).toContainText(`Your e-mail address ${email} is not confirmed yet`);
+  await expect(notice).toContainText("Your e-mail address is not confirmed yet");
   expect(await seriousAccessibilityProblems(page)).toEqual([]);
   await notice.getByRole("button", { name: "Send the link again" }).click();
   await expect(page.getByText("A new confirmation link is on its way to your inbox.")).toBeVisible();

@@ -4,7 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
  * To a client whose e-mail address is not confirmed yet: where the link is, and 'Send the link again', which
  * mails a new one (the earlier ones stop working) and comes back to this page with the outcome as a toast.
  */
-export function ConfirmEmailNotice({ email, redirectTo }: { email: string; redirectTo: string }) {
+export function ConfirmEmailNotice({ redirectTo }: { redirectTo: string }) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === "/account/confirmation";
   return (
@@ -13,8 +13,7 @@ export function ConfirmEmailNotice({ email, redirectTo }: { email: string; redir
       className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-pending/50 bg-pending/10 p-4"
     >
       <p className="min-w-0 grow basis-72 text-sm">
-        Your e-mail address <span className="break-all font-medium">{email}</span> is not confirmed yet: open the link
-        in the e-mail we sent you, or get a new one.
+        Your e-mail address is not confirmed yet: open the link in the e-mail we sent you, or get a new one.
       </p>
       <Form method="post" action="/account/confirmation">
         <input type="hidden" name="redirectTo" value={redirectTo} />
