@@ -11,7 +11,7 @@ import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
-import { PROPOSAL_MESSAGES, parseOptionalReason } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES, parseReason } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
@@ -52,10 +52,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
         : [];
     });
-    const reason = parseOptionalReason(form.get("reason"));
+    // An optional reason, for the admin who approves.
+    const reason = parseReason(form.get("reason"), null);
     if (!reason.ok) return reply("error", reason.error, 400, "reason");
     // Every deposit-wallet change waits for a second admin: one proposal per changed wallet.
-    const result = await proposeWallets(context, admin, submitted, reason.text);
+    const result = await proposeWallets(context, admin, submitted, reason.text || null);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", PROPOSAL_MESSAGES.awaiting);
   }

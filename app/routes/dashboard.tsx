@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -33,6 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       phoneNumber: account?.phoneNumber ?? "",
       firstName: account?.firstName ?? "",
       status: account?.status ?? "unknown",
+      emailConfirmed: account?.emailConfirmedAt != null,
       // "Welcome" on the sign-in that began this profile (registration, or the first one after the client's data
       // was deleted), "Welcome back" after.
       firstVisit:
@@ -225,6 +227,7 @@ export default function Dashboard() {
         </Link>
       </div>
 
+      {account.emailConfirmed ? null : <ConfirmEmailNotice redirectTo="/dashboard" />}
       {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-5">

@@ -95,7 +95,12 @@ export default function TransactionHistory() {
                   <td>
                     <Moment at={row.createdAt} />
                   </td>
-                  <td>{TYPE_LABELS[row.transactionType]}</td>
+                  <td>
+                    {TYPE_LABELS[row.transactionType]}
+                    {row.memo ? (
+                      <span className="block max-w-xs text-xs text-ink-muted">Reason: {row.memo}</span>
+                    ) : null}
+                  </td>
                   <td>{row.stock ?? row.tradingPair ?? "—"}</td>
                   <td>
                     <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />

@@ -22,7 +22,9 @@ import {
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
+  totpCode,
 } from "../support/fixtures";
+import { giveRecoveryCodes, steadyStep } from "../support/two-factor";
 
 const AGENTS = {
   chromeMac:
@@ -355,8 +357,11 @@ describe("sign-in activity on /account", () => {
 
     const rows = (await laptop.account())?.signIns ?? [];
     expect(rows.map(({ result, text }) => ({ result, text: text.replace(/^Time .*? UTC /, "") }))).toEqual([
-      { result: "success", text: "Result Success Browser Firefox on Windows Location London, GB" },
-      { result: "wrong_password", text: "Result Wrong password Browser Firefox on Windows Location London, GB" },
+      { result: "success", text: "Result Success Method Password Browser Firefox on Windows Location London, GB" },
+      {
+        result: "wrong_password",
+        text: "Result Wrong password Method Password Browser Firefox on Windows Location London, GB",
+      },
     ]);
   });
 
@@ -378,13 +383,64 @@ describe("sign-in activity on /account", () => {
     expect(rows).toHaveLength(SIGN_INS_SHOWN);
     // The sign-in just made, then the inserted ones from the newest (i = 24) down.
     expect(rows[0]?.text).toContain("Chrome on macOS");
-    expect(rows.slice(1, 5).map((row) => row.text.match(/Result (.+?) Browser/)?.[1])).toEqual([
+    expect(rows.slice(1, 5).map((row) => row.text.match(/Result (.+?) Method/)?.[1])).toEqual([
       "Wrong code",
       "Success",
       "Wrong password",
       "Locked",
     ]);
     expect(rows.some((row) => row.text.includes("Safari on iOS"))).toBe(false);
+  });
+});
+
+describe("the way in, named in sign-in activity", () => {
+  const wayIn = (text: string) => text.match(/Method (.+?) Browser/)?.[1];
+
+  it("names the password alone, a registration, and a wrong password", async () => {
+    const browser = new Browser(AGENTS.chromeMac);
+    const fields = registrationFields();
+    expect((await browser.post("/register", fields)).headers.get("Location")).toBe("/dashboard");
+    await browser.post("/logout", {});
+    expect((await browser.signIn(fields.email, "not my password")).status).toBe(401);
+    expect((await browser.signIn(fields.email, fields.password)).status).toBe(302);
+
+    const rows = (await browser.account())?.signIns ?? [];
+    expect(rows.map(({ result, text }) => [result, wayIn(text)])).toEqual([
+      ["success", "Password"],
+      ["wrong_password", "Password"],
+      ["success", "Registration"],
+    ]);
+  });
+
+  it("names the second step: the authenticator's code or a recovery code, and the kind of a wrong code", {
+    timeout: 30_000,
+  }, async () => {
+    const me = await createUser({ twoFactor: true });
+    const secret = me.totpSecret ?? new Uint8Array();
+    const [recoveryCode = ""] = await giveRecoveryCodes(me.id, 1);
+    await steadyStep();
+    const right = totpCode(secret);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
+
+    const laptop = new Browser(AGENTS.chromeMac);
+    expect((await laptop.signIn(me.email)).headers.get("Location")).toBe("/login/two-factor");
+    expect((await laptop.post("/login/two-factor", { code: wrong, method: "totp" })).status).toBe(400);
+    expect((await laptop.post("/login/two-factor", { code: right, method: "totp" })).status).toBe(302);
+
+    const phone = new Browser(AGENTS.safariIphone);
+    expect((await phone.signIn(me.email)).headers.get("Location")).toBe("/login/two-factor");
+    expect((await phone.post("/login/two-factor", { code: "aaaaa-aaaaa", method: "recovery" })).status).toBe(400);
+    expect((await phone.post("/login/two-factor", { code: recoveryCode, method: "recovery" })).status).toBe(302);
+
+    const rows = (await laptop.account())?.signIns ?? [];
+    expect(rows.map(({ result, text }) => [result, wayIn(text)])).toEqual([
+      ["success", "Password + recovery code"],
+      ["wrong_code", "Password + recovery code"],
+      ["success", "Password + authenticator code"],
+      ["wrong_code", "Password + authenticator code"],
+    ]);
+    // The password step that opened each second step records nothing of its own: the way in is one row.
+    expect(await countRows("sign_in_events", "user_id = ?", me.id)).toBe(4);
   });
 });
 

@@ -455,7 +455,7 @@ describe("deleting a client's data", () => {
     const client = await createUser();
     const clientCookie = await sessionCookieFor(client.id);
     const ids = [
-      await insertTransaction(client.id, { status: "approved", amountCents: 4_000 }),
+      await insertTransaction(client.id, { status: "approved", amountCents: 4_000, memo: "Opening bonus" }),
       await insertTransaction(client.id, { amountCents: 1_000 }),
     ];
     const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
@@ -463,6 +463,8 @@ describe("deleting a client's data", () => {
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("profiles", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("transactions_archive", `id IN (${ids.join(",")})`)).toBe(2);
+    // The archive keeps what the client was told: an entry's reason too.
+    expect(await countRows("transactions_archive", "id = ? AND memo = 'Opening bonus'", ids[0])).toBe(1);
     expect(await countRows("profiles_archive", "user_id = ?", client.id)).toBe(1);
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");

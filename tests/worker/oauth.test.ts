@@ -10,11 +10,14 @@ import worker from "../../workers/app";
 import {
   countRows,
   createUser,
+  enableTwoFactor,
   ORIGIN,
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
+  totpCode,
 } from "../support/fixtures";
+import { steadyStep } from "../support/two-factor";
 
 /**
  * Sign-in with Google and GitHub through the whole Worker, with the providers' token and user endpoints
@@ -218,6 +221,15 @@ async function link(userId: string, provider: "google" | "github", providerUserI
 async function signInAs(browser: Browser, userId: string) {
   const pair = await sessionCookieFor(userId);
   browser.cookies.set("session", pair.slice(pair.indexOf("=") + 1));
+}
+
+/** The sign-in activity on /account as this browser sees it: each row's result and its way in. */
+async function signInWays(browser: Browser) {
+  const html = await (await browser.get("/account")).text();
+  return [...html.matchAll(/<tr[^>]*data-result="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)].map(([, result, row = ""]) => [
+    result,
+    /Method<\/span><span[^>]*>([^<]*)</.exec(row)?.[1],
+  ]);
 }
 
 async function passwordless(userId: string) {
@@ -496,6 +508,32 @@ describe("Google", () => {
     expect(await countRows("sessions", "user_id = ?", user.id)).toBe(0);
   });
 
+  it("names the way in on /account: Google alone, then Google and the authenticator's code", async () => {
+    const email = newEmail("way-in");
+    const sub = newSub();
+    const user = await createUser({ email });
+    await link(user.id, "google", sub, email);
+    fakeProviders({ google: { sub, email } });
+    const first = new Browser();
+    expect((await signInRound(first, "google")).headers.get("Location")).toBe("/dashboard");
+    expect(await signInWays(first)).toEqual([["success", "Google"]]);
+
+    // With two-factor on, a provider opens the second step like a password; a wrong code then the right one.
+    const secret = await enableTwoFactor(user.id);
+    await steadyStep();
+    const second = new Browser();
+    expect((await signInRound(second, "google")).headers.get("Location")).toBe("/login/two-factor");
+    const right = totpCode(secret);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
+    expect((await second.post("/login/two-factor", { code: wrong, method: "totp" })).status).toBe(400);
+    expect((await second.post("/login/two-factor", { code: right, method: "totp" })).status).toBe(302);
+    expect(await signInWays(second)).toEqual([
+      ["success", "Google + authenticator code"],
+      ["wrong_code", "Google + authenticator code"],
+      ["success", "Google"],
+    ]);
+  });
+
   describe("refuses, with a message on /login and nothing created,", () => {
     let before: number[];
     beforeEach(async () => {
@@ -667,6 +705,7 @@ describe("GitHub", () => {
     const response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/dashboard");
     expect(await countRows("sessions", "user_id = ?", user.id)).toBe(1);
+    expect(await signInWays(browser)).toEqual([["success", "GitHub"]]);
   });
 
   it("refuses a token endpoint that answers 200 with an error, and a primary e-mail that is not verified", async () => {

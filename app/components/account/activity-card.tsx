@@ -6,6 +6,8 @@ export interface SignInRow {
   id: number;
   at: number;
   result: SignInResult;
+  /** How the sign-in was made: 'Password + authenticator code', 'Google'. */
+  wayIn: string;
   browser: string;
   location: string;
 }
@@ -33,7 +35,7 @@ export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
       ) : (
         <StackedTable
           caption="Recent sign-in activity"
-          columns={["Time", "Result", "Browser", "Location"]}
+          columns={["Time", "Result", "Method", "Browser", "Location"]}
           className="mt-4 w-full text-left text-sm"
           bodyClassName={LIST_ROWS}
         >
@@ -45,6 +47,7 @@ export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
               <td>
                 <span className={`font-medium ${RESULTS[event.result].className}`}>{RESULTS[event.result].label}</span>
               </td>
+              <td>{event.wayIn}</td>
               <td>{event.browser}</td>
               <td>{event.location}</td>
             </tr>

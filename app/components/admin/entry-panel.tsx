@@ -9,8 +9,8 @@ import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 
 /**
  * The client page's ledger entry: an amount, plus a trading pair for a profit or loss and a stock for a stock
- * deposit, and a reason (required when the amount makes the entry a proposal for a second admin). Confirm posts
- * it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
+ * deposit, and a reason the client reads (optional, but required when the amount makes the entry a proposal for a
+ * second admin). Confirm posts it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
  * the surrounding FormErrors) shows under that field; when the server asks for a second-factor code, its field
  * appears here, with the amount still filled in.
  */
@@ -115,7 +115,8 @@ export function EntryPanel({
         <p id={reason.hintId} className="mt-1 text-xs text-ink-muted">
           {secondApprovalFromCents === 0
             ? "Required: every entry waits for a second admin's approval."
-            : `Required from ${formatCents(secondApprovalFromCents)}: such entries wait for a second admin's approval.`}
+            : `Optional below ${formatCents(secondApprovalFromCents)}, required from it: such entries wait for a second admin's approval.`}{" "}
+          The client reads it in the e-mail about this entry and in their History.
         </p>
         {reason.errorText}
       </div>

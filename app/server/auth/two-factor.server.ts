@@ -17,7 +17,7 @@ import { afterCommit } from "../commands.server";
 import { sha256Hex } from "../crypto.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
-import { BUDGETS } from "../rate-limit.server";
+import { BUDGETS, takeBudgetPlace } from "../rate-limit.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
 import { type ClientMeta, clientMeta } from "./client-meta.server";
 import { checkCurrentPassword } from "./current-password.server";
@@ -130,15 +130,8 @@ export async function startEnrolment(db: Db, key: string, userId: string, now = 
  * One try at a code: takes a place in the account's budget of wrong codes, in one statement that succeeds only
  * while fewer than 5 are in the window. Null when the account's code entry is locked.
  */
-async function takeCodeTry(db: Db, userId: string, now: number): Promise<number | null> {
-  const { scope, limit, windowMs } = BUDGETS.secondFactorPerAccount;
-  const rows = await db.all<{ id: number }>(sql`
-    INSERT INTO auth_failures (scope, key, created_at)
-    SELECT ${scope}, ${userId}, ${now}
-    WHERE (SELECT count(*) FROM auth_failures
-           WHERE scope = ${scope} AND key = ${userId} AND created_at > ${now - windowMs}) < ${limit}
-    RETURNING id`);
-  return rows[0]?.id ?? null;
+function takeCodeTry(db: Db, userId: string, now: number): Promise<number | null> {
+  return takeBudgetPlace(db, BUDGETS.secondFactorPerAccount, userId, now);
 }
 
 /** Whether the account's code entry is locked now (5 wrong codes in 15 minutes). */
@@ -371,6 +364,7 @@ export async function disableTwoFactor(
       event: "two_factor_off",
       meta: clientMeta(request, context.cf),
       at: now,
+      admin: user.role === "admin",
     }),
   });
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice, written.notice) });
@@ -448,7 +442,11 @@ export async function completeSecondStep(
       now,
     };
     if (proof.locked) await recordLockOnce(db, event);
-    else await signInEventInsert(context, { ...event, result: "wrong_code" });
+    else {
+      // The kind of code tried, told apart as the check tells it apart: six digits are the authenticator's.
+      const secondFactor = looksLikeTotpCode(code) ? "totp" : "recovery_code";
+      await signInEventInsert(context, { ...event, result: "wrong_code", secondFactor });
+    }
     return refusalOfProof(proof);
   }
   const response = await completeSignIn(context, request, user, {
