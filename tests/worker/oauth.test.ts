@@ -226,9 +226,10 @@ async function signInAs(browser: Browser, userId: string) {
 /** The sign-in activity on /account as this browser sees it: each row's result and its way in. */
 async function signInWays(browser: Browser) {
   const html = await (await browser.get("/account")).text();
+  // The Method column is the third of the row (Time, Result, Method, Browser, Location).
   return [...html.matchAll(/<tr[^>]*data-result="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)].map(([, result, row = ""]) => [
     result,
-    /Method<\/span><span[^>]*>([^<]*)</.exec(row)?.[1],
+    [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)][2]?.[1]?.replace(/<[^>]+>/g, ""),
   ]);
 }
 
