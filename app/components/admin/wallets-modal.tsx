@@ -4,9 +4,10 @@ import { toast } from "sonner";
 import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpField } from "~/components/step-up";
-import { PROPOSAL_MESSAGES, REASON_MAX } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { asksForCode } from "~/lib/step-up";
 import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
+import { ReasonField } from "./reason-field";
 import { type AdminReply, refusalFor } from "./reply";
 
 /**
@@ -67,7 +68,8 @@ export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?
               <WalletField key={wallet.id} wallet={wallet} reply={saving ? undefined : message} />
             ))}
             <FormErrors reply={refusalFor(message, "wallets")}>
-              <ReasonField />
+              {/* The proposer's reason, optional: it goes with the proposal to the second admin (card and mail). */}
+              <ReasonField hint="Optional. The admin who approves the change reads it." />
               <StepUpField />
             </FormErrors>
             <button
@@ -87,30 +89,6 @@ export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?
 }
 
 type DeskWallet = { id: number; walletType: string; walletAddress: string; awaitingAddress: string | null };
-
-/** The proposer's reason, optional: it goes with the proposal to the second admin (card and mail). */
-function ReasonField() {
-  const reason = useFieldError("reason", undefined, true);
-  return (
-    <div>
-      <label htmlFor={reason.id} className="block text-sm font-medium">
-        Reason
-      </label>
-      <textarea
-        id={reason.id}
-        name="reason"
-        rows={2}
-        maxLength={REASON_MAX}
-        {...reason.controlProps}
-        className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
-      />
-      <p id={reason.hintId} className="mt-1 text-xs text-ink-muted">
-        Optional. The admin who approves the change reads it.
-      </p>
-      {reason.errorText}
-    </div>
-  );
-}
 
 /**
  * One wallet's address; an error about it (the reply's field `wallet-{id}`) shows under it. While a change of it
