@@ -10,6 +10,13 @@ import { TWO_FACTOR_MESSAGES } from "./schemas/two-factor";
 /** The field of the same form the code is typed into, next to the action's own fields. */
 export const STEP_UP_FIELD = "stepUpCode";
 
+/**
+ * How long money stays put after two-factor sign-in was turned off with a recovery code. Password and recovery
+ * codes (a downloaded file, a printed sheet) could otherwise replace the authenticator and then pass step-up with
+ * the new one; the owner, mailed at each step, has this long to notice and call the desk.
+ */
+export const RECOVERY_RESET_HOLD_MS = 24 * 60 * 60 * 1000;
+
 /** The sign-in's second step and step-up say the same things: one lock, one prompt. */
 export const STEP_UP_MESSAGES = {
   /** The prompt, and the code field's label. */

@@ -159,6 +159,14 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
   it("keeps a client's money in place for 24 hours, two-factor on or off, then lets it move", async () => {
     const client = await fundedClient();
     const cookie = await resetWithRecoveryCodes(client);
+    // The owner's two-factor-off notice says so.
+    expect(
+      await countRows(
+        "email_outbox",
+        "to_address = (SELECT email FROM users WHERE id = ?) AND payload ->> 'event' = 'two_factor_off' AND payload ->> 'holdUntil' IS NOT NULL",
+        client.id,
+      ),
+    ).toBe(1);
     const before = await countRows("transactions", "user_id = ?", client.id);
     const held = await postForm("/withdraw", withdrawalFields(), { cookie });
     expect(held.status).toBe(403);

@@ -14,6 +14,8 @@ interface SecurityNotice {
   provider?: string;
   /** The account is an admin's (the two-factor-off notice reads differently for them). */
   admin?: boolean;
+  /** The end of the money hold a two-factor reset with a recovery code started (the two-factor-off notice). */
+  holdUntil?: number;
 }
 
 const noticeData = (notice: SecurityNotice) => ({
@@ -24,6 +26,7 @@ const noticeData = (notice: SecurityNotice) => ({
   location: describeLocation(notice.meta),
   provider: notice.provider,
   ...(notice.admin ? { admin: true as const } : {}),
+  ...(notice.holdUntil ? { holdUntil: notice.holdUntil } : {}),
 });
 
 /**

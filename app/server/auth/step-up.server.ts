@@ -16,7 +16,7 @@
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
  * Routes check before the command runs and hand a refusal back like any other.
  */
-import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import { RECOVERY_RESET_HOLD_MS, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
 import type { AppEnv } from "../env.server";
@@ -25,13 +25,6 @@ import { freshSecondFactor, tryAuthenticatorCode } from "./two-factor.server";
 
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
-
-/**
- * How long money stays put after two-factor sign-in was turned off with a recovery code. Password and recovery
- * codes (a downloaded file, a printed sheet) could otherwise replace the authenticator and then pass step-up with
- * the new one; the owner, mailed at each step, has this long to notice and call the desk.
- */
-export const RECOVERY_RESET_HOLD_MS = 24 * 60 * 60 * 1000;
 
 /** The actions behind step-up; every route that runs one names it. */
 export type StepUpAction =

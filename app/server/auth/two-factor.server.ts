@@ -12,6 +12,7 @@ import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { qrPath } from "~/lib/qr";
 import { RECOVERY_CODE_COUNT, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
+import { RECOVERY_RESET_HOLD_MS } from "~/lib/step-up";
 import type { AppContext } from "~/load-context";
 import { afterCommit } from "../commands.server";
 import { sha256Hex } from "../crypto.server";
@@ -365,6 +366,7 @@ export async function disableTwoFactor(
       meta: clientMeta(request, context.cf),
       at: now,
       admin: user.role === "admin",
+      holdUntil: proof.recoveryCodeUsed ? now + RECOVERY_RESET_HOLD_MS : undefined,
     }),
   });
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice, written.notice) });

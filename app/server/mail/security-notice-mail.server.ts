@@ -32,6 +32,8 @@ export const securityNoticeData = z.object({
    * password alone: it shuts the back office until they set it up again, and their notice says so.
    */
   admin: z.literal(true).optional(),
+  /** Turned off with a recovery code: no money moves from the account until then (ms since the epoch, UTC). */
+  holdUntil: z.number().int().positive().optional(),
 });
 type SecurityNoticeData = z.infer<typeof securityNoticeData>;
 
@@ -58,9 +60,12 @@ const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
   two_factor_off: {
     subject: "Two-factor authentication turned off",
     happened: (d) =>
-      d.admin
+      (d.admin
         ? "Two-factor authentication was turned off for your account. Administrators must use it: until you set it up again with an authenticator app, your account opens only the two-factor set-up page, not the back office."
-        : "Two-factor authentication was turned off for your account. Signing in now needs only your password.",
+        : "Two-factor authentication was turned off for your account. Signing in now needs only your password.") +
+      (d.holdUntil
+        ? ` It was turned off with a recovery code, so no money can move from your account until ${utcMinute(d.holdUntil)}.`
+        : ""),
     // Nothing to do is not true for an admin; and until it is on again they can open no other page.
     footnote: (d, env) =>
       d.admin
