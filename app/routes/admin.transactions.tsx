@@ -10,8 +10,8 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents, formatDateTime } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
@@ -89,7 +89,7 @@ export default function AdminTransactions() {
                   <td>
                     <a href={`/user/${tx.userId}`}>{tx.client}</a>
                   </td>
-                  <td>{TYPE_LABELS[tx.transactionType]}</td>
+                  <td>{typeLabel(tx.transactionType)}</td>
                   <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
                   <td>{formatCents(tx.amountCents)}</td>
                   <td>{formatDateTime(tx.createdAt)}</td>

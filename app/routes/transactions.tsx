@@ -7,8 +7,9 @@ import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filt
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
-import { TransactionStatusBadge, TYPE_LABELS } from "~/components/transaction-status";
+import { TransactionStatusBadge } from "~/components/transaction-status";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -83,7 +84,7 @@ export default function TransactionHistory() {
                   <StackedCell label="Date and time">
                     <Moment at={row.createdAt} />
                   </StackedCell>
-                  <StackedCell label="Type">{TYPE_LABELS[row.transactionType]}</StackedCell>
+                  <StackedCell label="Type">{typeLabel(row.transactionType)}</StackedCell>
                   <StackedCell label="Stock or pair">{row.stock ?? row.tradingPair ?? "—"}</StackedCell>
                   <StackedCell label="Amount">
                     <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />

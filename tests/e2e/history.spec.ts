@@ -97,7 +97,7 @@ test("a client pages through the history, filters it by type and month, and down
   expect(lines[0]).toBe("reference,date,type,status,amount,trading_pair,stock");
   expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(shown);
   for (const line of lines.slice(1))
-    expect(line).toMatch(/^TX-\w{6},2026-02-\d\dT01:00:00\.000Z,withdraw,approved,-\d+\.\d\d,,$/);
+    expect(line).toMatch(/^TX-\w{6},2026-02-\d\dT01:00:00\.000Z,Withdrawal,approved,-\d+\.\d\d,,$/);
 
   // A bookmark of the view opens it again; Clear goes back to everything.
   await page.reload();

@@ -669,10 +669,10 @@ describe("admin desk and statement", () => {
           .concat(line.split(",").at(-1) ?? ""),
       ),
     ).toEqual([
-      ["deposit", "approved", "100.00", "100.00"],
-      ["deposit", "rejected", "999.99", "100.00"],
-      ["withdraw", "approved", "25.00", "75.00"],
-      ["deposit", "pending", "7.00", "75.00"],
+      ["Deposit", "approved", "100.00", "100.00"],
+      ["Deposit", "rejected", "999.99", "100.00"],
+      ["Withdrawal", "approved", "25.00", "75.00"],
+      ["Deposit", "pending", "7.00", "75.00"],
     ]);
   });
 

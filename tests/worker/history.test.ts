@@ -328,9 +328,9 @@ describe("/transactions.csv", () => {
     const [stock, loss, profit] = newestFirst(rows.filter((row) => row.status === "approved"));
     expect(lines).toEqual([
       "reference,date,type,status,amount,trading_pair,stock",
-      `${stock?.reference},2026-02-02T00:00:00.000Z,stock_deposit,approved,70.00,,'@SUM(A1)`,
-      `${loss?.reference},2026-01-02T00:00:00.000Z,loss,approved,-0.99,EUR/USD,`,
-      `${profit?.reference},2026-01-01T00:00:00.000Z,profit,approved,12.34,"'=HYPERLINK(""x""),""a""",`,
+      `${stock?.reference},2026-02-02T00:00:00.000Z,Stock deposit,approved,70.00,,'@SUM(A1)`,
+      `${loss?.reference},2026-01-02T00:00:00.000Z,Loss,approved,-0.99,EUR/USD,`,
+      `${profit?.reference},2026-01-01T00:00:00.000Z,Profit,approved,12.34,"'=HYPERLINK(""x""),""a""",`,
       "",
     ]);
     // The same rows as the page with the same filters.

@@ -2,9 +2,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
-import type { TransactionType } from "~/lib/ledger";
+import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { REASON_MAX } from "~/lib/proposals";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 
 /**
@@ -41,7 +40,7 @@ export function EntryPanel({
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <div>
         <label htmlFor="entry-amount" className="block text-sm font-medium">
-          {TYPE_LABELS[type]} amount
+          {typeLabel(type)} amount
         </label>
         <input
           id="entry-amount"

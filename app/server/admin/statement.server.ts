@@ -3,7 +3,7 @@
  * balance that only approved rows move, streamed a page at a time (app/server/csv.server.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { centsToAmount, signedCents } from "~/lib/ledger";
+import { centsToAmount, signedCents, typeLabel } from "~/lib/ledger";
 import { csvStream } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -42,7 +42,7 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
       return [
         row.id,
         new Date(row.createdAt).toISOString(),
-        row.transactionType,
+        typeLabel(row.transactionType),
         row.status,
         centsToAmount(row.amountCents),
         row.tradingPair,

@@ -10,6 +10,7 @@
  */
 import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { CSV_PAGE_SIZE, csvStream } from "../csv.server";
 import type { Db } from "../db.server";
@@ -94,7 +95,7 @@ export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): 
       new Date(row.createdAt).toISOString(),
       displayName(row.firstName, row.lastName, row.email),
       row.email,
-      row.transactionType,
+      typeLabel(row.transactionType),
       row.tradingPair ?? row.stock ?? "",
       (row.amountCents / 100).toFixed(2),
       row.status,

@@ -5,7 +5,7 @@
  */
 import { and } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
-import { centsToAmount, signedCents } from "~/lib/ledger";
+import { centsToAmount, signedCents, typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { csvStream } from "../csv.server";
 import type { Db } from "../db.server";
@@ -55,7 +55,7 @@ export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters
     cells: (row) => [
       transactionReference(row.id),
       new Date(row.createdAt).toISOString(),
-      row.transactionType,
+      typeLabel(row.transactionType),
       row.status,
       centsToAmount(signedCents(row.transactionType, row.amountCents)),
       row.tradingPair,

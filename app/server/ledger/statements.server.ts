@@ -7,7 +7,7 @@
  * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
  */
 import { and, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { centsToAmount } from "~/lib/ledger";
+import { centsToAmount, typeLabel } from "~/lib/ledger";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
 import { transactionReference } from "~/lib/reference";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
@@ -273,7 +273,7 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
     cells: (item) => {
       if (item.kind === "opening") {
         balance = item.cents;
-        return [new Date(period.start).toISOString(), "", "opening_balance", "", "", "", "", centsToAmount(balance)];
+        return [new Date(period.start).toISOString(), "", "Opening balance", "", "", "", "", centsToAmount(balance)];
       }
       const { row } = item;
       const moved = item.kind === "movement";
@@ -281,7 +281,7 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
       return [
         new Date(moved ? row.movedAt : row.createdAt).toISOString(),
         transactionReference(row.id),
-        row.transactionType,
+        typeLabel(row.transactionType),
         row.status,
         row.tradingPair,
         row.stock,
