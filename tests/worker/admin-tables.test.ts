@@ -350,9 +350,9 @@ describe("/admin/transactions", () => {
     expect(response.headers.get("Content-Type")).toContain("text/csv");
     expect(response.headers.get("Content-Disposition")).toContain("attachment");
     const lines = (await response.text()).split("\r\n");
-    expect(lines[0]).toBe("Reference,Date (UTC),Client,E-mail,Type,Pair/Stock,Amount (USD),Status");
+    expect(lines[0]).toBe("Reference,Date (UTC),Client,E-mail,Type,Pair/Stock,Direction,Amount (USD),Status");
     expect(lines[1]).toBe(
-      `${transactionReference(one)},2026-04-01T12:00:00.000Z,"'=HYPERLINK(""x"") ""Eve"", Csvq Tester",eve.csvq@example.com,Withdrawal,,1234.56,pending`,
+      `${transactionReference(one)},2026-04-01T12:00:00.000Z,"'=HYPERLINK(""x"") ""Eve"", Csvq Tester",eve.csvq@example.com,Withdrawal,,out,1234.56,pending`,
     );
     expect(lines.slice(2)).toEqual([""]);
   });

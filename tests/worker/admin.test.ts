@@ -660,19 +660,21 @@ describe("admin desk and statement", () => {
     const response = await getPage(`/user/${client.id}/export`, admin.cookie);
     expect(response.headers.get("Content-Type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("id,date,type,status,amount,trading_pair,stock,wallet_address,withdrawal_address,balance");
+    expect(lines[0]).toBe(
+      "id,date,type,status,direction,amount,trading_pair,stock,wallet_address,withdrawal_address,balance",
+    );
     expect(
       lines.slice(1).map((line) =>
         line
           .split(",")
-          .slice(2, 5)
+          .slice(2, 6)
           .concat(line.split(",").at(-1) ?? ""),
       ),
     ).toEqual([
-      ["Deposit", "approved", "100.00", "100.00"],
-      ["Deposit", "rejected", "999.99", "100.00"],
-      ["Withdrawal", "approved", "25.00", "75.00"],
-      ["Deposit", "pending", "7.00", "75.00"],
+      ["Deposit", "approved", "in", "100.00", "100.00"],
+      ["Deposit", "rejected", "in", "999.99", "100.00"],
+      ["Withdrawal", "approved", "out", "25.00", "75.00"],
+      ["Deposit", "pending", "in", "7.00", "75.00"],
     ]);
   });
 

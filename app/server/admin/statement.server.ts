@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { centsToAmount, signedCents, typeLabel } from "~/lib/ledger";
-import { csvStream } from "../csv.server";
+import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
@@ -17,7 +17,7 @@ export const STATEMENT_COLUMNS = [
   "date",
   "type",
   "status",
-  "amount",
+  ...MONEY_COLUMNS,
   "trading_pair",
   "stock",
   "wallet_address",
@@ -44,7 +44,7 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
         new Date(row.createdAt).toISOString(),
         typeLabel(row.transactionType),
         row.status,
-        centsToAmount(row.amountCents),
+        ...moneyCells(row.transactionType, row.amountCents),
         row.tradingPair,
         row.stock,
         row.walletAddress,

@@ -11,7 +11,7 @@ import { centsToAmount, typeLabel } from "~/lib/ledger";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
 import { transactionReference } from "~/lib/reference";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
-import { csvStream } from "../csv.server";
+import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 
@@ -229,7 +229,7 @@ export const STATEMENT_CSV_COLUMNS = [
   "status",
   "trading_pair",
   "stock",
-  "amount",
+  ...MONEY_COLUMNS,
   "balance",
 ] as const;
 
@@ -273,7 +273,17 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
     cells: (item) => {
       if (item.kind === "opening") {
         balance = item.cents;
-        return [new Date(period.start).toISOString(), "", "Opening balance", "", "", "", "", centsToAmount(balance)];
+        return [
+          new Date(period.start).toISOString(),
+          "",
+          "Opening balance",
+          "",
+          "",
+          "",
+          "",
+          "",
+          centsToAmount(balance),
+        ];
       }
       const { row } = item;
       const moved = item.kind === "movement";
@@ -285,7 +295,7 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
         row.status,
         row.tradingPair,
         row.stock,
-        centsToAmount(moved ? signedCents(row.transactionType, row.amountCents) : row.amountCents),
+        ...moneyCells(row.transactionType, row.amountCents),
         moved ? centsToAmount(balance) : "",
       ];
     },
