@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
 import { SelectField } from "~/components/form";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   const [page, admins] = await Promise.all([listAudit(context.db, filters), listAdmins(context.db)]);
   return {
-    entries: page.entries.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt).toISOString() })),
+    entries: page.entries,
     next: page.next,
     admins,
     filters: { admin: filters.actorId ?? "", action: filters.action ?? "", client: filters.client ?? "" },
@@ -84,11 +85,13 @@ export default function AuditLog() {
       </Form>
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[48rem] text-left text-sm">
-          <ColumnHeads columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]} />
+          <ColumnHeads columns={["Time", "Admin", "Action", "Target", "Details"]} />
           <tbody className="divide-y divide-border">
             {entries.map((entry) => (
               <tr key={entry.id}>
-                <td className="py-2 pr-4 whitespace-nowrap">{entry.createdAt.replace("T", " ").slice(0, 19)}</td>
+                <td className="py-2 pr-4 whitespace-nowrap">
+                  <Moment at={entry.createdAt} />
+                </td>
                 <td className="py-2 pr-4">{entry.actorEmail ?? entry.actorId ?? "system"}</td>
                 <td className="py-2 pr-4 font-mono">{entry.action}</td>
                 <td className="py-2 pr-4 font-mono">{entry.target}</td>

@@ -6,9 +6,10 @@ import { ColumnHeads } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
-import { formatCents, formatDateTime } from "~/lib/format";
+import { formatCents } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
@@ -92,7 +93,9 @@ export default function AdminTransactions() {
                   <td>{typeLabel(tx.transactionType)}</td>
                   <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
                   <td>{formatCents(tx.amountCents)}</td>
-                  <td>{formatDateTime(tx.createdAt)}</td>
+                  <td>
+                    <Moment at={tx.createdAt} />
+                  </td>
                   <td>{tx.status}</td>
                 </tr>
               ))}

@@ -3,7 +3,7 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { formatCents, formatDateTime } from "~/lib/format";
+import { formatCents, formatDateTimeUtc } from "~/lib/format";
 import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
@@ -64,7 +64,7 @@ export default function CancelRequest() {
             </>
           ) : null}
           <dt className="text-ink-muted">Requested</dt>
-          <dd>{formatDateTime(request.createdAt)}</dd>
+          <dd>{formatDateTimeUtc(request.createdAt)}</dd>
         </dl>
         <input type="hidden" name="token" value={token} />
         <SubmitButton pendingText="Cancelling..." className="w-full">

@@ -1,10 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { STATUS_LABELS } from "~/components/transaction-status";
 import { useBrand } from "~/lib/brand";
-import { formatCents, formatDateTime, formatLongDate } from "~/lib/format";
+import { formatCents, formatLongDate } from "~/lib/format";
 import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
@@ -82,7 +83,9 @@ type Identified = { id: number; transactionType: TransactionType; tradingPair: s
 function IdentityCells({ at, row }: { at: number; row: Identified }) {
   return (
     <>
-      <td className={`${cell} whitespace-nowrap`}>{formatDateTime(at)}</td>
+      <td className={`${cell} whitespace-nowrap`}>
+        <Moment at={at} />
+      </td>
       <td className={`${cell} font-mono`}>{transactionReference(row.id)}</td>
       <td className={cell}>{typeLabel(row.transactionType)}</td>
       <td className={cell}>{row.tradingPair ?? row.stock ?? ""}</td>

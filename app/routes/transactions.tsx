@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Moment, StackedCell, StackedTable, stackedRowClass } from "~/components/account/stacked-table";
+import { StackedCell, StackedTable, stackedRowClass } from "~/components/account/stacked-table";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { Banner } from "~/components/form";
 import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TransactionStatusBadge } from "~/components/transaction-status";

@@ -1,5 +1,6 @@
+import { Moment } from "~/components/moment";
 import type { SignInResult } from "../../../db/enums";
-import { Moment, StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
+import { StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
 
 export interface SignInRow {
   id: number;

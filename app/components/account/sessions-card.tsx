@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { Moment } from "~/components/moment";
 import type { ActiveSession } from "~/server/auth/account-sessions.server";
-import { Moment, StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
+import { StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
 
 const ACTION = "/account/sessions";
 

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { formatDateTime } from "~/lib/format";
 
 /**
  * A table that stacks at phone width: from `sm` up, rows and columns as usual; below it, each row is a block
@@ -42,8 +41,3 @@ export function StackedCell({ label, children }: { label: string; children: Reac
 }
 
 export const stackedRowClass = "block py-3 sm:table-row sm:py-0";
-
-/** A moment as the account's lists show it: date and time in UTC, with the machine-readable instant. */
-export function Moment({ at }: { at: number }) {
-  return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at)} UTC</time>;
-}

@@ -6,8 +6,9 @@ import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { Modal } from "~/components/modal";
+import { Moment } from "~/components/moment";
 import { StepUpDialog } from "~/components/step-up";
-import { formatCents, formatDateTime } from "~/lib/format";
+import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { typeInSentence, typeLabel } from "~/lib/ledger";
 import type { FeedTransaction } from "~/lib/realtime";
@@ -112,7 +113,9 @@ export function TransactionsTable({
                 </td>
                 <td>{formatCents(tx.amountCents)}</td>
                 <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                <td>{formatDateTime(tx.createdAt)}</td>
+                <td>
+                  <Moment at={tx.createdAt} />
+                </td>
                 <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
                 <td>
                   {tx.status === "pending" ? (
