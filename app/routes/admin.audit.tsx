@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads } from "~/components/admin/table";
-import { SelectField } from "~/components/form";
+import { Banner, SelectField } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { auditSearch, parseAuditFilters } from "~/lib/audit-filters";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requireAdmin } from "~/server/session.server";
@@ -13,43 +14,61 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Audit Log" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const url = new URL(request.url);
-  const filters = {
-    actorId: url.searchParams.get("admin") || undefined,
-    action: url.searchParams.get("action") || undefined,
-    client: url.searchParams.get("client")?.trim() || undefined,
-    beforeId: Number(url.searchParams.get("before")) || undefined,
-  };
-  const [page, admins] = await Promise.all([listAudit(context.db, filters), listAdmins(context.db)]);
-  return {
-    entries: page.entries,
-    next: page.next,
-    admins,
-    filters: { admin: filters.actorId ?? "", action: filters.action ?? "", client: filters.client ?? "" },
-  };
+  const params = new URL(request.url).searchParams;
+  // A bad date shows its message over the unfiltered first page, as on the transaction histories.
+  const { filters, submitted, errors } = parseAuditFilters(params);
+  const beforeId = errors.length > 0 ? undefined : Number(params.get("before")) || undefined;
+  const [page, admins] = await Promise.all([listAudit(context.db, filters, beforeId), listAdmins(context.db)]);
+  return { ...page, admins, filters, submitted, errors };
 }
 
-function describe(detail: Record<string, unknown> | null): string {
-  if (!detail) return "";
-  return Object.entries(detail)
-    .filter(([key, value]) => key !== "by" && value !== null && value !== undefined)
-    .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`)
-    .join(" · ");
+const FIELD = "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink";
+
+function TextInput({
+  name,
+  label,
+  type = "text",
+  value,
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={`audit-${name}`} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input id={`audit-${name}`} name={name} type={type} defaultValue={value ?? ""} className={FIELD} />
+    </div>
+  );
 }
 
 export default function AuditLog() {
-  const { entries, next, admins, filters } = useLoaderData<typeof loader>();
-  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v) as Array<[string, string]>);
+  const { entries, next, admins, filters, submitted, errors } = useLoaderData<typeof loader>();
   return (
     <section className="space-y-6">
-      <AdminPageHeader title="Audit Log">
-        Every admin action, newest first. Entries can never be edited or removed.
-      </AdminPageHeader>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <AdminPageHeader title="Audit Log">
+          Every admin action, newest first. Entries can never be edited or removed.
+        </AdminPageHeader>
+        {/* A document download, not a client-side navigation: the browser saves the file. */}
+        <a
+          href={`/admin/audit.csv${auditSearch(filters)}`}
+          download
+          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+        >
+          Download CSV
+        </a>
+      </div>
+      {/* Remounted when the query changes, so the fields always show the view's filters (after Back, too). */}
       <Form
+        key={JSON.stringify(submitted)}
         method="get"
-        className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-4 sm:items-end"
+        className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
       >
-        <SelectField label="Admin" name="admin" defaultValue={filters.admin}>
+        <SelectField label="Admin" name="admin" defaultValue={submitted.admin ?? ""}>
           <option value="">All admins</option>
           {admins.map((admin) => (
             <option key={admin.id} value={admin.id}>
@@ -57,7 +76,7 @@ export default function AuditLog() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Action" name="action" defaultValue={filters.action}>
+        <SelectField label="Action" name="action" defaultValue={submitted.action ?? ""}>
           <option value="">All actions</option>
           {AUDIT_ACTIONS.map((action) => (
             <option key={action} value={action}>
@@ -65,24 +84,22 @@ export default function AuditLog() {
             </option>
           ))}
         </SelectField>
-        <div>
-          <label htmlFor="audit-client" className="block text-sm font-medium">
-            Client id
-          </label>
-          <input
-            id="audit-client"
-            name="client"
-            defaultValue={filters.client}
-            className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2"
-          />
+        <TextInput name="client" label="Client id" value={submitted.client} />
+        <TextInput name="from" label="From (UTC)" type="date" value={submitted.from} />
+        <TextInput name="to" label="To (UTC)" type="date" value={submitted.to} />
+        <div className="flex items-center gap-3">
+          <button
+            type="submit"
+            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+          >
+            Filter
+          </button>
+          <Link to="/admin/audit" className="text-sm text-brand hover:underline">
+            Clear
+          </Link>
         </div>
-        <button
-          type="submit"
-          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
-        >
-          Filter
-        </button>
       </Form>
+      {errors.length > 0 ? <Banner tone="error">{`${errors.join(" ")} Showing every entry instead.`}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[48rem] text-left text-sm">
           <ColumnHeads columns={["Time", "Admin", "Action", "Target", "Details"]} />
@@ -92,10 +109,17 @@ export default function AuditLog() {
                 <td className="py-2 pr-4 whitespace-nowrap">
                   <Moment at={entry.createdAt} />
                 </td>
-                <td className="py-2 pr-4">{entry.actorEmail ?? entry.actorId ?? "system"}</td>
+                <td className="py-2 pr-4">{entry.admin}</td>
                 <td className="py-2 pr-4 font-mono">{entry.action}</td>
-                <td className="py-2 pr-4 font-mono">{entry.target}</td>
-                <td className="py-2 text-ink-muted">{describe(entry.detail)}</td>
+                <td className="py-2 pr-4">{entry.target}</td>
+                <td className="py-2 text-ink-muted">
+                  {entry.facts.map((fact, i) => (
+                    <span key={`${fact.label}:${fact.value}`}>
+                      {i > 0 ? " · " : null}
+                      <span className="text-ink">{fact.label}:</span> {fact.value}
+                    </span>
+                  ))}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -103,7 +127,7 @@ export default function AuditLog() {
         {entries.length === 0 ? <p className="py-4 text-sm text-ink-muted">No entries.</p> : null}
         {next ? (
           <Link
-            to={`?${query.toString() ? `${query}&` : ""}before=${next}`}
+            to={auditSearch(filters, { before: String(next) })}
             className="mt-3 inline-block text-sm text-brand hover:underline"
           >
             Older entries

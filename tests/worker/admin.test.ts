@@ -685,7 +685,8 @@ describe("admin desk and statement", () => {
     const html = await (
       await getPage(`/admin/audit?action=transaction.approve&client=${client.id}`, admin.cookie)
     ).text();
-    expect(html).toContain(`transaction:${id}`);
+    // The target by its reference, as everywhere else.
+    expect(html).toContain(`>${transactionReference(id)}</td>`);
     expect(html).toContain(admin.email);
     const other = await (await getPage(`/admin/audit?action=client.suspend&client=${client.id}`, admin.cookie)).text();
     expect(other).toContain("No entries.");
