@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...page, admins, filters, submitted, errors };
 }
 
-const FIELD = "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink";
+const FIELD =
+  "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40";
 
 function TextInput({
   name,
