@@ -78,7 +78,7 @@ describe("the back office says UTC as the client's pages do", () => {
       .bind(admin.id, `user:${client.id}`, JSON.stringify({ before: "active", after: "suspended" }), AT)
       .run();
     const audit = await (await getPage(`/admin/audit?client=${client.id}`, admin.cookie)).text();
-    expect(rowCells(audit, "suspended")?.[0]).toBe(SHOWN);
+    expect(rowCells(audit, "Active → Suspended")?.[0]).toBe(SHOWN);
 
     await env.DB.prepare(
       `INSERT INTO email_outbox (to_address, template, payload, status, attempts, next_attempt_at, created_at)
