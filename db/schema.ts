@@ -41,6 +41,11 @@ export const users = sqliteTable(
     lastLoginAt: integer("last_login_at"),
     /** When the client dismissed the dashboard's suggestion to turn on two-factor sign-in (shown once). */
     twoFactorSuggestionDismissedAt: integer("two_factor_suggestion_dismissed_at"),
+    /**
+     * When two-factor sign-in was last turned off with a recovery code (the lost-phone path): money does not move
+     * from the account for a while after (the step-up hold, app/server/auth/step-up.server.ts).
+     */
+    secondFactorResetAt: integer("second_factor_reset_at"),
   },
   (t) => [
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
@@ -136,7 +141,13 @@ export const signInEvents = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     result: text("result", { enum: SIGN_IN_RESULTS }).notNull(),
+    /** The first step: 'password', 'google', 'github', or 'register' (a registration's own sign-in). */
     method: text("method").notNull().default("password"),
+    /**
+     * The second step's proof when two-factor sign-in took one: the authenticator's code or a recovery code (for
+     * a wrong code, the kind tried). Null for a sign-in without a second step, and for records made before it.
+     */
+    secondFactor: text("second_factor", { enum: SECOND_FACTOR_METHODS }),
     userAgent: text("user_agent"),
     country: text("country"),
     city: text("city"),
@@ -284,6 +295,11 @@ const transactionColumns = {
   decidedAt: integer("decided_at"),
   /** Why an admin rejected the request, if they said (the client's mail repeats it). */
   decisionReason: text("decision_reason"),
+  /**
+   * An admin entry's reason, as the admin gave it (a proposal's reason for an entry a second admin approved):
+   * the client reads it in the entry's mail and on their History. At most 500 characters; null when none.
+   */
+  memo: text("memo"),
   createdAt: integer("created_at").notNull().default(now),
 };
 

@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppContext } from "../app/load-context";
 import { expireProposals } from "../app/server/admin/proposal-decisions.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
+import { edgeLocation } from "../app/server/auth/client-meta.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
@@ -51,7 +52,7 @@ app.all("*", (c) =>
     bindings: c.env,
     ctx: c.executionCtx as ExecutionContext,
     cspNonce: cspNonce(c),
-    cf: (c.req.raw.cf as AppContext["cf"] | undefined) ?? null,
+    cf: edgeLocation(c.req.raw, c.var.env) ?? null,
   } satisfies AppContext),
 );
 

@@ -38,30 +38,26 @@ export function CancelRequestButton({
       >
         Cancel
       </button>
-      <Modal open={open} title="Cancel this request?" onClose={() => setOpen(false)}>
+      <Modal
+        open={open}
+        title="Cancel this request?"
+        onClose={() => setOpen(false)}
+        // The safe choice is the dialog's one way out, and comes first: the dialog focuses it as it opens, so Enter
+        // never cancels by accident.
+        closeLabel="Keep it"
+        actions={
+          <fetcher.Form method="post" action={`/requests/${request.id}/cancel`}>
+            <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+            <button type="submit" disabled={busy} className="button-danger text-sm">
+              {busy ? "Cancelling..." : "Cancel request"}
+            </button>
+          </fetcher.Form>
+        }
+      >
         <p className="text-sm">
           Your {what.toLowerCase()} will be cancelled and will not be processed.
           {request.transactionType === "withdraw" ? " The reserved amount becomes available again at once." : ""}
         </p>
-        <fetcher.Form method="post" action={`/requests/${request.id}/cancel`} className="mt-4 flex flex-wrap gap-2">
-          <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-          {/* The safe choice first: the dialog focuses it as it opens, so Enter never cancels by accident. */}
-          <button
-            type="button"
-            onClick={() => setOpen(false)}
-            className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-surface-raised"
-          >
-            Keep it
-          </button>
-          {/* Dark text on the red: white on it is 2.8:1, below the 4.5:1 that text needs. */}
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-danger px-4 py-2 text-sm font-semibold text-canvas hover:bg-danger/90 disabled:opacity-60"
-          >
-            {busy ? "Cancelling..." : "Cancel request"}
-          </button>
-        </fetcher.Form>
       </Modal>
     </>
   );

@@ -104,18 +104,30 @@ export function SelectField({
   );
 }
 
-/** A submit button that shows its loading text while its own form is being submitted. */
+const SUBMIT_TONES = {
+  primary:
+    "inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:cursor-not-allowed disabled:opacity-60",
+  // A submit that destroys or refuses something (app/tailwind.css).
+  danger: "button-danger",
+};
+
+/**
+ * A submit button that shows its loading text while its own form is being submitted; `tone="danger"` for one that
+ * destroys or refuses something (turn off, unlink, reject, delete, cancel a request).
+ */
 export function SubmitButton({
   children,
   pendingText,
   intent,
   disabled,
+  tone = "primary",
   className = "",
 }: {
   children: ReactNode;
   pendingText: string;
   intent?: string;
   disabled?: boolean;
+  tone?: keyof typeof SUBMIT_TONES;
   className?: string;
 }) {
   const navigation = useNavigation();
@@ -128,7 +140,7 @@ export function SubmitButton({
       value={intent}
       disabled={disabled || pending}
       aria-busy={pending}
-      className={`inline-flex items-center justify-center rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:cursor-not-allowed disabled:opacity-60 ${className}`}
+      className={`${SUBMIT_TONES[tone]} ${className}`}
     >
       {pending ? pendingText : children}
     </button>

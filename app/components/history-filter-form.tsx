@@ -1,5 +1,5 @@
-import { Form, Link } from "@remix-run/react";
-import { type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
 import { STATUS_LABELS } from "~/components/transaction-status";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, type TransactionStatus } from "~/lib/ledger";
 
@@ -98,6 +98,16 @@ export function HistoryFilterForm({
   // after a submission). Resetting the form would not do: React leaves a select's default as it was first rendered.
   // Only a change counts: what someone chose before the page's scripts started is kept.
   const formRef = useRef<HTMLFormElement>(null);
+  const submit = useSubmit();
+  // Only the filters that hold something go in the address ('?type=deposit', not '?type=deposit&status=&from=…').
+  const submitFilledOnly = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const filled = new URLSearchParams();
+    for (const [name, value] of new FormData(event.currentTarget)) {
+      if (typeof value === "string" && value.trim() !== "") filled.append(name, value);
+    }
+    submit(filled, { method: "get" });
+  };
   const query = JSON.stringify(submitted);
   const shownQuery = useRef(query);
   useEffect(() => {
@@ -150,7 +160,14 @@ export function HistoryFilterForm({
     </Field>
   );
   return (
-    <Form method="get" ref={formRef} role={style.role} aria-label="Filter transactions" className={style.form}>
+    <Form
+      method="get"
+      ref={formRef}
+      role={style.role}
+      aria-label="Filter transactions"
+      className={style.form}
+      onSubmit={submitFilledOnly}
+    >
       {choice("type", "Type", "All types", TRANSACTION_TYPES, TRANSACTION_TYPE_LABELS)}
       {choice("status", "Status", "All statuses", TRANSACTION_STATUSES, style.statusLabels)}
       {date("from", "From (UTC)")}

@@ -1,15 +1,24 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 
-/** A native modal dialog: focus is trapped, Escape and the Close button close it. */
+/**
+ * A native modal dialog: focus is trapped, and there is one way out, its close button (keyboard reachable; Escape
+ * closes too). `closeLabel` names it where 'Close' says too little ('Keep it' beside 'Cancel request'); `actions`
+ * stand beside it, after it, so that the way out is what the dialog focuses first when nothing in the content
+ * takes focus. Long words (an address in a title, in the content) wrap inside the dialog, never past its edge.
+ */
 export function Modal({
   open,
   title,
   onClose,
+  closeLabel = "Close",
+  actions,
   children,
 }: {
   open: boolean;
   title: string;
   onClose: () => void;
+  closeLabel?: string;
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -25,20 +34,21 @@ export function Modal({
       ref={ref}
       aria-labelledby={titleId}
       onClose={onClose}
-      className="m-auto w-[min(92vw,26rem)] rounded-xl border border-border bg-surface p-6 text-ink backdrop:bg-black/70"
+      className="m-auto w-[min(92vw,26rem)] rounded-xl border border-border bg-surface p-6 text-ink wrap-anywhere backdrop:bg-black/70"
     >
       <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>
       <div className="mt-4">{children}</div>
-      <div className="mt-6 flex justify-end">
+      <div className="mt-6 flex flex-wrap justify-end gap-2">
         <button
           type="button"
           onClick={onClose}
           className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-surface-raised"
         >
-          Close
+          {closeLabel}
         </button>
+        {actions}
       </div>
     </dialog>
   );

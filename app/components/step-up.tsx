@@ -79,6 +79,7 @@ export function StepUpDialog({
   fields,
   submitLabel,
   pendingText,
+  tone,
   children,
 }: {
   /** The refusal for this action, as FormErrors takes it; the dialog shows only when it asks for a code. */
@@ -90,6 +91,8 @@ export function StepUpDialog({
   fields: Record<string, string>;
   submitLabel: string;
   pendingText: string;
+  /** "danger" for an action that destroys something (a client's data). */
+  tone?: "primary" | "danger";
   children?: ReactNode;
 }) {
   const [closed, setClosed] = useState<number | undefined>(undefined);
@@ -110,7 +113,7 @@ export function StepUpDialog({
               <input key={name} type="hidden" name={name} value={value} />
             ))}
             <StepUpField />
-            <SubmitButton intent={intent} pendingText={pendingText} className="w-full">
+            <SubmitButton intent={intent} pendingText={pendingText} tone={tone} className="w-full">
               {submitLabel}
             </SubmitButton>
           </Form>

@@ -4,7 +4,8 @@ export interface NavLink {
   label: string;
 }
 
-export type Viewer = { role: "user" | "admin" } | null;
+/** Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back). */
+export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean } | null;
 
 const SIGNED_OUT: NavLink[] = [
   { to: "/", label: "Home" },
@@ -31,6 +32,8 @@ const ADMIN: NavLink[] = [
 
 export function navLinksFor(viewer: Viewer): NavLink[] {
   if (!viewer) return SIGNED_OUT;
+  // Links that would only bounce back to the set-up page are not offered: Sign Out is the one way elsewhere.
+  if (viewer.mustEnrol) return [];
   return viewer.role === "admin" ? ADMIN : CLIENT;
 }
 
@@ -41,3 +44,6 @@ export const FOOTER_LINKS: NavLink[] = [
   { to: "/privacy", label: "Privacy Policy" },
   { to: "/terms-of-service", label: "Terms of Service" },
 ];
+
+/** Every back-office page's title names the page, then the back office: "Audit Log · Admin Panel". */
+export const adminPageTitle = (page?: string) => (page ? `${page} · Admin Panel` : "Admin Panel");

@@ -74,17 +74,23 @@ export function describeProposal(p: ProposalFacts): string {
   return `${type} of ${amount}${suffix}`;
 }
 
-/** A reason typed into a form: required (with the message saying why), at most REASON_MAX characters. */
+/**
+ * A reason typed into a form: at most REASON_MAX characters, and required when `required` gives the message
+ * saying why ("" when optional and blank).
+ */
 export function parseReason(
   value: FormDataEntryValue | null,
-  required: string,
+  required: string | null,
 ): { ok: true; text: string } | { ok: false; error: string } {
   const text = typeof value === "string" ? value.trim() : "";
-  if (!text) return { ok: false, error: required };
+  if (!text && required) return { ok: false, error: required };
   if (text.length > REASON_MAX) return { ok: false, error: PROPOSAL_MESSAGES.reasonTooLong };
   return { ok: true, text };
 }
 
-/** The proposer's reason on the entry form, required once the entry becomes a proposal. */
-export const parseProposalReason = (form: FormData) =>
-  parseReason(form.get("reason"), PROPOSAL_MESSAGES.reasonRequired);
+/**
+ * The reason on the entry form: optional on every entry (the client reads it), required once the entry becomes
+ * a proposal (the second admin reads it too).
+ */
+export const parseEntryReason = (form: FormData, proposal: boolean) =>
+  parseReason(form.get("reason"), proposal ? PROPOSAL_MESSAGES.reasonRequired : null);

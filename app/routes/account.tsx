@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
+import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
 import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
@@ -47,6 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       firstName: account.firstName ?? "",
       lastName: account.lastName ?? "",
       phoneNumber: account.phoneNumber ?? "",
+      // Only a client is offered a new confirmation link (an admin's address is the operator's business).
+      awaitsConfirmation: user.role === "user" && account.emailConfirmedAt === null,
     },
     providers,
   };
@@ -119,6 +122,8 @@ export default function AccountSettings() {
       ) : banner ? (
         <Banner tone={banner.tone}>{banner.message}</Banner>
       ) : null}
+
+      {account.awaitsConfirmation ? <ConfirmEmailNotice redirectTo="/account" /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-6">
         <h2 className="text-lg font-semibold">Account Information</h2>

@@ -181,7 +181,8 @@ function OwnerProof({ intent, refusal, children }: { intent: Intent; refusal: Fo
       <Form method="post" className="space-y-4">
         <CurrentPasswordField />
         <CodeField recoveryAllowed />
-        <SubmitButton intent={intent} pendingText="Checking...">
+        {/* Turning it off takes a protection away: the danger button. */}
+        <SubmitButton intent={intent} pendingText="Checking..." tone={intent === "disable" ? "danger" : "primary"}>
           {children}
         </SubmitButton>
       </Form>

@@ -10,7 +10,8 @@ import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
-import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { adminPageTitle } from "~/lib/navigation";
+import { PROPOSAL_MESSAGES, parseReason } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
@@ -21,7 +22,7 @@ import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Admin Panel" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request, context);
@@ -51,8 +52,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
         : [];
     });
+    // An optional reason, for the admin who approves.
+    const reason = parseReason(form.get("reason"), null);
+    if (!reason.ok) return reply("error", reason.error, 400, "reason");
     // Every deposit-wallet change waits for a second admin: one proposal per changed wallet.
-    const result = await proposeWallets(context, admin, submitted);
+    const result = await proposeWallets(context, admin, submitted, reason.text || null);
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", PROPOSAL_MESSAGES.awaiting);
   }

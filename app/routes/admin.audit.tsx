@@ -1,16 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import { ColumnHeads } from "~/components/admin/table";
 import { Banner, SelectField } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { StackedTable } from "~/components/stacked-table";
 import { auditSearch, parseAuditFilters } from "~/lib/audit-filters";
+import { adminPageTitle } from "~/lib/navigation";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Audit Log" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -45,6 +46,16 @@ function TextInput({
     </div>
   );
 }
+
+/**
+ * What the cells share, set once on the table body: padding (none after the last column), the time on one line,
+ * the action in monospace (it is the stored name), the details muted. The target reads as a name or reference.
+ */
+const ROWS_CLASS = [
+  "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4 [&>tr>td:last-child]:pr-0",
+  "[&>tr>td:first-child]:whitespace-nowrap [&>tr>td:nth-child(3)]:font-mono",
+  "[&>tr>td:last-child]:text-ink-muted",
+].join(" ");
 
 export default function AuditLog() {
   const { entries, next, admins, filters, submitted, errors } = useLoaderData<typeof loader>();
@@ -102,29 +113,30 @@ export default function AuditLog() {
       </Form>
       {errors.length > 0 ? <Banner tone="error">{`${errors.join(" ")} Showing every entry instead.`}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
-        <table className="w-full min-w-[48rem] text-left text-sm">
-          <ColumnHeads columns={["Time", "Admin", "Action", "Target", "Details"]} />
-          <tbody className="divide-y divide-border">
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className="py-2 pr-4 whitespace-nowrap">
-                  <Moment at={entry.createdAt} />
-                </td>
-                <td className="py-2 pr-4">{entry.admin}</td>
-                <td className="py-2 pr-4 font-mono">{entry.action}</td>
-                <td className="py-2 pr-4">{entry.target}</td>
-                <td className="py-2 text-ink-muted">
-                  {entry.facts.map((fact, i) => (
-                    <span key={`${fact.label}:${fact.value}`}>
-                      {i > 0 ? " · " : null}
-                      <span className="text-ink">{fact.label}:</span> {fact.value}
-                    </span>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable
+          columns={["Time", "Admin", "Action", "Target", "Details"]}
+          className="w-full text-left text-sm sm:min-w-[48rem]"
+          bodyClassName={ROWS_CLASS}
+        >
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <Moment at={entry.createdAt} />
+              </td>
+              <td>{entry.admin}</td>
+              <td>{entry.action}</td>
+              <td>{entry.target}</td>
+              <td>
+                {entry.facts.map((fact, i) => (
+                  <span key={`${fact.label}:${fact.value}`}>
+                    {i > 0 ? " · " : null}
+                    <span className="text-ink">{fact.label}:</span> {fact.value}
+                  </span>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
         {entries.length === 0 ? <p className="py-4 text-sm text-ink-muted">No entries.</p> : null}
         {next ? (
           <Link

@@ -6,12 +6,13 @@ import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { pageMeta } from "~/components/route-error";
+import { adminPageTitle } from "~/lib/navigation";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
 import { readForm } from "~/server/form.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Mail · Admin Panel" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Mail") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);

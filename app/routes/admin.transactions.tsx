@@ -2,22 +2,23 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import { ColumnHeads } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { StackedTable } from "~/components/stacked-table";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/ledger";
+import { adminPageTitle } from "~/lib/navigation";
 import { transactionReference } from "~/lib/reference";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Transactions · Admin" }]);
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Transactions") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -79,28 +80,29 @@ export default function AdminTransactions() {
       {errors.length > 0 ? <Banner tone="error">{errors.join(" ")}</Banner> : null}
       <article className="rounded-xl border border-border bg-surface p-5">
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[52rem] text-left text-sm">
-            <ColumnHeads columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]} />
-            {/* The client links share one handler (see useListNavigation). */}
-            {/* biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too */}
-            <tbody className={ROWS_CLASS} onClick={followLink}>
-              {rows.map((tx) => (
-                <tr key={tx.id} data-status={tx.status}>
-                  <td>{transactionReference(tx.id)}</td>
-                  <td>
-                    <a href={`/user/${tx.userId}`}>{tx.client}</a>
-                  </td>
-                  <td>{typeLabel(tx.transactionType)}</td>
-                  <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                  <td>{formatCents(tx.amountCents)}</td>
-                  <td>
-                    <Moment at={tx.createdAt} />
-                  </td>
-                  <td>{tx.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* The client links share one handler (see useListNavigation). */}
+          <StackedTable
+            columns={["Reference", "Client", "Type", "Pair/Stock", "Amount", "Date", "Status"]}
+            className="w-full text-left text-sm sm:min-w-[52rem]"
+            bodyClassName={ROWS_CLASS}
+            onBodyClick={followLink}
+          >
+            {rows.map((tx) => (
+              <tr key={tx.id} data-status={tx.status}>
+                <td>{transactionReference(tx.id)}</td>
+                <td>
+                  <a href={`/user/${tx.userId}`}>{tx.client}</a>
+                </td>
+                <td>{typeLabel(tx.transactionType)}</td>
+                <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
+                <td>{formatCents(tx.amountCents)}</td>
+                <td>
+                  <Moment at={tx.createdAt} />
+                </td>
+                <td>{tx.status}</td>
+              </tr>
+            ))}
+          </StackedTable>
           {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
         </div>
         <HistoryPageLinks look="desk" filters={filters} extra={extra} previous={previous} next={next} />

@@ -43,10 +43,15 @@ export default function CancelRequest() {
   const { token, error, request } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   let body: JSX.Element;
-  if (reply?.done) body = <Banner tone="success">{CANCEL_MESSAGES.cancelled}</Banner>;
-  else if (reply?.error || error || !request || !token)
+  // The heading asks only while there is a request to cancel; after the answer it says what happened.
+  let title = "Cancel this request?";
+  if (reply?.done) {
+    title = CANCEL_MESSAGES.cancelled;
+    body = <p className="text-sm">It will not be paid out. Your dashboard shows it as Cancelled.</p>;
+  } else if (reply?.error || error || !request || !token) {
+    title = "This request cannot be cancelled here";
     body = <Banner tone="error">{reply?.error ?? error ?? CANCEL_MESSAGES.invalidLink}</Banner>;
-  else
+  } else
     body = (
       <Form method="post" action="/cancel-request" className="space-y-4">
         <p className="text-sm">This pending request will be cancelled and never paid out:</p>
@@ -67,13 +72,13 @@ export default function CancelRequest() {
           <dd>{formatDateTimeUtc(request.createdAt)}</dd>
         </dl>
         <input type="hidden" name="token" value={token} />
-        <SubmitButton pendingText="Cancelling..." className="w-full">
+        <SubmitButton pendingText="Cancelling..." tone="danger" className="w-full">
           Cancel request
         </SubmitButton>
       </Form>
     );
   return (
-    <AuthCard title="Cancel this request?">
+    <AuthCard title={title}>
       {body}
       <p className="mt-6 text-sm">
         <Link to="/dashboard" className="text-brand underline underline-offset-2 hover:no-underline">

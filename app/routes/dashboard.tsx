@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -33,6 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       phoneNumber: account?.phoneNumber ?? "",
       firstName: account?.firstName ?? "",
       status: account?.status ?? "unknown",
+      emailConfirmed: account?.emailConfirmedAt != null,
       // "Welcome" on the sign-in that began this profile (registration, or the first one after the client's data
       // was deleted), "Welcome back" after.
       firstVisit:
@@ -225,20 +227,29 @@ export default function Dashboard() {
         </Link>
       </div>
 
+      {account.emailConfirmed ? null : <ConfirmEmailNotice redirectTo="/dashboard" />}
       {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-5">
         <p className="text-xl font-semibold">
           {account.firstVisit ? "Welcome" : "Welcome back"}, {account.firstName}
         </p>
-        <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+        {/* The Account ID column is as wide as the ID, so it never breaks inside it; the e-mail takes the rest. */}
+        <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-[minmax(0,1fr)_max-content] sm:gap-x-6 lg:grid-cols-[max-content_max-content_minmax(0,1fr)_max-content]">
           <div>
             <dt className="text-ink-muted">Account status</dt>
             <dd className={`font-semibold capitalize ${active ? "text-success" : "text-danger"}`}>{account.status}</dd>
           </div>
           <div>
             <dt className="text-ink-muted">Account ID</dt>
-            <dd className="break-all font-medium">{account.id}</dd>
+            <dd className="font-medium sm:whitespace-nowrap" data-testid="account-id">
+              {/* On the narrowest phones it may still wrap, but only after a hyphen. */}
+              {account.id
+                .split("-")
+                .map((part, i, parts) =>
+                  i === parts.length - 1 ? part : [`${part}-`, <wbr key={`${String(i)}:${part}`} />],
+                )}
+            </dd>
           </div>
           <div>
             <dt className="text-ink-muted">Email</dt>

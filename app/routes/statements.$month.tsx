@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix
 import type { ReactNode } from "react";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { type StackedColumn, StackedTable } from "~/components/stacked-table";
 import { STATUS_LABELS } from "~/components/transaction-status";
 import { useBrand } from "~/lib/brand";
 import { formatCents, formatLongDate } from "~/lib/format";
@@ -21,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context, { signedOutTo: "/login" });
+  const user = await requireClient(request, context);
   const now = Date.now();
   const period = parseStatementMonth(params.month ?? "", now);
   if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
@@ -53,26 +54,36 @@ function Figure({ label, cents, testId }: { label: string; cents: number; testId
   );
 }
 
-type Column = { label: string; numeric?: boolean };
+/** A figures column: its heading aligned right, over its cells. */
+const numeric = (label: string): StackedColumn => ({ label, className: `${cell} text-right` });
 /** The columns that say which transaction a row is, after its date: the same in both of the statement's lists. */
-const IDENTITY_COLUMNS: Column[] = [{ label: "Reference" }, { label: "Type" }, { label: "Pair / stock" }];
+const IDENTITY_COLUMNS = ["Reference", "Type", "Pair / stock"];
 
-/** A statement list: its header from `columns`; on paper it is not clipped (no sideways scrolling). */
-function StatementTable({ testId, columns, children }: { testId: string; columns: Column[]; children: ReactNode }) {
+/**
+ * A statement list: its header from `columns`; on paper it is not clipped (no sideways scrolling), and it stays a
+ * table (the rows stack on a phone's screen only).
+ */
+function StatementTable({
+  testId,
+  columns,
+  children,
+}: {
+  testId: string;
+  columns: StackedColumn[];
+  children: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-border print:overflow-visible">
-      <table className="w-full text-sm" data-testid={testId}>
-        <thead className="text-left text-ink-muted">
-          <tr className="border-b border-border">
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={column.numeric ? `${cell} text-right` : cell}>
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
+      <StackedTable
+        testId={testId}
+        columns={columns}
+        className="w-full text-sm"
+        headClassName="text-left text-ink-muted [&>tr]:border-b [&>tr]:border-border"
+        headCellClassName={cell}
+        bodyClassName="max-sm:[&>tr]:px-3"
+      >
+        {children}
+      </StackedTable>
     </div>
   );
 }
@@ -157,19 +168,17 @@ export default function Statement() {
         ) : (
           <StatementTable
             testId="statement-movements"
-            columns={[
-              { label: "Date" },
-              ...IDENTITY_COLUMNS,
-              { label: "Amount", numeric: true },
-              { label: "Balance", numeric: true },
-            ]}
+            columns={["Date", ...IDENTITY_COLUMNS, numeric("Amount"), numeric("Balance")]}
           >
             <tr className="border-b border-border text-ink-muted">
               <td className={cell}>{formatLongDate(s.periodStart)}</td>
-              <td className={cell} colSpan={4}>
+              {/* Across the identity and amount columns: on a phone it names itself, as does the balance after it. */}
+              <td className={cell} colSpan={4} data-label="Type">
                 Opening balance
               </td>
-              <td className={numberCell}>{formatCents(s.openingCents)}</td>
+              <td className={numberCell} data-label="Balance">
+                {formatCents(s.openingCents)}
+              </td>
             </tr>
             {s.movements.map((m) => (
               <tr key={m.id} className="border-b border-border last:border-0">
@@ -239,12 +248,7 @@ export default function Statement() {
         ) : (
           <StatementTable
             testId="statement-requests"
-            columns={[
-              { label: "Requested" },
-              ...IDENTITY_COLUMNS,
-              { label: "Amount", numeric: true },
-              { label: "Status" },
-            ]}
+            columns={["Requested", ...IDENTITY_COLUMNS, numeric("Amount"), "Status"]}
           >
             {s.requests.map((r) => (
               <tr key={r.id} className="border-b border-border last:border-0">

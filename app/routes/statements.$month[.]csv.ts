@@ -6,7 +6,7 @@ import { requireClient } from "~/server/session.server";
 
 /** /statements/2026-10.csv: the statement's rows as CSV, streamed. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context, { signedOutTo: "/login" });
+  const user = await requireClient(request, context);
   const period = parseStatementMonth(params.month ?? "");
   if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
   return new Response(monthlyStatementCsv(context.db, user.id, period), {

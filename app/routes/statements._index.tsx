@@ -8,7 +8,7 @@ import { requireClient } from "~/server/session.server";
 export const meta: MetaFunction = pageMeta(() => [{ title: "Statements" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context, { signedOutTo: "/login" });
+  const user = await requireClient(request, context);
   return { months: await statementMonths(context.db, user.id) };
 }
 

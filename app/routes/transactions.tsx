@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { StackedCell, StackedTable, stackedRowClass } from "~/components/account/stacked-table";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { Banner } from "~/components/form";
 import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filter-form";
@@ -8,6 +7,7 @@ import { HistoryPageLinks } from "~/components/history-page-links";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
+import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { TransactionStatusBadge } from "~/components/transaction-status";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/ledger";
@@ -26,6 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount", "Status", "Action"] as const;
+
+/**
+ * The client's list rows, and the reference on one line in monospace, set once on the table body. The monospace is
+ * on a span inside the cell, whose line it makes a pixel taller than a monospace cell's: the rows keep their height.
+ */
+const ROWS_CLASS = `${LIST_ROWS} [&>tr>td:first-child]:whitespace-nowrap [&>tr>td:first-child>span]:font-mono`;
 
 export default function TransactionHistory() {
   const { accountId, filters, submitted, errors, rows, next, previous } = useLoaderData<typeof loader>();
@@ -76,31 +82,39 @@ export default function TransactionHistory() {
               )}
             </div>
           ) : (
-            <StackedTable caption="Your transactions, newest first" columns={COLUMNS}>
+            <StackedTable
+              caption="Your transactions, newest first"
+              columns={COLUMNS}
+              className="mt-4 w-full text-left text-sm"
+              bodyClassName={ROWS_CLASS}
+            >
               {rows.map((row) => (
-                <tr key={row.id} data-testid="history-row" data-status={row.status} className={stackedRowClass}>
-                  <StackedCell label="Reference">
-                    <span className="whitespace-nowrap font-mono">{transactionReference(row.id)}</span>
-                  </StackedCell>
-                  <StackedCell label="Date and time">
+                <tr key={row.id} data-testid="history-row" data-status={row.status}>
+                  <td>
+                    <span>{transactionReference(row.id)}</span>
+                  </td>
+                  <td>
                     <Moment at={row.createdAt} />
-                  </StackedCell>
-                  <StackedCell label="Type">{typeLabel(row.transactionType)}</StackedCell>
-                  <StackedCell label="Stock or pair">{row.stock ?? row.tradingPair ?? "—"}</StackedCell>
-                  <StackedCell label="Amount">
+                  </td>
+                  <td>
+                    {typeLabel(row.transactionType)}
+                    {row.memo ? (
+                      <span className="block max-w-xs text-xs text-ink-muted">Reason: {row.memo}</span>
+                    ) : null}
+                  </td>
+                  <td>{row.stock ?? row.tradingPair ?? "—"}</td>
+                  <td>
                     <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />
-                  </StackedCell>
-                  <StackedCell label="Status">
+                  </td>
+                  <td>
                     <TransactionStatusBadge status={row.status} />
-                  </StackedCell>
-                  {row.status === "pending" && isCancellable(row.transactionType) ? (
-                    <StackedCell label="Action">
+                  </td>
+                  {/* Nothing to do on a decided row: the empty cell is left out at phone width. */}
+                  <td>
+                    {row.status === "pending" && isCancellable(row.transactionType) ? (
                       <CancelRequestButton request={row} />
-                    </StackedCell>
-                  ) : (
-                    // Nothing to do on this row: at phone width no empty 'Action' line.
-                    <td className="hidden sm:table-cell" />
-                  )}
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </StackedTable>

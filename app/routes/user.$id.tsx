@@ -15,7 +15,8 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import { hasHistoryFilters } from "~/lib/history-filters";
 import { type TransactionType, typeLabel } from "~/lib/ledger";
-import { PROPOSAL_MESSAGES, parseProposalReason } from "~/lib/proposals";
+import { adminPageTitle } from "~/lib/navigation";
+import { PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
@@ -35,7 +36,7 @@ import { historyRequest } from "~/server/ledger/history.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
-  { title: data ? `${data.profile.name} · Client` : "Client" },
+  { title: adminPageTitle(data ? data.profile.name : "Client") },
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -97,9 +98,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
     const idempotencyKey = idempotencyKeyOf(form);
     if (!idempotencyKey) return reply("error", ENTRY_MESSAGES.failed, 400);
-    if (needsSecondApproval(context.env, parsed.data.amountCents)) {
-      const reason = parseProposalReason(form);
-      if (!reason.ok) return reply("error", reason.error, 400, "reason");
+    const proposal = needsSecondApproval(context.env, parsed.data.amountCents);
+    const reason = parseEntryReason(form, proposal);
+    if (!reason.ok) return reply("error", reason.error, 400, "reason");
+    if (proposal) {
       const proposed = await proposeEntry(context, admin, userId, {
         ...parsed.data,
         idempotencyKey,
@@ -108,7 +110,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!proposed.ok) return reply("error", proposed.error, proposed.status);
       return reply("success", PROPOSAL_MESSAGES.awaiting);
     }
-    const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey });
+    const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey, memo: reason.text });
     if (!result.ok) return reply("error", result.error, result.status);
     return reply("success", `${typeLabel(parsed.data.type)} of ${formatCents(parsed.data.amountCents)} recorded`);
   }

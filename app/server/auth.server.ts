@@ -29,7 +29,8 @@ interface AccountContext {
   env: AppEnv;
 }
 
-function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
+/** A single-use link's token (only its hash is stored) and its row, valid for its purpose's time. */
+export function newToken(purpose: "reset" | "confirm", userId: string, now: number) {
   const token = randomToken(32);
   return sha256Hex(token).then((id) => ({
     token,
@@ -417,6 +418,8 @@ export function accountQuery(db: Db, userId: string) {
       phoneNumber: profiles.phoneNumber,
       username: profiles.username,
       country: profiles.country,
+      /** When the e-mail address was confirmed; null until then ('Send the link again' is offered). */
+      emailConfirmedAt: users.emailConfirmedAt,
       /** When this profile began: at registration, or at the first sign-in after the client's data was deleted. */
       // Aliased: D1 returns a batch's rows keyed by column name, and users.created_at has the same name.
       profileCreatedAt: sql<number | null>`${profiles.createdAt}`.as("profile_created_at"),

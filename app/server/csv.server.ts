@@ -22,7 +22,7 @@ export interface CsvSource<Row, Key> {
 }
 
 /**
- * A transaction's money in every CSV (docs/product.md, "CSV downloads"; docs/decisions/0029): `direction`,
+ * A transaction's money in every CSV (docs/product.md, "CSV downloads"; docs/decisions/0031): `direction`,
  * 'in' or 'out' by its type, then `amount`, always positive, two decimals. Neither depends on the status, so no
  * cell of a rejected or cancelled row reads as money that moved: the status column says whether it did.
  */

@@ -29,6 +29,9 @@ export const BUDGETS = {
   signInPerIp: { scope: "sign-in:ip", limit: 50, windowMs: FIFTEEN_MINUTES },
   resetPerAccount: { scope: "reset:email", limit: 3, windowMs: ONE_HOUR },
   resetPerIp: { scope: "reset:ip", limit: 20, windowMs: ONE_HOUR },
+  // New confirmation links a signed-in client asks for: each one mails them. Keyed by user id; only a link
+  // sent counts, and one past the budget is refused with a message (the client is signed in: nothing to hide).
+  confirmResendPerAccount: { scope: "confirm-resend:user", limit: 3, windowMs: ONE_HOUR },
   // Every registration is counted, refused or not: each one may mail the address it names.
   registerPerIp: { scope: "register:ip", limit: 30, windowMs: ONE_HOUR },
   registerPerEmail: { scope: "register:email", limit: 5, windowMs: ONE_HOUR },
@@ -60,6 +63,20 @@ export async function countAttempts(db: Db, budget: Budget, key: string, now = D
     )
     .get();
   return row?.n ?? 0;
+}
+
+/**
+ * Takes a place in the key's budget if one is free, in one conditional statement, so that requests at once
+ * cannot together exceed it: the new row's id, or null when the budget is spent.
+ */
+export async function takeBudgetPlace(db: Db, budget: Budget, key: string, now = Date.now()): Promise<number | null> {
+  const rows = await db.all<{ id: number }>(sql`
+    INSERT INTO auth_failures (scope, key, created_at)
+    SELECT ${budget.scope}, ${key}, ${now}
+    WHERE (SELECT count(*) FROM auth_failures
+           WHERE scope = ${budget.scope} AND key = ${key} AND created_at > ${now - budget.windowMs}) < ${budget.limit}
+    RETURNING id`);
+  return rows[0]?.id ?? null;
 }
 
 export function recordAttempt(db: Db, budget: Budget, key: string, now = Date.now()) {

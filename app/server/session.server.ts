@@ -30,6 +30,8 @@ export interface SessionUser {
   /** When and how this session last proved a second factor (step-up: 10 minutes after an authenticator's code). */
   secondFactorAt: number | null;
   secondFactorMethod: SecondFactorMethod | null;
+  /** When two-factor sign-in was last turned off with a recovery code (the step-up hold counts from it). */
+  secondFactorResetAt: number | null;
 }
 
 /** The second factor a sign-in (or a step-up) proved, and when. */
@@ -95,13 +97,14 @@ export async function createSession(db: Db, env: AppEnv, userId: string, now = D
 /**
  * Ends every session of a user, or every one but `keepSessionId` (a password change keeps the current one):
  * the one way a user is signed out everywhere, as part of the batch that causes it. `userId` may be an SQL
- * expression (the owner of a reset token). Open sockets close through `afterCommit`'s `signedOut`.
+ * expression (the owner of a reset token). `onlyIf` ties it to an earlier statement of the batch (a suspension
+ * that really happened). Open sockets close through `afterCommit`'s `signedOut`.
  */
-export function endSessionsOf(db: Db, userId: string | SQL, keepSessionId?: string) {
+export function endSessionsOf(db: Db, userId: string | SQL, keepSessionId?: string, onlyIf?: SQL) {
   const { sessions } = schema;
   return db
     .delete(sessions)
-    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined));
+    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined, onlyIf));
 }
 
 async function readToken(request: Request, env: AppEnv): Promise<string | null> {
@@ -148,6 +151,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
       secondFactorAt: sessions.secondFactorAt,
       secondFactorMethod: sessions.secondFactorMethod,
+      secondFactorResetAt: users.secondFactorResetAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

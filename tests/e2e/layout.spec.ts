@@ -44,3 +44,41 @@ test("the navigation bar does not move for someone who asks for reduced motion",
   await page.emulateMedia({ reducedMotion: "reduce" });
   await expect.poll(transition).toBe("none");
 });
+
+test("the dashboard's Account ID stays on one line from a phone to a desktop, and breaks only after a hyphen on the narrowest", async ({
+  page,
+}) => {
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const id = page.getByTestId("account-id");
+  await expect(id).toHaveText(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  const lines = () =>
+    id.evaluate((element) =>
+      Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+    );
+  for (const width of [1366, 1024, 768, 640, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(lines, { message: `at ${width} px` }).toBe(1);
+  }
+  await page.setViewportSize({ width: 320, height: 700 });
+  await expect.poll(lines).toBe(2);
+  // The first line ends with a hyphen: no group of the ID is cut.
+  const firstLine = await id.evaluate((element) => {
+    const range = document.createRange();
+    const text = element.textContent ?? "";
+    const top = element.getBoundingClientRect().top;
+    let end = 0;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    let offset = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < (node.textContent ?? "").length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        if (range.getBoundingClientRect().top - top < 5) end = offset + i + 1;
+      }
+      offset += (node.textContent ?? "").length;
+    }
+    return text.slice(0, end);
+  });
+  expect(firstLine).toMatch(/-$/);
+});

@@ -1,27 +1,64 @@
 import { join } from "node:path";
-import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
+import {
+  type BrowserContext,
+  test as base,
+  type ConsoleMessage,
+  expect,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import { oneSignInAtATime, withUnusedCode } from "./totp";
 
 /**
- * Every page a test opens must run without an uncaught error: a server-only value reaching the browser,
- * a hydration failure or a broken handler shows up here even when the assertions pass.
+ * What a page logs that a person would count as broken: an error of our own code (a failed hydration, a handler
+ * that threw) or a React warning. Not: an answer with an HTTP status the server meant (a step-up's 401, a 404
+ * page), which browsers also log; a connection the test server dropped while its supervisor restarts it
+ * (scripts/e2e-server.ts: pages and feeds reconnect, and the test's own assertions say whether they did); nor
+ * anything from another site's widget (offline here).
+ */
+function isOwnProblem(message: ConsoleMessage, origin: string): boolean {
+  const text = message.text();
+  if (message.type() === "warning") return /^Warning: /.test(text);
+  if (message.type() !== "error") return false;
+  if (/^Failed to load resource: the server responded with a status of \d+/.test(text)) return false;
+  if (/net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE)/.test(text)) return false;
+  if (/^WebSocket connection to '[^']+' failed/.test(text)) return false;
+  const source = message.location().url;
+  return !source || source.startsWith(origin);
+}
+
+/** Collects the uncaught errors, our own console errors and React's warnings of every page of a context. */
+function collectProblems(context: BrowserContext, problems: string[]) {
+  context.on("page", (page) => {
+    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    page.on("console", (message) => {
+      const origin = new URL(page.url() || "http://127.0.0.1").origin;
+      if (isOwnProblem(message, origin)) problems.push(`${page.url()}: console ${message.type()}: ${message.text()}`);
+    });
+  });
+}
+
+/**
+ * Every page a test opens must run without an uncaught error, an error of ours in the console or a React warning:
+ * a server-only value reaching the browser, a hydration mismatch or a broken handler shows up here even when the
+ * assertions pass.
  */
 export const test = base.extend({
   context: async ({ context }, use) => {
-    const errors: string[] = [];
-    context.on("page", (page) => page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`)));
+    const problems: string[] = [];
+    collectProblems(context, problems);
     await use(context);
-    expect(errors, "uncaught errors in the page").toEqual([]);
+    expect(problems, "errors or warnings in the page").toEqual([]);
   },
 });
 
 export { expect };
 
-/** For contexts a test opens itself: collects the uncaught errors of its pages. */
+/** For contexts a test opens itself: collects the same problems of its pages. */
 export function watchForErrors(context: BrowserContext): string[] {
-  const errors: string[] = [];
-  context.on("page", (page) => page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`)));
-  return errors;
+  const problems: string[] = [];
+  collectProblems(context, problems);
+  return problems;
 }
 
 /** The demo admin of the seed (scripts/seed.ts), enrolled in two-factor sign-in with a fixed demo secret. */

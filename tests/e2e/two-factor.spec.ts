@@ -115,6 +115,8 @@ test("a new admin is taken through enrolment before anything else opens", async 
         email,
         "--password",
         password,
+        "--first-name",
+        "Morgan",
         "--persist-to",
         join(process.cwd(), ".wrangler", `${process.env.E2E_STATE ?? "e2e"}-state`),
       ],

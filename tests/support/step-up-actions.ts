@@ -66,6 +66,23 @@ export const adminReplySays = (message: string) => async (response: Response) =>
   expect(await response.text()).toContain(message);
 };
 
+/** An admin's Approve on a client's pending request of $25 (a withdrawal's client has the money to cover it). */
+async function approvingRequest(request: {
+  transactionType: "withdraw" | "deposit" | "stock_deposit";
+  stock?: string;
+}) {
+  const admin = await createUser({ role: "admin" });
+  const client = await fundedClient({ twoFactor: false });
+  const id = await insertTransaction(client.id, { ...request, amountCents: 2_500 });
+  return {
+    actor: admin,
+    path: `/user/${client.id}`,
+    fields: { intent: "approve", transactionId: String(id) },
+    written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
+    succeeded: adminReplySays("Transaction approved"),
+  };
+}
+
 export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
   "a withdrawal request (and the payout address it saves)": async () => {
     const client = await fundedClient();
@@ -131,46 +148,9 @@ export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
       succeeded: adminReplySays("Deposit of $10.00 recorded"),
     };
   },
-  "approving a withdrawal": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await fundedClient({ twoFactor: false });
-    const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 2_500 });
-    return {
-      actor: admin,
-      path: `/user/${client.id}`,
-      fields: { intent: "approve", transactionId: String(id) },
-      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
-      succeeded: adminReplySays("Transaction approved"),
-    };
-  },
-  "approving a deposit": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await createUser();
-    const id = await insertTransaction(client.id, { transactionType: "deposit", amountCents: 2_500 });
-    return {
-      actor: admin,
-      path: `/user/${client.id}`,
-      fields: { intent: "approve", transactionId: String(id) },
-      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
-      succeeded: adminReplySays("Transaction approved"),
-    };
-  },
-  "approving a stock deposit": async () => {
-    const admin = await createUser({ role: "admin" });
-    const client = await createUser();
-    const id = await insertTransaction(client.id, {
-      transactionType: "stock_deposit",
-      stock: "AAPL",
-      amountCents: 2_500,
-    });
-    return {
-      actor: admin,
-      path: `/user/${client.id}`,
-      fields: { intent: "approve", transactionId: String(id) },
-      written: () => countRows("transactions", "id = ? AND status <> 'pending'", id),
-      succeeded: adminReplySays("Transaction approved"),
-    };
-  },
+  "approving a withdrawal": () => approvingRequest({ transactionType: "withdraw" }),
+  "approving a deposit": () => approvingRequest({ transactionType: "deposit" }),
+  "approving a stock deposit": () => approvingRequest({ transactionType: "stock_deposit", stock: "AAPL" }),
   "deleting a client's data": async () => {
     const admin = await createUser({ role: "admin" });
     const client = await createUser();

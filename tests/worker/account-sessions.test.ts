@@ -22,7 +22,9 @@ import {
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
+  totpCode,
 } from "../support/fixtures";
+import { giveRecoveryCodes, steadyStep } from "../support/two-factor";
 
 const AGENTS = {
   chromeMac:
@@ -103,18 +105,31 @@ class Browser {
   }
 }
 
-/** The rows of one table of the page: their attributes and visible text. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/**
+ * The rows of one table of the page: their attributes, and their text as a phone shows it, each cell's value after
+ * its column's heading (the page names each cell by its column; an empty cell is left out).
+ */
 function rowsOf(html: string, testId: string) {
+  const table = [...html.matchAll(/<table[\s\S]*?<\/table>/g)].find(([t]) =>
+    t.includes(`data-testid="${testId}"`),
+  )?.[0];
+  const headings = [...(table ?? "").matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map(([, heading = ""]) => textOf(heading));
   const rows = html.matchAll(new RegExp(`<tr([^>]*data-testid="${testId}"[^>]*)>([\\s\\S]*?)</tr>`, "g"));
   return [...rows].map(([, attributes = "", body = ""]) => ({
     current: attributes.includes("data-current"),
     result: /data-result="([^"]+)"/.exec(attributes)?.[1] ?? null,
     id: /name="sessionId" value="([0-9a-f]{64})"/.exec(body)?.[1] ?? null,
-    text: body
-      .replace(/<[^>]+>/g, " ")
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/\s+/g, " ")
-      .trim(),
+    text: [...body.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)]
+      .map(([, cell = ""], index) => (textOf(cell) ? `${headings[index]} ${textOf(cell)}` : ""))
+      .filter(Boolean)
+      .join(" "),
   }));
 }
 
@@ -168,6 +183,26 @@ describe("the sessions list on /account", () => {
     const rows = (await laptop.account())?.sessions ?? [];
     expect(rows[0]?.text).toMatch(/^Browser Firefox on Windows This device Location Unknown location/);
     expect(rows[1]?.text).toMatch(/^Browser Unknown browser Location Unknown location/);
+  });
+
+  it("records no place for a sign-in in development, where the runtime makes one up for every request", async () => {
+    const me = await createUser();
+    const ctx = createExecutionContext();
+    const request = new Request(formRequest("/login", { email: me.email, password: TEST_PASSWORD, redirectTo: "" }), {
+      cf: { country: "US", city: "Austin" },
+    });
+    const response = await worker.fetch(request, { ...env, ENVIRONMENT: "development" } as typeof env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(302);
+    const places = await env.DB.prepare(
+      "SELECT country, city FROM sessions WHERE user_id = ?1 UNION ALL SELECT country, city FROM sign_in_events WHERE user_id = ?1",
+    )
+      .bind(me.id)
+      .all();
+    expect(places.results).toEqual([
+      { country: null, city: null },
+      { country: null, city: null },
+    ]);
   });
 });
 
@@ -322,8 +357,11 @@ describe("sign-in activity on /account", () => {
 
     const rows = (await laptop.account())?.signIns ?? [];
     expect(rows.map(({ result, text }) => ({ result, text: text.replace(/^Time .*? UTC /, "") }))).toEqual([
-      { result: "success", text: "Result Success Browser Firefox on Windows Location London, GB" },
-      { result: "wrong_password", text: "Result Wrong password Browser Firefox on Windows Location London, GB" },
+      { result: "success", text: "Result Success Method Password Browser Firefox on Windows Location London, GB" },
+      {
+        result: "wrong_password",
+        text: "Result Wrong password Method Password Browser Firefox on Windows Location London, GB",
+      },
     ]);
   });
 
@@ -345,13 +383,64 @@ describe("sign-in activity on /account", () => {
     expect(rows).toHaveLength(SIGN_INS_SHOWN);
     // The sign-in just made, then the inserted ones from the newest (i = 24) down.
     expect(rows[0]?.text).toContain("Chrome on macOS");
-    expect(rows.slice(1, 5).map((row) => row.text.match(/Result (.+?) Browser/)?.[1])).toEqual([
+    expect(rows.slice(1, 5).map((row) => row.text.match(/Result (.+?) Method/)?.[1])).toEqual([
       "Wrong code",
       "Success",
       "Wrong password",
       "Locked",
     ]);
     expect(rows.some((row) => row.text.includes("Safari on iOS"))).toBe(false);
+  });
+});
+
+describe("the way in, named in sign-in activity", () => {
+  const wayIn = (text: string) => text.match(/Method (.+?) Browser/)?.[1];
+
+  it("names the password alone, a registration, and a wrong password", async () => {
+    const browser = new Browser(AGENTS.chromeMac);
+    const fields = registrationFields();
+    expect((await browser.post("/register", fields)).headers.get("Location")).toBe("/dashboard");
+    await browser.post("/logout", {});
+    expect((await browser.signIn(fields.email, "not my password")).status).toBe(401);
+    expect((await browser.signIn(fields.email, fields.password)).status).toBe(302);
+
+    const rows = (await browser.account())?.signIns ?? [];
+    expect(rows.map(({ result, text }) => [result, wayIn(text)])).toEqual([
+      ["success", "Password"],
+      ["wrong_password", "Password"],
+      ["success", "Registration"],
+    ]);
+  });
+
+  it("names the second step: the authenticator's code or a recovery code, and the kind of a wrong code", {
+    timeout: 30_000,
+  }, async () => {
+    const me = await createUser({ twoFactor: true });
+    const secret = me.totpSecret ?? new Uint8Array();
+    const [recoveryCode = ""] = await giveRecoveryCodes(me.id, 1);
+    await steadyStep();
+    const right = totpCode(secret);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
+
+    const laptop = new Browser(AGENTS.chromeMac);
+    expect((await laptop.signIn(me.email)).headers.get("Location")).toBe("/login/two-factor");
+    expect((await laptop.post("/login/two-factor", { code: wrong, method: "totp" })).status).toBe(400);
+    expect((await laptop.post("/login/two-factor", { code: right, method: "totp" })).status).toBe(302);
+
+    const phone = new Browser(AGENTS.safariIphone);
+    expect((await phone.signIn(me.email)).headers.get("Location")).toBe("/login/two-factor");
+    expect((await phone.post("/login/two-factor", { code: "aaaaa-aaaaa", method: "recovery" })).status).toBe(400);
+    expect((await phone.post("/login/two-factor", { code: recoveryCode, method: "recovery" })).status).toBe(302);
+
+    const rows = (await laptop.account())?.signIns ?? [];
+    expect(rows.map(({ result, text }) => [result, wayIn(text)])).toEqual([
+      ["success", "Password + recovery code"],
+      ["wrong_code", "Password + recovery code"],
+      ["success", "Password + authenticator code"],
+      ["wrong_code", "Password + authenticator code"],
+    ]);
+    // The password step that opened each second step records nothing of its own: the way in is one row.
+    expect(await countRows("sign_in_events", "user_id = ?", me.id)).toBe(4);
   });
 });
 

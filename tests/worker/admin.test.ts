@@ -8,6 +8,7 @@ import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import {
+  appEnv,
   cookieFrom,
   countRows,
   createUser,
@@ -50,6 +51,24 @@ async function ledgerOf(userId: string) {
     .all<{ transactionType: never; status: never; amountCents: number }>();
   return ledgerBalance(totalsFromRows(results));
 }
+
+describe("page titles", () => {
+  it("name the page, then the back office, in one style on every admin page", async () => {
+    const admin = await signedInAdmin();
+    const client = await createUser({ firstName: "Jane" });
+    const titles: Array<[string, string]> = [
+      ["/admin", "Admin Panel"],
+      ["/admin/transactions", "Transactions · Admin Panel"],
+      ["/admin/audit", "Audit Log · Admin Panel"],
+      ["/admin/mail", "Mail · Admin Panel"],
+      [`/user/${client.id}`, "Jane Tester · Admin Panel"],
+    ];
+    for (const [path, title] of titles) {
+      const html = await (await getPage(path, admin.cookie)).text();
+      expect(/<title>([^<]*)<\/title>/.exec(html)?.[1], path).toBe(`${title} | ${appEnv.BRAND_NAME}`);
+    }
+  });
+});
 
 describe("access", () => {
   const adminRoutes = ["/admin", "/admin/audit", "/user/some-id", "/user/some-id/export"];
@@ -415,6 +434,20 @@ describe("suspension", () => {
     ]);
     expect(await countRows("audit_log", "target = ? AND action = 'client.suspend'", `user:${client.id}`)).toBe(1);
   });
+
+  it("of an admin is refused and signs nobody out: one admin cannot end another's (or their own) sessions", async () => {
+    const other = await signedInAdmin();
+    await sessionCookieFor(other.id);
+    for (const target of [other.id, admin.id]) {
+      const sessions = await countRows("sessions", "user_id = ?", target);
+      const refused = await postForm(`/user/${target}`, { intent: "suspend" }, { cookie: admin.cookie });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("Failed to suspend user: Admins cannot be suspended");
+      expect(await countRows("sessions", "user_id = ?", target)).toBe(sessions);
+      expect(await countRows("audit_log", "target = ?", `user:${target}`)).toBe(0);
+    }
+    expect((await getPage("/admin", other.cookie)).status).toBe(200);
+  });
 });
 
 describe("deleting a client's data", () => {
@@ -422,7 +455,7 @@ describe("deleting a client's data", () => {
     const client = await createUser();
     const clientCookie = await sessionCookieFor(client.id);
     const ids = [
-      await insertTransaction(client.id, { status: "approved", amountCents: 4_000 }),
+      await insertTransaction(client.id, { status: "approved", amountCents: 4_000, memo: "Opening bonus" }),
       await insertTransaction(client.id, { amountCents: 1_000 }),
     ];
     const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
@@ -430,6 +463,8 @@ describe("deleting a client's data", () => {
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("profiles", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("transactions_archive", `id IN (${ids.join(",")})`)).toBe(2);
+    // The archive keeps what the client was told: an entry's reason too.
+    expect(await countRows("transactions_archive", "id = ? AND memo = 'Opening bonus'", ids[0])).toBe(1);
     expect(await countRows("profiles_archive", "user_id = ?", client.id)).toBe(1);
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     expect((await getPage("/dashboard", clientCookie)).headers.get("Location")).toBe("/");

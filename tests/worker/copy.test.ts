@@ -7,7 +7,7 @@ describe("what the pages claim", () => {
   it("makes no claim the product does not keep: two approvals only at the four-eyes threshold, no contact form", async () => {
     const landing = await (await getPage("/")).text();
     expect(landing).not.toContain("Each withdrawal request is reviewed");
-    expect(landing).toContain("Withdrawals of $10,000 or more are approved by two members of our desk");
+    expect(landing).toContain("Deposits and withdrawals of $10,000 or more are approved by two members of our desk");
     const contact = await (await getPage("/contact-us")).text();
     expect(contact).not.toContain("form below");
     expect(contact).not.toMatch(/<form[^>]*method="post"/i);

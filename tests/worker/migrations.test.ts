@@ -109,6 +109,33 @@ describe("ledger guards", () => {
     });
   });
 
+  it("refuse giving a pending transaction a memo, with its decision or without, and any change of an entry's", async () => {
+    const { id: userId } = await createUser();
+    const { id: adminId } = await createUser({ role: "admin" });
+    const id = await insertTransaction(userId);
+    expect(
+      await dbRefusal(
+        db
+          .update(transactions)
+          .set({ status: "approved", decidedBy: adminId, decidedAt: Date.now(), memo: "Looks fine" })
+          .where(eq(transactions.id, id))
+          .run(),
+      ),
+    ).toMatch(/may only be approved, rejected or cancelled/);
+    expect(
+      await dbRefusal(db.update(transactions).set({ memo: "Added later" }).where(eq(transactions.id, id)).run()),
+    ).toMatch(/may only be approved, rejected or cancelled/);
+    expect(await db.select().from(transactions).where(eq(transactions.id, id)).get()).toMatchObject({
+      status: "pending",
+      memo: null,
+    });
+    // An entry is written approved with its memo, which then never changes.
+    const entry = await insertTransaction(userId, { status: "approved", memo: "Referral bonus" });
+    expect(
+      await dbRefusal(db.update(transactions).set({ memo: "Something else" }).where(eq(transactions.id, entry)).run()),
+    ).toMatch(/transaction already decided/);
+  });
+
   it("refuse non-positive amounts, unknown types and stock deposits without a stock", async () => {
     const { id: userId } = await createUser();
     expect(await dbRefusal(insertTransaction(userId, { amountCents: 0 }))).toMatch(/CHECK constraint failed/);

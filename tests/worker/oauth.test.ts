@@ -10,11 +10,14 @@ import worker from "../../workers/app";
 import {
   countRows,
   createUser,
+  enableTwoFactor,
   ORIGIN,
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
+  totpCode,
 } from "../support/fixtures";
+import { steadyStep } from "../support/two-factor";
 
 /**
  * Sign-in with Google and GitHub through the whole Worker, with the providers' token and user endpoints
@@ -220,6 +223,16 @@ async function signInAs(browser: Browser, userId: string) {
   browser.cookies.set("session", pair.slice(pair.indexOf("=") + 1));
 }
 
+/** The sign-in activity on /account as this browser sees it: each row's result and its way in. */
+async function signInWays(browser: Browser) {
+  const html = await (await browser.get("/account")).text();
+  // The Method column is the third of the row (Time, Result, Method, Browser, Location).
+  return [...html.matchAll(/<tr[^>]*data-result="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)].map(([, result, row = ""]) => [
+    result,
+    [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)][2]?.[1]?.replace(/<[^>]+>/g, ""),
+  ]);
+}
+
 async function passwordless(userId: string) {
   await env.DB.prepare("UPDATE users SET password_hash = '' WHERE id = ?").bind(userId).run();
 }
@@ -247,6 +260,18 @@ describe("the buttons", () => {
     expect(html).toContain('href="/auth/github"');
     expect((await githubOnly.get("/auth/google")).status).toBe(404);
     expect((await new Browser().get("/auth/facebook")).status).toBe(404);
+  });
+
+  it("answers a provider that is not configured with the site's own 'Page not found', titled, start and callback alike", async () => {
+    const none = new Browser(env);
+    for (const path of ["/auth/google", "/auth/github/callback", "/auth/facebook"]) {
+      const response = await none.get(path);
+      expect(response.status).toBe(404);
+      const html = await response.text();
+      expect(html).toContain("Page not found");
+      expect(html).toMatch(/<title>[^<]+<\/title>/);
+      expect(html).toContain('href="/login"');
+    }
   });
 });
 
@@ -484,6 +509,32 @@ describe("Google", () => {
     expect(await countRows("sessions", "user_id = ?", user.id)).toBe(0);
   });
 
+  it("names the way in on /account: Google alone, then Google and the authenticator's code", async () => {
+    const email = newEmail("way-in");
+    const sub = newSub();
+    const user = await createUser({ email });
+    await link(user.id, "google", sub, email);
+    fakeProviders({ google: { sub, email } });
+    const first = new Browser();
+    expect((await signInRound(first, "google")).headers.get("Location")).toBe("/dashboard");
+    expect(await signInWays(first)).toEqual([["success", "Google"]]);
+
+    // With two-factor on, a provider opens the second step like a password; a wrong code then the right one.
+    const secret = await enableTwoFactor(user.id);
+    await steadyStep();
+    const second = new Browser();
+    expect((await signInRound(second, "google")).headers.get("Location")).toBe("/login/two-factor");
+    const right = totpCode(secret);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
+    expect((await second.post("/login/two-factor", { code: wrong, method: "totp" })).status).toBe(400);
+    expect((await second.post("/login/two-factor", { code: right, method: "totp" })).status).toBe(302);
+    expect(await signInWays(second)).toEqual([
+      ["success", "Google + authenticator code"],
+      ["wrong_code", "Google + authenticator code"],
+      ["success", "Google"],
+    ]);
+  });
+
   describe("refuses, with a message on /login and nothing created,", () => {
     let before: number[];
     beforeEach(async () => {
@@ -655,6 +706,7 @@ describe("GitHub", () => {
     const response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/dashboard");
     expect(await countRows("sessions", "user_id = ?", user.id)).toBe(1);
+    expect(await signInWays(browser)).toEqual([["success", "GitHub"]]);
   });
 
   it("refuses a token endpoint that answers 200 with an error, and a primary e-mail that is not verified", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createUser, postForm, TEST_PASSWORD } from "../support/fixtures";
+import { createUser, getPage, postForm, TEST_PASSWORD } from "../support/fixtures";
 
 /** Values an attacker puts in /login?redirectTo=… hoping the browser follows the answer off-site. */
 const HOSTILE = [
@@ -47,4 +47,20 @@ describe("the redirect after sign-in", () => {
   it.each(SAFE.map((value) => [value]))("keeps the same-site path %s", async (value) => {
     expect((await signIn(value)).headers.get("Location")).toBe(value);
   });
+});
+
+describe("a signed-out visit to a client page", () => {
+  it.each([["/transactions?type=deposit"], ["/statements"], ["/statements/2026-10"], ["/statements/2026-10.csv"]])(
+    "%s remembers where it was going, and the sign-in goes back there",
+    async (path) => {
+      const visit = await getPage(path);
+      expect(visit.status).toBe(302);
+      const login = visit.headers.get("Location") ?? "";
+      expect(login).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+      const client = await createUser();
+      const redirectTo = new URL(login, "http://localhost").searchParams.get("redirectTo") ?? "";
+      const signedIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD, redirectTo });
+      expect(signedIn.headers.get("Location")).toBe(path);
+    },
+  );
 });

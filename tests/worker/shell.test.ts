@@ -55,6 +55,14 @@ describe("app shell", () => {
     expect(html).toContain("Admin Panel");
   });
 
+  it("shows an admin who must still set up two-factor sign-in only Sign Out: every other page sends them back", async () => {
+    const admin = await createUser({ role: "admin", twoFactor: false });
+    const { html } = await page("/account/two-factor", await sessionCookieFor(admin.id));
+    expect(hrefsIn(html, "Main")).toEqual(["/"]);
+    expect(html).toContain("Sign Out");
+    expect(html).not.toContain("Admin Panel");
+  });
+
   it("treats an idle-expired session as signed out", async () => {
     const client = await createUser();
     const cookie = await sessionCookieFor(client.id, Date.now() - 31 * 60 * 1000);

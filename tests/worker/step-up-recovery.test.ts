@@ -1,9 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
-import { countRows, ensureDepositWallets, postForm, TEST_PASSWORD } from "../support/fixtures";
+import { totpCodeAt } from "~/server/auth/totp.server";
+import { countRows, createUser, ensureDepositWallets, postForm, TEST_PASSWORD } from "../support/fixtures";
 import { ACTIONS, codeOf, expectPrompt, fundedClient, MINUTE, type ProtectedAction } from "../support/step-up-actions";
-import { giveRecoveryCodes, signInWithCode, signInWithRecoveryCode, steadyStep } from "../support/two-factor";
+import {
+  enrolThroughPages,
+  giveRecoveryCodes,
+  signInWithCode,
+  signInWithRecoveryCode,
+  steadyStep,
+} from "../support/two-factor";
 
 /**
  * A recovery code is a way back into an account, not a fresh proof of the authenticator: a session signed in with
@@ -132,5 +139,72 @@ describe("how a session proved its second factor", () => {
     );
     expect(byCode.status).toBe(200);
     expect((await sessionsOf(client.id))[0]?.method).toBe("totp");
+  });
+});
+
+describe("the hold after two-factor sign-in is turned off with a recovery code", () => {
+  /** Signs in with a recovery code and turns two-factor off with another: what someone with the sheet can do. */
+  async function resetWithRecoveryCodes(person: { id: string }) {
+    const [signInCode = "", offCode = ""] = await giveRecoveryCodes(person.id, 2);
+    const cookie = await signInWithRecoveryCode(await emailOf(person.id), signInCode, { ip: nextIp() });
+    const off = await postForm(
+      "/account/two-factor",
+      { intent: "disable", currentPassword: TEST_PASSWORD, code: offCode },
+      { cookie },
+    );
+    expect(off.status).toBe(200);
+    return cookie;
+  }
+
+  it("keeps a client's money in place for 24 hours, two-factor on or off, then lets it move", async () => {
+    const client = await fundedClient();
+    const cookie = await resetWithRecoveryCodes(client);
+    const before = await countRows("transactions", "user_id = ?", client.id);
+    const held = await postForm("/withdraw", withdrawalFields(), { cookie });
+    expect(held.status).toBe(403);
+    expect(await held.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
+
+    await env.DB.prepare("UPDATE users SET second_factor_reset_at = ? WHERE id = ?")
+      .bind(Date.now() - 24 * 60 * MINUTE - MINUTE, client.id)
+      .run();
+    expect((await postForm("/withdraw", withdrawalFields(), { cookie })).status).toBe(302);
+  });
+
+  it("holds an admin who set up a new authenticator in that session, even with its right code", async () => {
+    await steadyStep();
+    const admin = await createUser({ role: "admin" });
+    const cookie = await resetWithRecoveryCodes(admin);
+    // A new authenticator, set up in the same session: the session counts as fresh, and the code is right.
+    const { secret } = await enrolThroughPages(cookie);
+    const client = await createUser();
+    const entry = await postForm(
+      `/user/${client.id}`,
+      {
+        intent: "entry",
+        type: "deposit",
+        amount: "10",
+        idempotencyKey: crypto.randomUUID(),
+        [STEP_UP_FIELD]: totpCodeAt(secret, Date.now() + 30_000),
+      },
+      { cookie },
+    );
+    expect(entry.status).toBe(403);
+    expect(await entry.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
+  });
+
+  it("does not start when two-factor sign-in is turned off with the authenticator's code", async () => {
+    await steadyStep();
+    const client = await fundedClient();
+    const signedIn = await signInWithCode(await emailOf(client.id), client.totpSecret as Uint8Array);
+    const cookie = cookieOf(signedIn);
+    const off = await postForm(
+      "/account/two-factor",
+      { intent: "disable", currentPassword: TEST_PASSWORD, code: codeOf(client, Date.now() + 30_000) },
+      { cookie },
+    );
+    expect(off.status).toBe(200);
+    expect((await postForm("/withdraw", withdrawalFields(), { cookie })).status).toBe(302);
   });
 });

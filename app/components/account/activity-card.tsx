@@ -1,11 +1,13 @@
 import { Moment } from "~/components/moment";
+import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { SignInResult } from "../../../db/enums";
-import { StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
 
 export interface SignInRow {
   id: number;
   at: number;
   result: SignInResult;
+  /** How the sign-in was made: 'Password + authenticator code', 'Google'. */
+  wayIn: string;
   browser: string;
   location: string;
 }
@@ -31,17 +33,23 @@ export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
       {signIns.length === 0 ? (
         <p className="mt-4 text-sm text-ink-muted">No sign-ins recorded yet.</p>
       ) : (
-        <StackedTable caption="Recent sign-in activity" columns={["Time", "Result", "Browser", "Location"]}>
+        <StackedTable
+          caption="Recent sign-in activity"
+          columns={["Time", "Result", "Method", "Browser", "Location"]}
+          className="mt-4 w-full text-left text-sm"
+          bodyClassName={LIST_ROWS}
+        >
           {signIns.map((event) => (
-            <tr key={event.id} data-testid="sign-in-row" data-result={event.result} className={stackedRowClass}>
-              <StackedCell label="Time">
+            <tr key={event.id} data-testid="sign-in-row" data-result={event.result}>
+              <td>
                 <Moment at={event.at} />
-              </StackedCell>
-              <StackedCell label="Result">
+              </td>
+              <td>
                 <span className={`font-medium ${RESULTS[event.result].className}`}>{RESULTS[event.result].label}</span>
-              </StackedCell>
-              <StackedCell label="Browser">{event.browser}</StackedCell>
-              <StackedCell label="Location">{event.location}</StackedCell>
+              </td>
+              <td>{event.wayIn}</td>
+              <td>{event.browser}</td>
+              <td>{event.location}</td>
             </tr>
           ))}
         </StackedTable>

@@ -38,7 +38,7 @@ export function ProvidersCard({ card }: { card: { forAdmin: boolean; providers: 
               {row.linkedEmail && row.canUnlink ? (
                 <Form method="post" action="/account/providers" className="shrink-0">
                   <input type="hidden" name="provider" value={row.provider} />
-                  <SubmitButton intent="unlink" pendingText="Unlinking...">
+                  <SubmitButton intent="unlink" pendingText="Unlinking..." tone="danger">
                     Unlink {row.name}
                   </SubmitButton>
                 </Form>

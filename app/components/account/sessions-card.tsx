@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Moment } from "~/components/moment";
+import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { ActiveSession } from "~/server/auth/account-sessions.server";
-import { StackedCell, StackedTable, stackedRowClass } from "./stacked-table";
 
 const ACTION = "/account/sessions";
 
@@ -32,34 +32,34 @@ export function SessionsCard({ sessions }: { sessions: ActiveSession[] }) {
       <p className="mt-1 text-sm text-ink-muted">
         Where your account is signed in now. If you do not recognise one, end it and change your password.
       </p>
-      <StackedTable caption="Active sessions" columns={["Browser", "Location", "Started", "Last seen", "Action"]}>
+      <StackedTable
+        caption="Active sessions"
+        columns={["Browser", "Location", "Started", "Last seen", "Action"]}
+        className="mt-4 w-full text-left text-sm"
+        bodyClassName={LIST_ROWS}
+      >
         {sessions.map((session) => (
-          <tr
-            key={session.id}
-            data-testid="session-row"
-            data-current={session.current || undefined}
-            className={stackedRowClass}
-          >
-            <StackedCell label="Browser">
+          <tr key={session.id} data-testid="session-row" data-current={session.current || undefined}>
+            <td>
               {session.browser}
               {session.current ? (
                 <span className="ml-2 whitespace-nowrap rounded bg-brand/20 px-2 py-0.5 text-xs font-semibold text-ink">
                   This device
                 </span>
               ) : null}
-            </StackedCell>
-            <StackedCell label="Location">{session.location}</StackedCell>
-            <StackedCell label="Started">
+            </td>
+            <td>{session.location}</td>
+            <td>
               <Moment at={session.startedAt} />
-            </StackedCell>
-            <StackedCell label="Last seen">{session.current ? "Now" : <Moment at={session.lastSeenAt} />}</StackedCell>
-            <StackedCell label="Action">
+            </td>
+            <td>{session.current ? "Now" : <Moment at={session.lastSeenAt} />}</td>
+            <td>
               {session.current ? (
                 <span className="text-ink-muted">Sign out to end</span>
               ) : (
                 <EndSessionButton session={session} />
               )}
-            </StackedCell>
+            </td>
           </tr>
         ))}
       </StackedTable>

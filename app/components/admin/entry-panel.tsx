@@ -3,13 +3,13 @@ import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import { type TransactionType, typeLabel } from "~/lib/ledger";
-import { REASON_MAX } from "~/lib/proposals";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
+import { ReasonField } from "./reason-field";
 
 /**
  * The client page's ledger entry: an amount, plus a trading pair for a profit or loss and a stock for a stock
- * deposit, and a reason (required when the amount makes the entry a proposal for a second admin). Confirm posts
- * it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
+ * deposit, and a reason the client reads (optional, but required when the amount makes the entry a proposal for a
+ * second admin). Confirm posts it (intent "entry"); Cancel closes the panel. An error about one of its fields (from
  * the surrounding FormErrors) shows under that field; when the server asks for a second-factor code, its field
  * appears here, with the amount still filled in.
  */
@@ -29,7 +29,6 @@ export function EntryPanel({
   const amount = useFieldError("amount", undefined);
   const pair = useFieldError("tradingPair", undefined);
   const stock = useFieldError("stock", undefined);
-  const reason = useFieldError("reason", undefined, true);
   return (
     <Form
       method="post"
@@ -99,25 +98,18 @@ export function EntryPanel({
           {stock.errorText}
         </div>
       ) : null}
-      <div className="sm:col-span-4">
-        <label htmlFor="entry-reason" className="block text-sm font-medium">
-          Reason
-        </label>
-        <textarea
-          id="entry-reason"
-          name="reason"
-          rows={2}
-          maxLength={REASON_MAX}
-          {...reason.controlProps}
-          className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
-        />
-        <p id={reason.hintId} className="mt-1 text-xs text-ink-muted">
-          {secondApprovalFromCents === 0
-            ? "Required: every entry waits for a second admin's approval."
-            : `Required from ${formatCents(secondApprovalFromCents)}: such entries wait for a second admin's approval.`}
-        </p>
-        {reason.errorText}
-      </div>
+      <ReasonField
+        id="entry-reason"
+        className="sm:col-span-4"
+        hint={
+          <>
+            {secondApprovalFromCents === 0
+              ? "Required: every entry waits for a second admin's approval."
+              : `Optional below ${formatCents(secondApprovalFromCents)}, required from it: such entries wait for a second admin's approval.`}{" "}
+            The client reads it in the e-mail about this entry and in their History.
+          </>
+        }
+      />
       <StepUpField className="sm:col-span-2" />
       <div className="flex items-end gap-2">
         <button

@@ -164,7 +164,7 @@ function RejectForm({ proposalId }: { proposalId: number }) {
         />
         {reason.errorText}
       </div>
-      <SubmitButton intent="rejectProposal" pendingText="Rejecting..." className="w-full">
+      <SubmitButton intent="rejectProposal" pendingText="Rejecting..." tone="danger" className="w-full">
         Reject
       </SubmitButton>
     </Form>

@@ -1,12 +1,12 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { ColumnHeads } from "~/components/admin/table";
 import { CopyButton } from "~/components/copy-button";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { Modal } from "~/components/modal";
 import { Moment } from "~/components/moment";
+import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
@@ -95,61 +95,62 @@ export function TransactionsTable({
         </div>
       ) : null}
       <div className="mt-3 overflow-x-auto">
-        <table className="w-full min-w-[44rem] text-left text-sm">
-          <ColumnHeads columns={["Reference", "Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]} />
-          <tbody className={ROWS_CLASS}>
-            {rows.map((tx) => (
-              <tr key={tx.id} data-status={tx.status}>
-                <td>{tx.reference}</td>
-                <td>
-                  {typeLabel(tx.transactionType)}
-                  {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
-                    <PayoutAddress
-                      currency={tx.payoutCurrency ?? null}
-                      address={tx.withdrawalWalletAddress}
-                      isNew={Boolean(tx.newPayoutAddress)}
-                    />
-                  ) : null}
-                </td>
-                <td>{formatCents(tx.amountCents)}</td>
-                <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                <td>
-                  <Moment at={tx.createdAt} />
-                </td>
-                <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
-                <td>
-                  {tx.status === "pending" ? (
-                    <div>
-                      {awaitingSecondApproval.includes(tx.id) ? (
-                        <span className="text-xs font-medium text-pending">Awaiting second approval</span>
-                      ) : (
-                        <button
-                          type="submit"
-                          form={approveForm}
-                          name="transactionId"
-                          value={tx.id}
-                          aria-label={`Approve ${describe(tx)}`}
-                          className="row-action-approve"
-                        >
-                          Approve
-                        </button>
-                      )}
+        <StackedTable
+          columns={["Reference", "Type", "Amount", "Trading Pair/Stock", "Date", "Status", "Actions"]}
+          className="w-full text-left text-sm sm:min-w-[44rem]"
+          bodyClassName={ROWS_CLASS}
+        >
+          {rows.map((tx) => (
+            <tr key={tx.id} data-status={tx.status}>
+              <td>{tx.reference}</td>
+              <td>
+                {typeLabel(tx.transactionType)}
+                {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
+                  <PayoutAddress
+                    currency={tx.payoutCurrency ?? null}
+                    address={tx.withdrawalWalletAddress}
+                    isNew={Boolean(tx.newPayoutAddress)}
+                  />
+                ) : null}
+              </td>
+              <td>{formatCents(tx.amountCents)}</td>
+              <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
+              <td>
+                <Moment at={tx.createdAt} />
+              </td>
+              <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
+              <td>
+                {tx.status === "pending" ? (
+                  <div>
+                    {awaitingSecondApproval.includes(tx.id) ? (
+                      <span className="text-xs font-medium text-pending">Awaiting second approval</span>
+                    ) : (
                       <button
-                        type="button"
+                        type="submit"
+                        form={approveForm}
+                        name="transactionId"
                         value={tx.id}
-                        onClick={chooseRejecting}
-                        aria-label={`Reject ${describe(tx)}`}
-                        className="row-action-reject"
+                        aria-label={`Approve ${describe(tx)}`}
+                        className="row-action-approve"
                       >
-                        Reject
+                        Approve
                       </button>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    )}
+                    <button
+                      type="button"
+                      value={tx.id}
+                      onClick={chooseRejecting}
+                      aria-label={`Reject ${describe(tx)}`}
+                      className="row-action-reject"
+                    >
+                      Reject
+                    </button>
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
         {rows.length === 0 ? <p className="py-4 text-sm text-ink-muted">No transactions found</p> : null}
       </div>
       <HistoryPageLinks look="desk" filters={filters} previous={previous} next={next} />
@@ -207,7 +208,7 @@ function RejectDialog({ row, onClose }: { row: TransactionRow | null; onClose: (
           <p id={`${reasonId}-hint`} className="text-xs text-ink-muted">
             Optional. The client reads it in the e-mail telling them of the decision.
           </p>
-          <button type="submit" name="intent" value="reject" disabled={submitting} className="row-action-reject">
+          <button type="submit" name="intent" value="reject" disabled={submitting} className="button-danger w-full">
             {submitting ? "Rejecting..." : "Reject"}
           </button>
         </Form>

@@ -1,6 +1,7 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Banner } from "~/components/form";
+import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import {
   CLIENT_SORT_LABELS,
@@ -37,6 +38,15 @@ const ROWS_CLASS = [
   "[&>tr>td:first-child>div>div]:text-xs [&>tr>td:first-child>div>div]:text-ink-muted",
   "[&_a]:text-sm [&_a]:font-medium [&_a]:text-brand [&_a]:hover:underline",
 ].join(" ");
+
+/** The last heading has no padding after it, as the cells under it. */
+const COLUMNS = [
+  "User",
+  "Status",
+  "Balance",
+  "Last Activity",
+  { label: "Actions", className: "py-2 font-medium" },
+] as const;
 
 /** A reply of one intent, shown until its timer runs out: 3 s for a success, 5 s for an error. */
 function useTimedMessage(reply: AdminReply | undefined, intent: string) {
@@ -138,63 +148,46 @@ export function UserManagement({
         </div>
       ) : null}
       <div className="mt-4 overflow-x-auto">
-        <table className="w-full min-w-[40rem] text-left text-sm">
-          <thead className="text-ink-muted">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                User
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Balance
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Last Activity
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          {/* biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too */}
-          <tbody className={ROWS_CLASS} onClick={followLink}>
-            {clients.map((client) => (
-              <tr key={client.id}>
-                <td>
+        <StackedTable
+          columns={COLUMNS}
+          className="w-full text-left text-sm sm:min-w-[40rem]"
+          bodyClassName={ROWS_CLASS}
+          onBodyClick={followLink}
+        >
+          {clients.map((client) => (
+            <tr key={client.id}>
+              <td>
+                <div>
+                  <span aria-hidden="true" className="client-initial">
+                    {client.name.charAt(0).toUpperCase()}
+                  </span>
                   <div>
-                    <span aria-hidden="true" className="client-initial">
-                      {client.name.charAt(0).toUpperCase()}
-                    </span>
-                    <div>
-                      <a href={`/user/${client.id}`}>{client.name}</a>
-                      <p>{client.email}</p>
-                      <p>{`Since ${formatLongDate(client.joinedAt)}`}</p>
-                    </div>
+                    <a href={`/user/${client.id}`}>{client.name}</a>
+                    <p>{client.email}</p>
+                    <p>{`Since ${formatLongDate(client.joinedAt)}`}</p>
                   </div>
-                </td>
-                <td className={client.status === "active" ? "text-success" : "text-danger"}>
-                  {client.status}
-                  {client.suspended ? <span className="ml-2 text-xs text-danger">(suspended)</span> : null}
-                </td>
-                <td>{formatCents(client.balanceCents)}</td>
-                <td>{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
-                <td>
-                  <button
-                    type="button"
-                    value={client.id}
-                    className="row-action-delete"
-                    aria-label={`Delete ${client.name}'s data`}
-                    onClick={confirmDelete}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </div>
+              </td>
+              <td className={client.status === "active" ? "text-success" : "text-danger"}>
+                {client.status}
+                {client.suspended ? <span className="ml-2 text-xs text-danger">(suspended)</span> : null}
+              </td>
+              <td>{formatCents(client.balanceCents)}</td>
+              <td>{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
+              <td>
+                <button
+                  type="button"
+                  value={client.id}
+                  className="row-action-delete"
+                  aria-label={`Delete ${client.name}'s data`}
+                  onClick={confirmDelete}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
         {clients.length === 0 ? <p className="py-4 text-sm text-ink-muted">No clients found.</p> : null}
       </div>
       <nav aria-label="Client list pages" className="mt-4 flex gap-3 text-sm">
@@ -218,6 +211,7 @@ export function UserManagement({
           fields={{ userId: awaitingCode }}
           submitLabel="Delete"
           pendingText="Deleting..."
+          tone="danger"
         >
           <p className="text-sm text-ink-muted">{ADMIN_MESSAGES.deleteConfirm}</p>
         </StepUpDialog>

@@ -4,21 +4,19 @@ import { toast } from "sonner";
 import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpField } from "~/components/step-up";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { asksForCode } from "~/lib/step-up";
 import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
+import { ReasonField } from "./reason-field";
 import { type AdminReply, refusalFor } from "./reply";
 
 /**
- * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address. A saved
- * change shows in the modal's banner and a toast, and the modal closes 1.5 s later.
+ * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address, and an
+ * optional reason the second admin reads. A wallet whose change already waits for a second admin says so, with the
+ * address proposed, and its field is not editable until that change is decided. A saved change shows in the
+ * modal's banner and a toast, and the modal closes 1.5 s later.
  */
-export function WalletsModal({
-  wallets,
-  reply,
-}: {
-  wallets: Array<{ id: number; walletType: string; walletAddress: string }>;
-  reply?: AdminReply;
-}) {
+export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?: AdminReply }) {
   const [open, setOpen] = useState(false);
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "wallets";
@@ -60,12 +58,18 @@ export function WalletsModal({
         ) : (
           // Keyed by what the database holds: after a save (here or by another admin, through a live update) the
           // fields show the stored addresses, never what was typed before.
-          <Form method="post" className="space-y-4" key={`${resetAt}:${wallets.map((w) => w.walletAddress).join("|")}`}>
+          <Form
+            method="post"
+            className="space-y-4"
+            key={`${resetAt}:${wallets.map((w) => `${w.walletAddress}>${w.awaitingAddress ?? ""}`).join("|")}`}
+          >
             {message && !saving ? <Banner tone={message.tone}>{message.message}</Banner> : null}
             {wallets.map((wallet) => (
               <WalletField key={wallet.id} wallet={wallet} reply={saving ? undefined : message} />
             ))}
             <FormErrors reply={refusalFor(message, "wallets")}>
+              {/* The proposer's reason, optional: it goes with the proposal to the second admin (card and mail). */}
+              <ReasonField hint="Optional. The admin who approves the change reads it." />
               <StepUpField />
             </FormErrors>
             <button
@@ -84,21 +88,28 @@ export function WalletsModal({
   );
 }
 
-/** One wallet's address; an error about it (the reply's field `wallet-{id}`) shows under it. */
-function WalletField({
-  wallet,
-  reply,
-}: {
-  wallet: { id: number; walletType: string; walletAddress: string };
-  reply?: AdminReply;
-}) {
+type DeskWallet = { id: number; walletType: string; walletAddress: string; awaitingAddress: string | null };
+
+/**
+ * One wallet's address; an error about it (the reply's field `wallet-{id}`) shows under it. While a change of it
+ * waits for a second admin, the address proposed shows under the label and the field is read-only (a disabled
+ * field is not sent, so the save leaves this wallet alone).
+ */
+function WalletField({ wallet, reply }: { wallet: DeskWallet; reply?: AdminReply }) {
   const name = `wallet-${wallet.id}`;
   const field = useFieldError(name, reply?.tone === "error" && reply.field === name ? reply.message : undefined);
+  const awaitingId = `${name}-awaiting`;
   return (
     <div>
       <label htmlFor={name} className="block text-sm font-medium">
         {wallet.walletType}
       </label>
+      {wallet.awaitingAddress ? (
+        <p id={awaitingId} className="mt-1 text-xs text-pending [overflow-wrap:anywhere]">
+          {`${PROPOSAL_MESSAGES.awaiting}: `}
+          <span className="font-mono">{wallet.awaitingAddress}</span>
+        </p>
+      ) : null}
       {/* The address this form was rendered with: the save refuses to overwrite one that changed since. */}
       <input type="hidden" name={`was-${wallet.id}`} value={wallet.walletAddress} />
       <input
@@ -106,8 +117,14 @@ function WalletField({
         name={name}
         defaultValue={wallet.walletAddress}
         spellCheck={false}
+        disabled={wallet.awaitingAddress !== null}
         {...field.controlProps}
-        className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 font-mono text-sm"
+        aria-describedby={
+          [field.controlProps["aria-describedby"], wallet.awaitingAddress ? awaitingId : null]
+            .filter(Boolean)
+            .join(" ") || undefined
+        }
+        className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 font-mono text-sm disabled:cursor-not-allowed disabled:opacity-70"
       />
       {field.errorText}
     </div>

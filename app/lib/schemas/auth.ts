@@ -31,6 +31,10 @@ export const MESSAGES = {
   tooManyWrongPasswords: "Too many wrong passwords. Please try again in 15 minutes.",
   profileUpdated: "Profile updated successfully",
   passwordUpdated: "Password updated successfully",
+  confirmationSent: "A new confirmation link is on its way to your inbox. Links we sent before it no longer work.",
+  alreadyConfirmed: "Your e-mail address is already confirmed.",
+  tooManyConfirmations:
+    "You have had as many confirmation links as we send in an hour. Please use the latest one, or ask again later.",
 } as const;
 
 /** The account's text fields: how messages name them, and their length limits. */

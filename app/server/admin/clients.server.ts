@@ -122,7 +122,16 @@ export async function setClientStatus(
       onlyIf: sql`changes() = 1`,
       at: now,
     }),
-    signOut: status === "suspended" && endSessionsOf(db, userId),
+    // Only when this batch suspended a client: a refused suspension (an admin's id) must sign nobody out.
+    signOut:
+      status === "suspended" &&
+      endSessionsOf(
+        db,
+        userId,
+        undefined,
+        sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND role = 'user' AND status = 'suspended'
+                    AND updated_at = ${now})`,
+      ),
   });
   if (changed.length === 1) return { ok: true, changed: true };
   const profile = await db.select({ status: profiles.status }).from(profiles).where(eq(profiles.userId, userId)).get();

@@ -36,10 +36,10 @@ export async function deleteClientData(
       archiveTransactions: sql`
         INSERT INTO transactions_archive (id, user_id, transaction_type, amount_cents, status, wallet_address,
           withdrawal_wallet_address, balance_after_cents, trading_pair, stock, idempotency_key, created_by,
-          decided_by, decided_at, decision_reason, created_at, archived_at, archived_by)
+          decided_by, decided_at, decision_reason, memo, created_at, archived_at, archived_by)
         SELECT id, user_id, transaction_type, amount_cents, status, wallet_address, withdrawal_wallet_address,
                balance_after_cents, trading_pair, stock, idempotency_key, created_by, decided_by, decided_at,
-               decision_reason, created_at, ${now}, ${actor.id}
+               decision_reason, memo, created_at, ${now}, ${actor.id}
         FROM transactions WHERE user_id = ${userId}`,
       archiveProfile: sql`
         INSERT INTO profiles_archive (id, user_id, email, first_name, last_name, phone_number, username, country,

@@ -10,10 +10,10 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
-import { listDepositWallets } from "../ledger/reads.server";
 import { displayName } from "./clients.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
+import { deskWalletsQuery } from "./wallets.server";
 
 const { users, profiles, transactions } = schema;
 
@@ -42,7 +42,7 @@ export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pa
     pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
     page: clientsPageQuery(db, list, pageSize),
-    wallets: listDepositWallets(db),
+    wallets: deskWalletsQuery(db),
     mail: mailTroubleQuery(db),
     proposals: waitingProposalsQuery(db),
     admins: adminCountQuery(db),

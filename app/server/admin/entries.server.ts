@@ -1,6 +1,6 @@
 /**
- * Admin ledger entries: inserted approved, with the balance after it and the fixed admin wallet address,
- * then the audit row and the profile projection, in one batch. One statement refuses an entry on an admin's
+ * Admin ledger entries: inserted approved, with the balance after it, the fixed admin wallet address and the
+ * admin's reason (memo), then the audit row, the profile projection and the client's mail, in one batch. One statement refuses an entry on an admin's
  * account and a withdrawal or loss that would take the ledger balance below zero. The form's idempotency key
  * makes a resubmission one entry.
  */
@@ -15,6 +15,7 @@ import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
+import { entryPostedNotice } from "./entry-notice.server";
 
 const { transactions, profiles } = schema;
 
@@ -30,6 +31,8 @@ export interface LedgerEntry {
   tradingPair?: string;
   stock?: string;
   idempotencyKey: string;
+  /** The admin's reason, told to the client (their mail, their History); at most 500 characters. */
+  memo?: string;
 }
 
 /** Who makes an entry: the admin who enters it, or for an approved proposal its proposer and the approver. */
@@ -41,8 +44,8 @@ interface EntryAuthors {
 /**
  * The statements of one admin ledger entry, for a batch: the approved row (refused on an admin's account and
  * when a withdrawal or loss would take the ledger balance below zero, and when `onlyIf` does not hold), its
- * audit row and the profile projection. Both the direct entry and a second admin's approval of an entry
- * proposal write exactly these.
+ * audit row, the profile projection and the client's mail. Both the direct entry and a second admin's approval
+ * of an entry proposal write exactly these.
  */
 export function ledgerEntryWrites(
   authors: EntryAuthors,
@@ -58,10 +61,12 @@ export function ledgerEntryWrites(
   return {
     inserted: returning<FeedTransaction>(
       sql`INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, balance_after_cents,
-                                    trading_pair, stock, idempotency_key, created_by, decided_by, decided_at, created_at)
+                                    trading_pair, stock, idempotency_key, created_by, decided_by, decided_at, created_at,
+                                    memo)
           SELECT ${userId}, ${entry.type}, ${entry.amountCents}, 'approved', ${ADMIN_ENTRY_WALLET},
                  ${figureSql("ledgerBalance", userId)} + ${signed}, ${tradingPair},
-                 ${stock}, ${entry.idempotencyKey}, ${authors.createdBy}, ${actor.id}, ${now}, ${now}
+                 ${stock}, ${entry.idempotencyKey}, ${authors.createdBy}, ${actor.id}, ${now}, ${now},
+                 ${entry.memo?.trim() || null}
           WHERE ${entryAllowed(userId, entry)} AND ${onlyIf}
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
@@ -71,13 +76,15 @@ export function ledgerEntryWrites(
       action: "ledger.entry",
       target: sql`'transaction:' || id`,
       detail: sql`'client', user_id, 'type', transaction_type, 'amountCents', amount_cents,
-                  'tradingPair', trading_pair, 'stock', stock, 'balanceAfterCents', balance_after_cents`,
+                  'tradingPair', trading_pair, 'stock', stock, 'balanceAfterCents', balance_after_cents,
+                  'memo', memo`,
       from: sql`transactions
           WHERE user_id = ${userId} AND idempotency_key = ${entry.idempotencyKey}
             AND NOT EXISTS (SELECT 1 FROM audit_log WHERE action = 'ledger.entry' AND target = 'transaction:' || transactions.id)`,
       at: now,
     }),
     projection: refreshProfileProjection(userId, now),
+    clientNotice: entryPostedNotice(userId, entry, actor.id, now),
   };
 }
 
@@ -101,24 +108,24 @@ export async function postLedgerEntry(
   userId: string,
   entry: LedgerEntry,
   now = Date.now(),
-): Promise<Result<{ transactionId: number; transaction?: FeedTransaction }>> {
-  const { inserted } = await writeTogether(
+): Promise<Result<{ transactionId: number; transaction?: FeedTransaction; emailIds: number[] }>> {
+  const { inserted, clientNotice } = await writeTogether(
     db,
     ledgerEntryWrites({ createdBy: actor.id, decidedBy: actor }, userId, entry, now),
   );
   const row = inserted[0];
-  if (row) return { ok: true, transactionId: row.id, transaction: row };
+  if (row) return { ok: true, transactionId: row.id, transaction: row, emailIds: clientNotice.map((n) => n.id) };
   const earlier = await db
     .select({ id: transactions.id })
     .from(transactions)
     .where(and(eq(transactions.userId, userId), eq(transactions.idempotencyKey, entry.idempotencyKey)))
     .get();
-  if (earlier) return { ok: true, transactionId: earlier.id };
+  if (earlier) return { ok: true, transactionId: earlier.id, emailIds: [] };
   // Refused by the statement's own conditions: say which.
   return { ok: false, error: await entryRefusal(db, userId) };
 }
 
-/** The admin's ledger entry, then the client's feed and the desk hear of it. */
+/** The admin's ledger entry, then the client's mail goes out and their feed and the desk hear of it. */
 export async function postEntry(
   context: CommandContext,
   actor: Required<Actor>,
@@ -129,6 +136,7 @@ export async function postEntry(
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   if (result.transaction) {
     afterCommit(context, {
+      emailIds: result.emailIds,
       events: [{ userId, event: { type: "transaction.created", transaction: result.transaction } }],
     });
   }

@@ -126,8 +126,10 @@ function entryApproval(loaded: LoadedProposal, actor: Required<Actor>, now: numb
     tradingPair: loaded.tradingPair ?? undefined,
     stock: loaded.stock ?? undefined,
     idempotencyKey,
+    // The proposer's reason is the entry's memo: what the client reads in their mail and History.
+    memo: loaded.note ?? undefined,
   };
-  const { inserted, entryAudit, projection } = ledgerEntryWrites(
+  const { inserted, entryAudit, projection, clientNotice } = ledgerEntryWrites(
     { createdBy: loaded.proposedBy, decidedBy: actor },
     userId,
     entry,
@@ -141,6 +143,7 @@ function entryApproval(loaded: LoadedProposal, actor: Required<Actor>, now: numb
     approved: markApproved(loaded.id, actor, now, sql`${entryRow} IS NOT NULL`, entryRow),
     entryAudit,
     projection,
+    clientNotice,
   };
 }
 

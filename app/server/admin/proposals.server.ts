@@ -145,6 +145,7 @@ export async function proposeWalletChanges(
   db: Db,
   actor: Required<Actor>,
   submitted: SubmittedWallet[],
+  reason: string | null = null,
   now = Date.now(),
 ): Promise<Result<{ proposed: number; emailIds: number[] }>> {
   const checked = await walletChangesOf(db, submitted);
@@ -173,16 +174,18 @@ export async function proposeWalletChanges(
           oldAddress: old,
           newAddress,
         }),
+        reason ?? undefined,
       );
       return [
         [
           `proposal:${wallet.id}`,
           // The old address is read in the statement: a wallet changed in between gives NULL, which the table's
           // CHECK refuses, and a change already waiting breaks the unique index; either aborts the whole batch.
-          sql`INSERT INTO proposals (kind, wallet_id, wallet_type, old_address, new_address, proposed_by, proposed_at, expires_at)
+          sql`INSERT INTO proposals (kind, wallet_id, wallet_type, old_address, new_address, note, proposed_by,
+                                     proposed_at, expires_at)
               VALUES ('wallet_change', ${wallet.id}, ${wallet.walletType},
                       (SELECT wallet_address FROM deposit_wallets WHERE id = ${wallet.id} AND wallet_address = ${old}),
-                      ${newAddress}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS})`,
+                      ${newAddress}, ${reason}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS})`,
         ],
         [`audit:${wallet.id}`, audit],
         [`notice:${wallet.id}`, notice],
@@ -223,13 +226,14 @@ export async function proposeEntry(
   return { ok: true, proposalId: result.proposalId };
 }
 
-/** The wallet-change proposals, then their mails and the desk's card. */
+/** The wallet-change proposals (with the proposer's optional reason), then their mails and the desk's card. */
 export async function proposeWallets(
   context: CommandContext,
   actor: Required<Actor>,
   submitted: SubmittedWallet[],
+  reason: string | null = null,
 ): Promise<Outcome<{ proposed: number }>> {
-  const result = await proposeWalletChanges(context.db, actor, submitted);
+  const result = await proposeWalletChanges(context.db, actor, submitted, reason);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   proposalChanged(context, result.emailIds);
   return { ok: true, proposed: result.proposed };

@@ -4,11 +4,12 @@
  * from the address the form showed: a wallet changed since (another admin's) is never overwritten. Every change
  * waits for a second admin (proposals.server.ts); when it is made, every admin is mailed.
  */
-import { type SQL, sql } from "drizzle-orm";
+import { asc, type SQL, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Result } from "../commands.server";
 import type { Db } from "../db.server";
+import { schema } from "../db.server";
 import { listDepositWallets } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
@@ -24,6 +25,24 @@ export interface WalletChange {
   /** The address it has (the one the form showed) and the one it is to have. */
   oldAddress: string;
   newAddress: string;
+}
+
+/**
+ * The desk's wallets, each with the address a change waiting for a second admin would give it (null when none
+ * waits): the modal shows that change and does not offer a second one meanwhile.
+ */
+export function deskWalletsQuery(db: Db) {
+  const { depositWallets } = schema;
+  return db
+    .select({
+      id: depositWallets.id,
+      walletType: depositWallets.walletType,
+      walletAddress: depositWallets.walletAddress,
+      awaitingAddress: sql<string | null>`(SELECT new_address FROM proposals
+        WHERE kind = 'wallet_change' AND status = 'pending' AND wallet_id = deposit_wallets.id)`,
+    })
+    .from(depositWallets)
+    .orderBy(asc(depositWallets.walletType));
 }
 
 /** The wallets the form changed, checked: something changed, nothing changed meanwhile, every address well formed. */

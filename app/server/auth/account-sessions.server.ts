@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, exists, inArray, lt, ne, not, sql } from "drizzle-orm";
 import { SESSION_MESSAGES } from "~/lib/schemas/sessions";
 import { describeBrowser, describeLocation } from "~/lib/user-agent";
-import type { SignInResult } from "../../../db/enums";
+import type { SecondFactorMethod, SignInResult } from "../../../db/enums";
 import { afterCommit, type CommandContext, type Result } from "../commands.server";
 import { type Db, readTogether, schema } from "../db.server";
 import { isLiveSession, type SessionUser } from "../session.server";
@@ -35,6 +35,8 @@ export interface SignInRecord {
   id: number;
   at: number;
   result: SignInResult;
+  /** The way in, whole: 'Password + authenticator code', 'Google', 'GitHub + recovery code'. */
+  wayIn: string;
   browser: string;
   location: string;
 }
@@ -56,12 +58,32 @@ function liveSessionsQuery(db: Db, userId: string, now: number) {
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
 }
 
+/** How each first step reads; `register` is the sign-in a registration with a password begins with. */
+const FIRST_STEPS: Record<string, string> = {
+  password: "Password",
+  google: "Google",
+  github: "GitHub",
+  register: "Registration",
+};
+const SECOND_STEPS: Record<SecondFactorMethod, string> = {
+  totp: "authenticator code",
+  recovery_code: "recovery code",
+};
+
+/** A sign-in's whole way in, as the activity list names it: the first step, then the second step's proof if any. */
+export function describeWayIn(method: string, secondFactor: SecondFactorMethod | null): string {
+  const first = FIRST_STEPS[method] ?? method;
+  return secondFactor ? `${first} + ${SECOND_STEPS[secondFactor]}` : first;
+}
+
 function latestSignInsQuery(db: Db, userId: string) {
   return db
     .select({
       id: signInEvents.id,
       at: signInEvents.createdAt,
       result: signInEvents.result,
+      method: signInEvents.method,
+      secondFactor: signInEvents.secondFactor,
       userAgent: signInEvents.userAgent,
       country: signInEvents.country,
       city: signInEvents.city,
@@ -99,6 +121,7 @@ export async function sessionsAndSignIns(
       id: row.id,
       at: row.at,
       result: row.result,
+      wayIn: describeWayIn(row.method, row.secondFactor),
       browser: describeBrowser(row.userAgent),
       location: describeLocation(row),
     })),

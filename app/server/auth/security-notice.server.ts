@@ -12,6 +12,8 @@ interface SecurityNotice {
   meta: ClientMeta;
   at?: number;
   provider?: string;
+  /** The account is an admin's (the two-factor-off notice reads differently for them). */
+  admin?: boolean;
 }
 
 const noticeData = (notice: SecurityNotice) => ({
@@ -21,6 +23,7 @@ const noticeData = (notice: SecurityNotice) => ({
   browser: describeBrowser(notice.meta.userAgent),
   location: describeLocation(notice.meta),
   provider: notice.provider,
+  ...(notice.admin ? { admin: true as const } : {}),
 });
 
 /**

@@ -1,6 +1,7 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "~/load-context";
+import type { SecondFactorMethod } from "../../../db/enums";
 import { randomToken, sha256Hex } from "../crypto.server";
 import { schema, writeTogether } from "../db.server";
 import { type AppEnv, isProduction } from "../env.server";
@@ -79,6 +80,8 @@ export function signInEventInsert(
     userId: string;
     result: "success" | "wrong_password" | "wrong_code" | "locked";
     method: SignInMethod;
+    /** The second step's proof (for a wrong code, the kind tried); none without a second step. */
+    secondFactor?: SecondFactorMethod | null;
     meta: ClientMeta;
     deviceHash?: string | null;
     now: number;
@@ -88,6 +91,7 @@ export function signInEventInsert(
     userId: event.userId,
     result: event.result,
     method: event.method,
+    secondFactor: event.secondFactor ?? null,
     userAgent: event.meta.userAgent,
     country: event.meta.country,
     city: event.meta.city,
@@ -212,6 +216,7 @@ export async function completeSignIn(
       userId: user.id,
       result: "success",
       method: options.method,
+      secondFactor: options.secondFactor?.method ?? null,
       meta,
       deviceHash: device.hash,
       now,

@@ -26,6 +26,13 @@ import { freshSecondFactor, tryAuthenticatorCode } from "./two-factor.server";
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 
+/**
+ * How long money stays put after two-factor sign-in was turned off with a recovery code. Password and recovery
+ * codes (a downloaded file, a printed sheet) could otherwise replace the authenticator and then pass step-up with
+ * the new one; the owner, mailed at each step, has this long to notice and call the desk.
+ */
+export const RECOVERY_RESET_HOLD_MS = 24 * 60 * 60 * 1000;
+
 /** The actions behind step-up; every route that runs one names it. */
 export type StepUpAction =
   | "withdrawal"
@@ -83,9 +90,17 @@ export function hasFreshSecondFactor(
 const promptFor = (user: Pick<SessionUser, "secondFactorMethod">) =>
   user.secondFactorMethod === "recovery_code" ? STEP_UP_MESSAGES.afterRecoveryCode : STEP_UP_MESSAGES.prompt;
 
+/** The end of the hold after a two-factor reset with a recovery code, while it lasts; null otherwise. */
+export function recoveryHoldUntil(user: Pick<SessionUser, "secondFactorResetAt">, now = Date.now()): number | null {
+  if (user.secondFactorResetAt === null) return null;
+  const until = user.secondFactorResetAt + RECOVERY_RESET_HOLD_MS;
+  return now < until ? until : null;
+}
+
 /**
- * The step-up check of one action, before its command runs: passes when none is needed or the session is
- * fresh; otherwise checks the code of the form, if any.
+ * The step-up check of one action, before its command runs: refused during the hold after a two-factor reset
+ * with a recovery code (whoever is asking, with two-factor on or off); else passes when none is needed or the
+ * session is fresh; otherwise checks the code of the form, if any.
  */
 export async function checkStepUp(
   context: StepUpContext,
@@ -94,6 +109,8 @@ export async function checkStepUp(
   action: StepUpAction,
   now = Date.now(),
 ): Promise<StepUpCheck> {
+  const holdUntil = recoveryHoldUntil(user, now);
+  if (holdUntil !== null) return { ok: false, error: STEP_UP_MESSAGES.resetHold(holdUntil), status: 403 };
   if (!stepUpRequired(user, action)) return PASSED;
   if (hasFreshSecondFactor(user, now)) return PASSED;
   const code = codeOf(form);

@@ -17,7 +17,7 @@ import { afterCommit } from "../commands.server";
 import { sha256Hex } from "../crypto.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
-import { BUDGETS } from "../rate-limit.server";
+import { BUDGETS, takeBudgetPlace } from "../rate-limit.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
 import { type ClientMeta, clientMeta } from "./client-meta.server";
 import { checkCurrentPassword } from "./current-password.server";
@@ -130,15 +130,8 @@ export async function startEnrolment(db: Db, key: string, userId: string, now = 
  * One try at a code: takes a place in the account's budget of wrong codes, in one statement that succeeds only
  * while fewer than 5 are in the window. Null when the account's code entry is locked.
  */
-async function takeCodeTry(db: Db, userId: string, now: number): Promise<number | null> {
-  const { scope, limit, windowMs } = BUDGETS.secondFactorPerAccount;
-  const rows = await db.all<{ id: number }>(sql`
-    INSERT INTO auth_failures (scope, key, created_at)
-    SELECT ${scope}, ${userId}, ${now}
-    WHERE (SELECT count(*) FROM auth_failures
-           WHERE scope = ${scope} AND key = ${userId} AND created_at > ${now - windowMs}) < ${limit}
-    RETURNING id`);
-  return rows[0]?.id ?? null;
+function takeCodeTry(db: Db, userId: string, now: number): Promise<number | null> {
+  return takeBudgetPlace(db, BUDGETS.secondFactorPerAccount, userId, now);
 }
 
 /** Whether the account's code entry is locked now (5 wrong codes in 15 minutes). */
@@ -342,7 +335,10 @@ function recoveryNotice(context: TwoFactorContext, request: Request, user: Sessi
     : undefined;
 }
 
-/** Turns two-factor sign-in off: the authenticator and the recovery codes go, the two_factor_off notice is queued. */
+/**
+ * Turns two-factor sign-in off: the authenticator and the recovery codes go, the two_factor_off notice is queued;
+ * with a recovery code as the proof, the step-up hold starts.
+ */
 export async function disableTwoFactor(
   context: TwoFactorContext,
   request: Request,
@@ -356,6 +352,11 @@ export async function disableTwoFactor(
   const written = await writeTogether(db, {
     authenticator: db.delete(twoFactor).where(eq(twoFactor.userId, user.id)),
     codes: db.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
+    // Turned off with a recovery code: whoever did it may hold only the sheet, not the phone, so the step-up
+    // hold keeps money where it is for a while, whatever authenticator is set up next.
+    resetHold: proof.recoveryCodeUsed
+      ? db.update(users).set({ secondFactorResetAt: now }).where(eq(users.id, user.id))
+      : undefined,
     recoveryNotice: recoveryNotice(context, request, user, proof.recoveryCodeUsed, now),
     notice: securityNotice(db, {
       to: user.email,
@@ -363,6 +364,7 @@ export async function disableTwoFactor(
       event: "two_factor_off",
       meta: clientMeta(request, context.cf),
       at: now,
+      admin: user.role === "admin",
     }),
   });
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice, written.notice) });
@@ -440,7 +442,11 @@ export async function completeSecondStep(
       now,
     };
     if (proof.locked) await recordLockOnce(db, event);
-    else await signInEventInsert(context, { ...event, result: "wrong_code" });
+    else {
+      // The kind of code tried, told apart as the check tells it apart: six digits are the authenticator's.
+      const secondFactor = looksLikeTotpCode(code) ? "totp" : "recovery_code";
+      await signInEventInsert(context, { ...event, result: "wrong_code", secondFactor });
+    }
     return refusalOfProof(proof);
   }
   const response = await completeSignIn(context, request, user, {

@@ -14,17 +14,27 @@ import type { Keyset } from "../paging.server";
 import {
   historyColumns,
   historyConditions,
+  historyPage,
   historyPageClauses,
   historyRequest,
-  readHistoryPage,
+  onHistoryPage,
 } from "./history.server";
 
 const { transactions } = schema;
 
+/** The client's History page: the history's rows with the reason the desk gave for its own entries. */
 export async function clientHistory(db: Db, userId: string, url: URL) {
   const { filters, submitted, errors, position } = historyRequest(url);
-  const page = await readHistoryPage(db, { filters, userId }, position);
-  return { filters, submitted, errors, ...page };
+  const select = db
+    .select({ ...historyColumns, memo: transactions.memo })
+    .from(transactions)
+    .$dynamic();
+  return {
+    filters,
+    submitted,
+    errors,
+    ...historyPage(await onHistoryPage(select, { filters, userId }, position), position),
+  };
 }
 
 export const CLIENT_HISTORY_COLUMNS = [

@@ -15,6 +15,7 @@
  * own concern.
  */
 import { and, eq, gte, lt, type SQL } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { type HistoryFilters, historyReferenceId, historyTimeRange, parseHistoryFilters } from "~/lib/history-filters";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -81,20 +82,31 @@ export function historyPageClauses(position: HistoryPosition) {
 /** The columns of a history row: what the lists show (the reference is derived from the id). */
 export const historyColumns = feedColumns;
 
-/** One page of rows (`pageSize + 1` read, to know whether there is more), for `readTogether` or await. */
+/**
+ * One page of a select of `transactions` (`pageSize + 1` rows read, to know whether there is more), whatever
+ * columns it reads: the history's own, or more where a page shows more (the client's History, an entry's memo).
+ */
+export function onHistoryPage<Select extends SQLiteSelect>(
+  select: Select,
+  query: HistoryQuery,
+  position: HistoryPosition = {},
+  pageSize = HISTORY_PAGE_SIZE,
+) {
+  const { cursor, orderBy } = historyPageClauses(position);
+  return select
+    .where(and(historyConditions(query), cursor))
+    .orderBy(...orderBy)
+    .limit(pageSize + 1);
+}
+
+/** One page of rows with the history's columns, for `readTogether` or await. */
 export function historyPageQuery(
   db: Db,
   query: HistoryQuery,
   position: HistoryPosition = {},
   pageSize = HISTORY_PAGE_SIZE,
 ) {
-  const { cursor, orderBy } = historyPageClauses(position);
-  return db
-    .select(historyColumns)
-    .from(transactions)
-    .where(and(historyConditions(query), cursor))
-    .orderBy(...orderBy)
-    .limit(pageSize + 1);
+  return onHistoryPage(db.select(historyColumns).from(transactions).$dynamic(), query, position, pageSize);
 }
 
 export interface HistoryPage<Row> {

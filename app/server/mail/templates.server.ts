@@ -3,57 +3,18 @@ import { formatUsd } from "~/lib/format";
 import { REFERENCE_PATTERN, transactionReference } from "~/lib/reference";
 import type { AppEnv } from "../env.server";
 import { cancelLink } from "../ledger/cancel-link.server";
+import { compose, greeting, type RenderedEmail, referenceFact, utcMinute } from "./compose.server";
+import { entryPostedData, renderEntryPosted } from "./entry-mail.server";
+import { renderSecurityNotice, securityNoticeData } from "./security-notice-mail.server";
+
+export { escapeHtml } from "./compose.server";
+export { SECURITY_EVENTS, type SecurityEvent } from "./security-notice-mail.server";
 
 /**
  * Every notice the product sends: its data (validated at enqueue time, stored in the outbox) and how it
  * renders. Rendering happens at delivery and in the local mailbox, from the stored data. Every value
  * that reaches HTML goes through `escapeHtml`.
  */
-/** What a security notice can be about. */
-export const SECURITY_EVENTS = [
-  "new_browser",
-  "password_changed",
-  "two_factor_on",
-  "two_factor_off",
-  "recovery_code_used",
-  "provider_linked",
-  "provider_unlinked",
-] as const;
-export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
-
-const SECURITY_EVENT_TEXT: Record<SecurityEvent, { subject: string; happened: (provider: string) => string }> = {
-  new_browser: {
-    subject: "New sign-in to your account",
-    happened: () => "Your account was signed in to from a browser we have not seen on it before.",
-  },
-  password_changed: {
-    subject: "Your password was changed",
-    happened: () => "The password of your account was changed.",
-  },
-  two_factor_on: {
-    subject: "Two-factor authentication turned on",
-    happened: () => "Two-factor authentication was turned on for your account.",
-  },
-  two_factor_off: {
-    subject: "Two-factor authentication turned off",
-    happened: () =>
-      "Two-factor authentication was turned off for your account. Signing in now needs only your password.",
-  },
-  recovery_code_used: {
-    subject: "A recovery code was used",
-    happened: () => "One of your two-factor recovery codes was used to sign in. It cannot be used again.",
-  },
-  provider_linked: {
-    subject: "A sign-in provider was linked",
-    happened: (provider) => `Your ${provider} account was linked: it can now be used to sign in to your account.`,
-  },
-  provider_unlinked: {
-    subject: "A sign-in provider was unlinked",
-    happened: (provider) =>
-      `Your ${provider} account was unlinked: it can no longer be used to sign in to your account.`,
-  },
-};
-
 const amount = z.number().positive().finite();
 const address = z.string().trim().min(1).max(200);
 const personName = z.string().trim().max(200);
@@ -63,6 +24,8 @@ const link = z.url({ protocol: /^https?$/ });
 export const emailTemplates = {
   welcome: z.object({ name: personName, confirmUrl: link.optional() }),
   password_reset: z.object({ name: personName, resetUrl: link }),
+  /** A new confirmation link, asked for by the client (the welcome mail carried the first). */
+  email_confirmation: z.object({ name: personName, confirmUrl: link }),
   deposit_request: z.object({
     name: personName,
     clientEmail: z.email().optional(),
@@ -141,81 +104,13 @@ export const emailTemplates = {
     decidedBy: z.string().max(320).optional(),
     reason: z.string().trim().max(500).optional(),
   }),
-  security_notice: z.object({
-    name: personName,
-    event: z.enum(SECURITY_EVENTS),
-    /** When it happened (ms since the epoch), shown in UTC. */
-    at: z.number().int().positive(),
-    browser: z.string().trim().max(120),
-    location: z.string().trim().max(120),
-    /** The OAuth provider, for a link or unlink. */
-    provider: z.string().trim().max(40).optional(),
-  }),
+  security_notice: securityNoticeData,
+  /** To the client: the desk posted a ledger entry to their account. */
+  entry_posted: entryPostedData,
 } as const;
 
 export type EmailTemplate = keyof typeof emailTemplates;
 export type EmailData<T extends EmailTemplate> = z.infer<(typeof emailTemplates)[T]>;
-
-interface RenderedEmail {
-  subject: string;
-  /** The message body as an HTML fragment (the local mailbox shows it inline). */
-  bodyHtml: string;
-  /** The complete HTML document that is sent. */
-  html: string;
-  text: string;
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-
-/** A time in mails: to the minute, in UTC (the reader's zone is unknown). */
-const utcMinute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-
-const greeting = (name: string) => (name ? `Hello ${name},` : "Hello,");
-
-interface Block {
-  /** Paragraphs of plain text; escaped for HTML. */
-  paragraphs: string[];
-  /** Label/value rows; escaped. */
-  facts?: Array<[string, string]>;
-  /** A call-to-action link. */
-  action?: { label: string; url: string };
-  footnote?: string;
-}
-
-function compose(env: AppEnv, subject: string, block: Block): RenderedEmail {
-  const facts = block.facts ?? [];
-  const bodyHtml = [
-    ...block.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`),
-    facts.length
-      ? `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${facts
-          .map(
-            ([label, value]) =>
-              `<tr><td style="padding:4px 16px 4px 0;color:#555">${escapeHtml(label)}</td><td style="padding:4px 0;font-weight:600;word-break:break-all">${escapeHtml(value)}</td></tr>`,
-          )
-          .join("")}</table>`
-      : "",
-    block.action
-      ? `<p style="margin:0 0 16px"><a href="${escapeHtml(block.action.url)}" style="display:inline-block;background:#2563eb;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(block.action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555">Or open this link: ${escapeHtml(block.action.url)}</p>`
-      : "",
-    block.footnote ? `<p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(block.footnote)}</p>` : "",
-  ].join("");
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="margin:0;padding:24px;background:#f4f6fb;font-family:Arial,Helvetica,sans-serif;color:#111"><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><p style="margin:0 0 24px;font-weight:700;font-size:18px">${escapeHtml(env.BRAND_NAME)}</p>${bodyHtml}<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(env.BRAND_NAME)} · ${escapeHtml(env.SUPPORT_EMAIL)}</p></div></body></html>`;
-  const text = [
-    ...block.paragraphs,
-    ...facts.map(([label, value]) => `${label}: ${value}`),
-    ...(block.action ? [`${block.action.label}: ${block.action.url}`] : []),
-    ...(block.footnote ? [block.footnote] : []),
-    `— ${env.BRAND_NAME} (${env.SUPPORT_EMAIL})`,
-  ].join("\n\n");
-  return { subject, bodyHtml, html, text };
-}
-
-/** The 'Reference' line of a mail about one transaction, when the reference is known. */
-const referenceFact = (reference: string | undefined): Array<[string, string]> =>
-  reference ? [["Reference", reference]] : [];
 
 type Renderers = { [T in EmailTemplate]: (data: EmailData<T>, env: AppEnv) => RenderedEmail };
 
@@ -238,6 +133,15 @@ const renderers: Renderers = {
       ],
       action: { label: "Choose a new password", url: d.resetUrl },
       footnote: "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+    }),
+  email_confirmation: (d, env) =>
+    compose(env, `Confirm your e-mail address for ${env.BRAND_NAME}`, {
+      paragraphs: [
+        greeting(d.name),
+        "Here is the new link you asked for to confirm your e-mail address. It works once, for 7 days; the links we sent you before it no longer work.",
+      ],
+      action: { label: "Confirm my e-mail address", url: d.confirmUrl },
+      footnote: `If you did not ask for this, you can ignore this e-mail, or contact ${env.SUPPORT_EMAIL}.`,
     }),
   deposit_request: (d, env) =>
     compose(env, d.stock ? `New stock deposit request: ${d.stock}` : "New deposit request", {
@@ -357,18 +261,8 @@ const renderers: Renderers = {
         ...(d.reason ? ([["Reason", d.reason]] as Array<[string, string]>) : []),
       ],
     }),
-  security_notice: (d, env) => {
-    const text = SECURITY_EVENT_TEXT[d.event];
-    return compose(env, text.subject, {
-      paragraphs: [greeting(d.name), text.happened(d.provider ?? "provider")],
-      facts: [
-        ["When", utcMinute(d.at)],
-        ["Browser", d.browser || "Unknown browser"],
-        ["Location", d.location || "Unknown location"],
-      ],
-      footnote: `If this was you, there is nothing to do. If it was not, reset your password at once (Forgot your password? on the sign-in page), then check your sessions on Account Settings, and contact ${env.SUPPORT_EMAIL}.`,
-    });
-  },
+  security_notice: renderSecurityNotice,
+  entry_posted: renderEntryPosted,
 };
 
 export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { MESSAGES } from "~/lib/schemas/auth";
+import { resendConfirmation } from "~/server/auth/email-confirmation.server";
+import { readForm } from "~/server/form.server";
+import { siteOrigin } from "~/server/http.server";
+import { requireClient } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/** 'Send the link again' posts here; there is nothing to show. */
+export async function loader() {
+  return redirect("/account");
+}
+
+/**
+ * A new e-mail confirmation link for the signed-in client, back to the page that asked (`redirectTo`, a path of
+ * this site: the dashboard or Account Settings) with what happened as a toast.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const client = await requireClient(request, context);
+  const form = await readForm(request);
+  const back = safeRedirect(String(form.get("redirectTo") ?? ""), "/account");
+  const result = await resendConfirmation(context, client, siteOrigin(context.env, request));
+  return redirectWithToast(
+    context.env,
+    back,
+    result.ok
+      ? { type: "success", description: MESSAGES.confirmationSent }
+      : { type: "error", description: result.error },
+  );
+}

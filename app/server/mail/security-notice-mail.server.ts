@@ -1,0 +1,99 @@
+import { z } from "zod";
+import type { AppEnv } from "../env.server";
+import { compose, greeting, utcMinute } from "./compose.server";
+
+/**
+ * The security notice (docs/product.md, "Security notices"): one template for every change to how an account is
+ * protected, its data and how each event reads.
+ */
+/** What a security notice can be about. */
+export const SECURITY_EVENTS = [
+  "new_browser",
+  "password_changed",
+  "two_factor_on",
+  "two_factor_off",
+  "recovery_code_used",
+  "provider_linked",
+  "provider_unlinked",
+] as const;
+export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
+
+export const securityNoticeData = z.object({
+  name: z.string().trim().max(200),
+  event: z.enum(SECURITY_EVENTS),
+  /** When it happened (ms since the epoch), shown in UTC. */
+  at: z.number().int().positive(),
+  browser: z.string().trim().max(120),
+  location: z.string().trim().max(120),
+  /** The OAuth provider, for a link or unlink. */
+  provider: z.string().trim().max(40).optional(),
+  /**
+   * The account is an admin's. Admins must use two-factor sign-in, so turning it off does not leave them with a
+   * password alone: it shuts the back office until they set it up again, and their notice says so.
+   */
+  admin: z.literal(true).optional(),
+});
+type SecurityNoticeData = z.infer<typeof securityNoticeData>;
+
+interface EventText {
+  subject: string;
+  happened: (d: SecurityNoticeData) => string;
+  /** What the owner should do, where the usual footnote does not fit. */
+  footnote?: (d: SecurityNoticeData, env: AppEnv) => string | undefined;
+}
+
+const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
+  new_browser: {
+    subject: "New sign-in to your account",
+    happened: () => "Your account was signed in to from a browser we have not seen on it before.",
+  },
+  password_changed: {
+    subject: "Your password was changed",
+    happened: () => "The password of your account was changed.",
+  },
+  two_factor_on: {
+    subject: "Two-factor authentication turned on",
+    happened: () => "Two-factor authentication was turned on for your account.",
+  },
+  two_factor_off: {
+    subject: "Two-factor authentication turned off",
+    happened: (d) =>
+      d.admin
+        ? "Two-factor authentication was turned off for your account. Administrators must use it: until you set it up again with an authenticator app, your account opens only the two-factor set-up page, not the back office."
+        : "Two-factor authentication was turned off for your account. Signing in now needs only your password.",
+    // Nothing to do is not true for an admin; and until it is on again they can open no other page.
+    footnote: (d, env) =>
+      d.admin
+        ? `If this was you, set it up again now: sign in with your password and you are taken to its set-up. If it was not, reset your password at once (Forgot your password? on the sign-in page), set two-factor authentication up again with a new key (which ends every other session), and contact ${env.SUPPORT_EMAIL}.`
+        : undefined,
+  },
+  recovery_code_used: {
+    subject: "A recovery code was used",
+    happened: () => "One of your two-factor recovery codes was used to sign in. It cannot be used again.",
+  },
+  provider_linked: {
+    subject: "A sign-in provider was linked",
+    happened: (d) =>
+      `Your ${d.provider ?? "provider"} account was linked: it can now be used to sign in to your account.`,
+  },
+  provider_unlinked: {
+    subject: "A sign-in provider was unlinked",
+    happened: (d) =>
+      `Your ${d.provider ?? "provider"} account was unlinked: it can no longer be used to sign in to your account.`,
+  },
+};
+
+export function renderSecurityNotice(d: SecurityNoticeData, env: AppEnv) {
+  const text = SECURITY_EVENT_TEXT[d.event];
+  return compose(env, text.subject, {
+    paragraphs: [greeting(d.name), text.happened(d)],
+    facts: [
+      ["When", utcMinute(d.at)],
+      ["Browser", d.browser || "Unknown browser"],
+      ["Location", d.location || "Unknown location"],
+    ],
+    footnote:
+      text.footnote?.(d, env) ??
+      `If this was you, there is nothing to do. If it was not, reset your password at once (Forgot your password? on the sign-in page), then check your sessions on Account Settings, and contact ${env.SUPPORT_EMAIL}.`,
+  });
+}

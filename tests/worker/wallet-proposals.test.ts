@@ -1,0 +1,111 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { countRows, ensureDepositWallets, getPage, postForm, signedInAdmin } from "../support/fixtures";
+
+/**
+ * A deposit-wallet change the desk proposes: the modal shows a change that already waits (and offers no second
+ * one), and the proposer may give a reason that the second admin reads on the card and in the mail.
+ */
+
+type Wallet = { id: number; walletType: string; walletAddress: string };
+
+let eth: Wallet;
+const NEW_ADDRESSES = ["0x3333333333333333333333333333333333333333", "0x4444444444444444444444444444444444444444"];
+
+beforeAll(async () => {
+  const wallets = await ensureDepositWallets();
+  const found = wallets.find((w) => w.walletType === "ETH");
+  if (!found) throw new Error("no ETH wallet");
+  eth = found;
+});
+
+const walletForm = (address: string, fields: Record<string, string> = {}) => ({
+  intent: "wallets",
+  [`wallet-${eth.id}`]: address,
+  [`was-${eth.id}`]: eth.walletAddress,
+  ...fields,
+});
+
+/** Closes every change of the ETH wallet still waiting, as a second admin's rejection would. */
+const closeWaiting = () =>
+  env.DB.prepare(
+    "UPDATE proposals SET status = 'rejected', decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
+  )
+    .bind(Date.now())
+    .run();
+
+/** The wallet's address field in the desk's modal, as the server renders it. */
+const fieldOf = (html: string) => new RegExp(`<input[^>]*name="wallet-${eth.id}"[^>]*>`).exec(html)?.[0] ?? "";
+
+describe("the wallets modal", () => {
+  it("shows a change waiting for a second admin beside its wallet, with the field not editable", async () => {
+    await closeWaiting();
+    const maker = await signedInAdmin();
+    const before = await (await getPage("/admin", maker.cookie)).text();
+    expect(fieldOf(before)).not.toMatch(/\sdisabled=""/);
+    expect(before).not.toContain(`${PROPOSAL_MESSAGES.awaiting}: <span class="font-mono">`);
+
+    const proposed = await postForm("/admin", walletForm(NEW_ADDRESSES[0] as string), { cookie: maker.cookie });
+    expect(await proposed.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+
+    // Any admin reopening the modal sees it, the proposer and the others alike.
+    for (const admin of [maker, await signedInAdmin()]) {
+      const html = await (await getPage("/admin", admin.cookie)).text();
+      expect(html).toContain(`${PROPOSAL_MESSAGES.awaiting}: <span class="font-mono">${NEW_ADDRESSES[0]}</span>`);
+      expect(fieldOf(html)).toMatch(/\sdisabled=""/);
+      expect(fieldOf(html)).toContain(`value="${eth.walletAddress}"`);
+    }
+    await closeWaiting();
+    expect(fieldOf(await (await getPage("/admin", maker.cookie)).text())).not.toMatch(/\sdisabled=""/);
+  });
+});
+
+describe("a wallet change's reason", () => {
+  it("goes with the proposal: stored, on the card and in the mail to the other admins", async () => {
+    await closeWaiting();
+    const maker = await signedInAdmin();
+    const checker = await signedInAdmin();
+    const reason = "The exchange rotated our ETH deposit address (ticket 8812)";
+    const proposed = await postForm("/admin", walletForm(NEW_ADDRESSES[1] as string, { reason: `  ${reason} ` }), {
+      cookie: maker.cookie,
+    });
+    expect(await proposed.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    const row = await env.DB.prepare(
+      "SELECT id, note FROM proposals WHERE kind = 'wallet_change' AND status = 'pending' AND new_address = ?",
+    )
+      .bind(NEW_ADDRESSES[1])
+      .first<{ id: number; note: string | null }>();
+    expect(row?.note).toBe(reason);
+    expect(
+      await countRows(
+        "email_outbox",
+        "template = 'proposal_waiting' AND to_address = ? AND instr(payload, ?) > 0",
+        checker.email,
+        reason,
+      ),
+    ).toBe(1);
+    const card = await (await getPage("/admin", checker.cookie)).text();
+    expect(card).toContain(`Reason: <!-- -->${reason}`);
+  });
+
+  it("may be left out; one over 500 characters is refused and proposes nothing", async () => {
+    await closeWaiting();
+    const maker = await signedInAdmin();
+    const tooLong = await postForm("/admin", walletForm(NEW_ADDRESSES[0] as string, { reason: "x".repeat(501) }), {
+      cookie: maker.cookie,
+    });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.text()).toContain(PROPOSAL_MESSAGES.reasonTooLong);
+    expect(await countRows("proposals", "kind = 'wallet_change' AND status = 'pending'")).toBe(0);
+
+    const without = await postForm("/admin", walletForm(NEW_ADDRESSES[0] as string, { reason: "  " }), {
+      cookie: maker.cookie,
+    });
+    expect(await without.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    const row = await env.DB.prepare(
+      "SELECT note FROM proposals WHERE kind = 'wallet_change' AND status = 'pending'",
+    ).first<{ note: string | null }>();
+    expect(row?.note).toBeNull();
+  });
+});
