@@ -36,6 +36,8 @@ const LABELS: Record<string, string> = {
   balanceAfterCents: "Balance after",
   balanceCents: "Balance",
   reason: "Reason",
+  // A ledger entry's reason, stored on the transaction as its memo: the desk typed it as "Reason".
+  memo: "Reason",
   via: "Via",
   transactions: "Transactions",
   email: "E-mail",

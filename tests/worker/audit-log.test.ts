@@ -38,6 +38,22 @@ const KINDS: Array<[string, { target: string; detail: Record<string, unknown> },
     "Client: Jane Doe (jane@example.com) · Type: Deposit · Amount: $1,000.00 · Balance after: $27,425.25",
   ],
   [
+    "ledger.entry",
+    {
+      target: "transaction:43",
+      detail: {
+        client: "u-1",
+        type: "fee_deposit",
+        amountCents: 2_500,
+        tradingPair: null,
+        stock: null,
+        balanceAfterCents: 2_745_025,
+        memo: "Wire fee refund",
+      },
+    },
+    "Client: Jane Doe (jane@example.com) · Type: Fee deposit · Amount: $25.00 · Balance after: $27,450.25 · Reason: Wire fee refund",
+  ],
+  [
     "transaction.approve",
     {
       target: "transaction:42",
