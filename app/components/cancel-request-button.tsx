@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Modal } from "~/components/modal";
 import { formatCents } from "~/lib/format";
-import { displayType, type TransactionType } from "~/lib/ledger";
+import { type TransactionType, typeInSentence } from "~/lib/ledger";
 
 /**
  * 'Cancel' on a client's pending request, with a confirm dialog. It posts to /requests/{id}/cancel, which comes
@@ -18,7 +18,7 @@ export function CancelRequestButton({
   const location = useLocation();
   const sent = useRef(false);
   const busy = fetcher.state !== "idle";
-  const what = `${displayType(request.transactionType)} of ${formatCents(request.amountCents)}`;
+  const what = `${typeInSentence(request.transactionType)} of ${formatCents(request.amountCents)}`;
 
   useEffect(() => {
     if (busy) sent.current = true;

@@ -1,8 +1,7 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
-import { STATUS_LABELS, TYPE_LABELS } from "~/components/transaction-status";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionStatus } from "~/lib/ledger";
-import { TYPE_LABELS as DESK_TYPE_LABELS } from "~/lib/schemas/admin";
+import { STATUS_LABELS } from "~/components/transaction-status";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, type TransactionStatus } from "~/lib/ledger";
 
 /** Who reads the form: a client on /transactions, or the back office on /admin/transactions and /user/{id}. */
 export type HistoryAudience = "client" | "desk";
@@ -16,8 +15,8 @@ export const CLIENT_LINK_BUTTON =
   "rounded-md border border-border px-3 py-2 text-sm font-medium hover:bg-surface-raised focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand";
 
 /**
- * What differs between the audiences: each page keeps its own look and words (the client's "Declined" and
- * "Withdrawal", the desk's "Rejected" and "Withdraw"), while the fields, their names and the query are shared.
+ * What differs between the audiences: each page keeps its own look and status words (the client's "Declined",
+ * the desk's "Rejected"), while the fields, their names, the type labels and the query are shared.
  */
 const LOOKS = {
   client: {
@@ -27,7 +26,6 @@ const LOOKS = {
     control: "w-full rounded-md border border-border bg-canvas px-3 py-2 text-sm",
     // At phone width the reference gets a row of its own, as it is the field typed into most.
     wideField: "col-span-2 lg:col-span-1",
-    typeLabels: TYPE_LABELS,
     statusLabels: STATUS_LABELS,
     toLabel: "To (UTC, included)",
     // A reference is typed from a mail or a statement: no spelling fixes, shown as it is printed.
@@ -43,7 +41,6 @@ const LOOKS = {
     label: "block text-sm font-medium",
     control: "block w-full rounded-md border border-border bg-canvas px-3 py-2 text-sm text-ink",
     wideField: undefined,
-    typeLabels: DESK_TYPE_LABELS,
     statusLabels: DESK_STATUS_LABELS,
     toLabel: "To (UTC)",
     reference: {},
@@ -171,7 +168,7 @@ export function HistoryFilterForm({
       className={style.form}
       onSubmit={submitFilledOnly}
     >
-      {choice("type", "Type", "All types", TRANSACTION_TYPES, style.typeLabels)}
+      {choice("type", "Type", "All types", TRANSACTION_TYPES, TRANSACTION_TYPE_LABELS)}
       {choice("status", "Status", "All statuses", TRANSACTION_STATUSES, style.statusLabels)}
       {date("from", "From (UTC)")}
       {date("to", style.toLabel)}

@@ -1,6 +1,17 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTimeUtc } from "~/lib/format";
 
-/** A moment as the account's lists and the history show it: date and time in UTC, with the machine-readable instant. */
+/**
+ * A moment as every page shows one, the client's and the back office's alike: date and time in UTC, saying
+ * so ("Mar 5, 2026, 2:07 PM UTC"), with the machine-readable instant. In a narrow column it breaks between the
+ * date and the time, never inside either.
+ */
 export function Moment({ at }: { at: number }) {
-  return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at)} UTC</time>;
+  const text = formatDateTimeUtc(at);
+  const cut = text.lastIndexOf(", ") + 1;
+  return (
+    <time dateTime={new Date(at).toISOString()}>
+      <span className="whitespace-nowrap">{text.slice(0, cut)}</span>{" "}
+      <span className="whitespace-nowrap">{text.slice(cut + 1)}</span>
+    </time>
+  );
 }

@@ -1,4 +1,4 @@
-import type { TransactionStatus, TransactionType } from "~/lib/ledger";
+import type { TransactionStatus } from "~/lib/ledger";
 
 /** How the client's screens name a status: a rejected request reads 'Declined'. */
 export const STATUS_LABELS: Record<TransactionStatus, string> = {
@@ -6,16 +6,6 @@ export const STATUS_LABELS: Record<TransactionStatus, string> = {
   approved: "Approved",
   rejected: "Declined",
   cancelled: "Cancelled",
-};
-
-/** How the history names a type: unlike the dashboard, a stock deposit is told apart from a cash one. */
-export const TYPE_LABELS: Record<TransactionType, string> = {
-  deposit: "Deposit",
-  stock_deposit: "Stock deposit",
-  fee_deposit: "Fee deposit",
-  withdraw: "Withdrawal",
-  profit: "Profit",
-  loss: "Loss",
 };
 
 const STATUS_STYLES: Record<TransactionStatus, string> = {

@@ -39,7 +39,10 @@ export function formatMediumDate(epochMs: number): string {
   return mediumDate.format(new Date(epochMs));
 }
 
-/** "Mar 5, 2025, 2:07 PM": the back office's transaction lists. */
-export function formatDateTime(epochMs: number): string {
-  return dateTime.format(new Date(epochMs));
+/**
+ * "Mar 5, 2025, 2:07 PM UTC": every moment a page shows, the client's and the back office's alike. There is no
+ * form without the "UTC": a bare time reads as the reader's own zone.
+ */
+export function formatDateTimeUtc(epochMs: number): string {
+  return `${dateTime.format(new Date(epochMs))} UTC`;
 }

@@ -68,17 +68,9 @@ export function parseHistoryFilters(params: URLSearchParams): ParsedHistoryFilte
     if (isStatus(status)) filters.status = status;
     else errors.push(`Unknown status "${status}": choose one of ${TRANSACTION_STATUSES.join(", ")}.`);
   }
-  for (const [key, value] of [
-    ["from", from],
-    ["to", to],
-  ] as const) {
-    if (value === undefined) continue;
-    if (utcDayStart(value) === null) errors.push(`"${value}" is not a date: use YYYY-MM-DD, e.g. 2026-01-31.`);
-    else filters[key] = value;
-  }
-  if (filters.from && filters.to && filters.from > filters.to) {
-    errors.push(`The start date ${filters.from} is after the end date ${filters.to}.`);
-  }
+  const days = readDayRange(from, to);
+  Object.assign(filters, days.range);
+  errors.push(...days.errors);
   if (reference !== undefined) {
     const id = idOfReference(reference);
     if (id === null) errors.push(`"${reference}" is not a reference: references look like TX-7Q2M9K.`);
@@ -87,8 +79,35 @@ export function parseHistoryFilters(params: URLSearchParams): ParsedHistoryFilte
   return { filters: errors.length > 0 ? {} : filters, submitted, errors };
 }
 
+/** A range of UTC days, both ends included: what a From (UTC) and To (UTC) pair of fields keeps. */
+export interface DayRange {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The From and To fields of a filter (the history's, the audit log's), each a real `YYYY-MM-DD` day and From not
+ * after To; one message per bad value.
+ */
+export function readDayRange(from: string | undefined, to: string | undefined): { range: DayRange; errors: string[] } {
+  const range: DayRange = {};
+  const errors: string[] = [];
+  for (const [key, value] of [
+    ["from", from],
+    ["to", to],
+  ] as const) {
+    if (value === undefined) continue;
+    if (utcDayStart(value) === null) errors.push(`"${value}" is not a date: use YYYY-MM-DD, e.g. 2026-01-31.`);
+    else range[key] = value;
+  }
+  if (range.from && range.to && range.from > range.to) {
+    errors.push(`The start date ${range.from} is after the end date ${range.to}.`);
+  }
+  return { range, errors };
+}
+
 /** The created_at bounds of the date filters: `from` at midnight UTC, up to (not including) the day after `to`. */
-export function historyTimeRange(filters: HistoryFilters): { fromMs?: number; beforeMs?: number } {
+export function historyTimeRange(filters: DayRange): { fromMs?: number; beforeMs?: number } {
   const fromMs = filters.from ? (utcDayStart(filters.from) ?? undefined) : undefined;
   const toStart = filters.to ? utcDayStart(filters.to) : null;
   return { fromMs, beforeMs: toStart === null ? undefined : toStart + DAY_MS };

@@ -4,8 +4,7 @@
  */
 
 import { formatCents } from "~/lib/format";
-import type { TransactionType } from "~/lib/ledger";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { type TransactionType, typeInSentence, typeLabel } from "~/lib/ledger";
 import type { ProposalKind } from "../../db/enums";
 
 export const PROPOSAL_MESSAGES = {
@@ -50,13 +49,6 @@ export interface ProposalFacts {
   clientName?: string | null;
 }
 
-/** The client requests whose approval may wait for a second admin, as a sentence names them. */
-const REQUEST_NOUNS: Partial<Record<TransactionType, string>> = {
-  deposit: "deposit",
-  stock_deposit: "stock deposit",
-  withdraw: "withdrawal",
-};
-
 /** Why approving a request wrote nothing when it was no longer pending: it was decided or its owner cancelled it. */
 export function requestGoneMessage(type: TransactionType | null): string {
   if (type === "deposit") return PROPOSAL_MESSAGES.depositGone;
@@ -75,10 +67,10 @@ export function describeProposal(p: ProposalFacts): string {
   const suffix = `${detail ? ` (${detail})` : ""}${client}`;
   if (p.kind === "wallet_change") return `Wallet ${p.walletType ?? ""}: ${p.oldAddress ?? ""} → ${p.newAddress ?? ""}`;
   if (p.kind === "request_approval") {
-    const noun = (p.transactionType && REQUEST_NOUNS[p.transactionType]) ?? "request";
+    const noun = p.transactionType ? typeInSentence(p.transactionType) : "request";
     return `Approve ${noun} of ${amount}${suffix}`;
   }
-  const type = p.transactionType ? TYPE_LABELS[p.transactionType] : "Entry";
+  const type = p.transactionType ? typeLabel(p.transactionType) : "Entry";
   return `${type} of ${amount}${suffix}`;
 }
 

@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import { SelectField } from "~/components/form";
+import { Banner, SelectField } from "~/components/form";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StackedTable } from "~/components/stacked-table";
+import { auditSearch, parseAuditFilters } from "~/lib/audit-filters";
 import { adminPageTitle } from "~/lib/navigation";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
@@ -13,53 +15,72 @@ export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const url = new URL(request.url);
-  const filters = {
-    actorId: url.searchParams.get("admin") || undefined,
-    action: url.searchParams.get("action") || undefined,
-    client: url.searchParams.get("client")?.trim() || undefined,
-    beforeId: Number(url.searchParams.get("before")) || undefined,
-  };
-  const [page, admins] = await Promise.all([listAudit(context.db, filters), listAdmins(context.db)]);
-  return {
-    entries: page.entries.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt).toISOString() })),
-    next: page.next,
-    admins,
-    filters: { admin: filters.actorId ?? "", action: filters.action ?? "", client: filters.client ?? "" },
-  };
+  const params = new URL(request.url).searchParams;
+  // A bad date shows its message over the unfiltered first page, as on the transaction histories.
+  const { filters, submitted, errors } = parseAuditFilters(params);
+  const beforeId = errors.length > 0 ? undefined : Number(params.get("before")) || undefined;
+  const [page, admins] = await Promise.all([listAudit(context.db, filters, beforeId), listAdmins(context.db)]);
+  return { ...page, admins, filters, submitted, errors };
 }
 
-function describe(detail: Record<string, unknown> | null): string {
-  if (!detail) return "";
-  return Object.entries(detail)
-    .filter(([key, value]) => key !== "by" && value !== null && value !== undefined)
-    .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`)
-    .join(" · ");
+const FIELD =
+  "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40";
+
+function TextInput({
+  name,
+  label,
+  type = "text",
+  value,
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={`audit-${name}`} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input id={`audit-${name}`} name={name} type={type} defaultValue={value ?? ""} className={FIELD} />
+    </div>
+  );
 }
 
 /**
  * What the cells share, set once on the table body: padding (none after the last column), the time on one line,
- * the action and target in monospace, the details muted.
+ * the action in monospace (it is the stored name), the details muted. The target reads as a name or reference.
  */
 const ROWS_CLASS = [
   "divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4 [&>tr>td:last-child]:pr-0",
-  "[&>tr>td:first-child]:whitespace-nowrap [&>tr>td:nth-child(3)]:font-mono [&>tr>td:nth-child(4)]:font-mono",
+  "[&>tr>td:first-child]:whitespace-nowrap [&>tr>td:nth-child(3)]:font-mono",
   "[&>tr>td:last-child]:text-ink-muted",
 ].join(" ");
 
 export default function AuditLog() {
-  const { entries, next, admins, filters } = useLoaderData<typeof loader>();
-  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v) as Array<[string, string]>);
+  const { entries, next, admins, filters, submitted, errors } = useLoaderData<typeof loader>();
   return (
     <section className="space-y-6">
-      <AdminPageHeader title="Audit Log">
-        Every admin action, newest first. Entries can never be edited or removed.
-      </AdminPageHeader>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <AdminPageHeader title="Audit Log">
+          Every admin action, newest first. Entries can never be edited or removed.
+        </AdminPageHeader>
+        {/* A document download, not a client-side navigation: the browser saves the file. */}
+        <a
+          href={`/admin/audit.csv${auditSearch(filters)}`}
+          download
+          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+        >
+          Download CSV
+        </a>
+      </div>
+      {/* Remounted when the query changes, so the fields always show the view's filters (after Back, too). */}
       <Form
+        key={JSON.stringify(submitted)}
         method="get"
-        className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-4 sm:items-end"
+        className="grid gap-4 rounded-xl border border-border bg-surface p-4 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
       >
-        <SelectField label="Admin" name="admin" defaultValue={filters.admin}>
+        <SelectField label="Admin" name="admin" defaultValue={submitted.admin ?? ""}>
           <option value="">All admins</option>
           {admins.map((admin) => (
             <option key={admin.id} value={admin.id}>
@@ -67,7 +88,7 @@ export default function AuditLog() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Action" name="action" defaultValue={filters.action}>
+        <SelectField label="Action" name="action" defaultValue={submitted.action ?? ""}>
           <option value="">All actions</option>
           {AUDIT_ACTIONS.map((action) => (
             <option key={action} value={action}>
@@ -75,44 +96,51 @@ export default function AuditLog() {
             </option>
           ))}
         </SelectField>
-        <div>
-          <label htmlFor="audit-client" className="block text-sm font-medium">
-            Client id
-          </label>
-          <input
-            id="audit-client"
-            name="client"
-            defaultValue={filters.client}
-            className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2"
-          />
+        <TextInput name="client" label="Client id" value={submitted.client} />
+        <TextInput name="from" label="From (UTC)" type="date" value={submitted.from} />
+        <TextInput name="to" label="To (UTC)" type="date" value={submitted.to} />
+        <div className="flex items-center gap-3">
+          <button
+            type="submit"
+            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+          >
+            Filter
+          </button>
+          <Link to="/admin/audit" className="text-sm text-brand hover:underline">
+            Clear
+          </Link>
         </div>
-        <button
-          type="submit"
-          className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
-        >
-          Filter
-        </button>
       </Form>
+      {errors.length > 0 ? <Banner tone="error">{`${errors.join(" ")} Showing every entry instead.`}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <StackedTable
-          columns={["Time (UTC)", "Admin", "Action", "Target", "Details"]}
+          columns={["Time", "Admin", "Action", "Target", "Details"]}
           className="w-full text-left text-sm sm:min-w-[48rem]"
           bodyClassName={ROWS_CLASS}
         >
           {entries.map((entry) => (
             <tr key={entry.id}>
-              <td>{entry.createdAt.replace("T", " ").slice(0, 19)}</td>
-              <td>{entry.actorEmail ?? entry.actorId ?? "system"}</td>
+              <td>
+                <Moment at={entry.createdAt} />
+              </td>
+              <td>{entry.admin}</td>
               <td>{entry.action}</td>
               <td>{entry.target}</td>
-              <td>{describe(entry.detail)}</td>
+              <td>
+                {entry.facts.map((fact, i) => (
+                  <span key={`${fact.label}:${fact.value}`}>
+                    {i > 0 ? " · " : null}
+                    <span className="text-ink">{fact.label}:</span> {fact.value}
+                  </span>
+                ))}
+              </td>
             </tr>
           ))}
         </StackedTable>
         {entries.length === 0 ? <p className="py-4 text-sm text-ink-muted">No entries.</p> : null}
         {next ? (
           <Link
-            to={`?${query.toString() ? `${query}&` : ""}before=${next}`}
+            to={auditSearch(filters, { before: String(next) })}
             className="mt-3 inline-block text-sm text-brand hover:underline"
           >
             Older entries

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
+import { Moment } from "~/components/moment";
 import { pageMeta } from "~/components/route-error";
 import { adminPageTitle } from "~/lib/navigation";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
@@ -33,9 +34,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) return data<Reply>({ tone: "error", message: result.error }, { status: result.status });
   return data<Reply>({ tone: "success", message: MAIL_MESSAGES.resent(result.id) });
 }
-
-/** "2026-11-23 14:05:09" in UTC, as the audit log shows times. */
-const utc = (epochMs: number) => new Date(epochMs).toISOString().replace("T", " ").slice(0, 19);
 
 function ResendButton({ id }: { id: number }) {
   const navigation = useNavigation();
@@ -76,21 +74,14 @@ export default function AdminMail() {
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[56rem] text-left text-sm">
           <ColumnHeads
-            columns={[
-              "Created (UTC)",
-              "Template",
-              "Recipient",
-              "Status",
-              "Attempts",
-              "Last error",
-              "Next attempt (UTC)",
-              "",
-            ]}
+            columns={["Created", "Template", "Recipient", "Status", "Attempts", "Last error", "Next attempt", ""]}
           />
           <tbody className="divide-y divide-border">
             {emails.map((email) => (
               <tr key={email.id}>
-                <td className="py-2 pr-4 whitespace-nowrap">{utc(email.createdAt)}</td>
+                <td className="py-2 pr-4 whitespace-nowrap">
+                  <Moment at={email.createdAt} />
+                </td>
                 <td className="py-2 pr-4 font-mono">{email.template}</td>
                 <td className="py-2 pr-4 break-all">{email.toAddress}</td>
                 <td className={`py-2 pr-4 ${email.status === "failed" ? "font-semibold text-danger" : ""}`}>
@@ -99,7 +90,7 @@ export default function AdminMail() {
                 <td className="py-2 pr-4">{email.attempts}</td>
                 <td className="py-2 pr-4 text-ink-muted break-words">{email.lastError ?? ""}</td>
                 <td className="py-2 pr-4 whitespace-nowrap">
-                  {email.status === "pending" ? utc(email.nextAttemptAt) : "—"}
+                  {email.status === "pending" ? <Moment at={email.nextAttemptAt} /> : "—"}
                 </td>
                 <td className="py-2">{email.status === "failed" ? <ResendButton id={email.id} /> : null}</td>
               </tr>

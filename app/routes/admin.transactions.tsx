@@ -5,14 +5,15 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StackedTable } from "~/components/stacked-table";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
-import { formatCents, formatDateTime } from "~/lib/format";
+import { formatCents } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
+import { typeLabel } from "~/lib/ledger";
 import { adminPageTitle } from "~/lib/navigation";
 import { transactionReference } from "~/lib/reference";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requireAdmin } from "~/server/session.server";
@@ -92,10 +93,12 @@ export default function AdminTransactions() {
                 <td>
                   <a href={`/user/${tx.userId}`}>{tx.client}</a>
                 </td>
-                <td>{TYPE_LABELS[tx.transactionType]}</td>
+                <td>{typeLabel(tx.transactionType)}</td>
                 <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
                 <td>{formatCents(tx.amountCents)}</td>
-                <td>{formatDateTime(tx.createdAt)}</td>
+                <td>
+                  <Moment at={tx.createdAt} />
+                </td>
                 <td>{tx.status}</td>
               </tr>
             ))}

@@ -3,8 +3,8 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { formatCents, formatDateTime } from "~/lib/format";
-import { displayType } from "~/lib/ledger";
+import { formatCents, formatDateTimeUtc } from "~/lib/format";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";
@@ -59,7 +59,7 @@ export default function CancelRequest() {
           <dt className="text-ink-muted">Reference</dt>
           <dd className="font-mono">{request.reference}</dd>
           <dt className="text-ink-muted">Type</dt>
-          <dd className="font-medium">{displayType(request.transactionType)}</dd>
+          <dd className="font-medium">{typeLabel(request.transactionType)}</dd>
           <dt className="text-ink-muted">Amount</dt>
           <dd className="font-medium tabular-nums">{formatCents(request.amountCents)}</dd>
           {request.address ? (
@@ -69,7 +69,7 @@ export default function CancelRequest() {
             </>
           ) : null}
           <dt className="text-ink-muted">Requested</dt>
-          <dd>{formatDateTime(request.createdAt)}</dd>
+          <dd>{formatDateTimeUtc(request.createdAt)}</dd>
         </dl>
         <input type="hidden" name="token" value={token} />
         <SubmitButton pendingText="Cancelling..." tone="danger" className="w-full">

@@ -9,7 +9,7 @@ import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
-import { displayType } from "~/lib/ledger";
+import { dashboardTypeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -121,7 +121,7 @@ function TransactionList({
         >
           <div className="min-w-0">
             <p className="font-medium">
-              {displayType(row.transactionType)}
+              {dashboardTypeLabel(row.transactionType)}
               {row.tradingPair ? <span className="ml-2 text-ink-muted">{row.tradingPair}</span> : null}
               {row.stock ? <span className="ml-2 text-ink-muted">{row.stock}</span> : null}
             </p>

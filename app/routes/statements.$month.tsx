@@ -1,11 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { type StackedColumn, StackedTable } from "~/components/stacked-table";
+import { STATUS_LABELS } from "~/components/transaction-status";
 import { useBrand } from "~/lib/brand";
-import { formatCents, formatDateTime, formatLongDate } from "~/lib/format";
-import { displayType, type TransactionStatus, type TransactionType } from "~/lib/ledger";
+import { formatCents, formatLongDate } from "~/lib/format";
+import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "~/server/http.server";
@@ -37,13 +39,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 const signed = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`);
-
-const REQUEST_STATUS_LABELS: Record<TransactionStatus, string> = {
-  pending: "Pending",
-  approved: "Approved",
-  rejected: "Declined",
-  cancelled: "Cancelled",
-};
 
 const cell = "px-3 py-2";
 const numberCell = `${cell} text-right tabular-nums whitespace-nowrap`;
@@ -99,9 +94,11 @@ type Identified = { id: number; transactionType: TransactionType; tradingPair: s
 function IdentityCells({ at, row }: { at: number; row: Identified }) {
   return (
     <>
-      <td className={`${cell} whitespace-nowrap`}>{formatDateTime(at)}</td>
+      <td className={`${cell} whitespace-nowrap`}>
+        <Moment at={at} />
+      </td>
       <td className={`${cell} font-mono`}>{transactionReference(row.id)}</td>
-      <td className={cell}>{displayType(row.transactionType)}</td>
+      <td className={cell}>{typeLabel(row.transactionType)}</td>
       <td className={cell}>{row.tradingPair ?? row.stock ?? ""}</td>
     </>
   );
@@ -222,7 +219,7 @@ export default function Statement() {
             <tbody>
               {s.totals.map((t) => (
                 <tr key={t.type} className="border-b border-border">
-                  <td className={cell}>{t.type === "stock_deposit" ? "Stock deposit" : displayType(t.type)}</td>
+                  <td className={cell}>{typeLabel(t.type)}</td>
                   <td className={numberCell}>{t.count}</td>
                   <td className={numberCell}>{signed(t.signedCents)}</td>
                 </tr>
@@ -257,7 +254,7 @@ export default function Statement() {
               <tr key={r.id} className="border-b border-border last:border-0">
                 <IdentityCells at={r.createdAt} row={r} />
                 <td className={numberCell}>{formatCents(r.amountCents)}</td>
-                <td className={cell}>{REQUEST_STATUS_LABELS[r.status]}</td>
+                <td className={cell}>{STATUS_LABELS[r.status]}</td>
               </tr>
             ))}
           </StatementTable>

@@ -8,8 +8,9 @@ import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
-import { TransactionStatusBadge, TYPE_LABELS } from "~/components/transaction-status";
+import { TransactionStatusBadge } from "~/components/transaction-status";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -96,7 +97,7 @@ export default function TransactionHistory() {
                     <Moment at={row.createdAt} />
                   </td>
                   <td>
-                    {TYPE_LABELS[row.transactionType]}
+                    {typeLabel(row.transactionType)}
                     {row.memo ? (
                       <span className="block max-w-xs text-xs text-ink-muted">Reason: {row.memo}</span>
                     ) : null}

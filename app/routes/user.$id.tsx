@@ -14,12 +14,12 @@ import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
 import { hasHistoryFilters } from "~/lib/history-filters";
-import type { TransactionType } from "~/lib/ledger";
+import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { adminPageTitle } from "~/lib/navigation";
 import { PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
-import { ENTRY_MESSAGES, parseLedgerEntryForm, TYPE_LABELS } from "~/lib/schemas/admin";
+import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { parseReason, REASON_TOO_LONG } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -112,7 +112,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey, memo: reason.text });
     if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", `${TYPE_LABELS[parsed.data.type]} of ${formatCents(parsed.data.amountCents)} recorded`);
+    return reply("success", `${typeLabel(parsed.data.type)} of ${formatCents(parsed.data.amountCents)} recorded`);
   }
   if (intent === "approveProposal" || intent === "rejectProposal") {
     const proposalId = Number(form.get("proposalId"));

@@ -2,8 +2,9 @@
  * CSV downloads that stream: rows are read a page at a time (keyset, about 1,000 rows) only when the reader
  * pulls, so memory does not grow with the rows, the first bytes leave before the last page is read, and a
  * reader that goes away (`cancel`) stops the reads. Every cell is quoted as RFC 4180 says and defused against
- * spreadsheet formulas.
+ * spreadsheet formulas, and every transaction's money is written one way (`moneyCells`).
  */
+import { centsToAmount, isCredit, type TransactionType } from "~/lib/ledger";
 
 /** Rows per read: large enough that a long history takes few round trips, small enough to stay light. */
 export const CSV_PAGE_SIZE = 1000;
@@ -18,6 +19,17 @@ export interface CsvSource<Row, Key> {
   /** A row's cells, in the header's order; called in order, so it may keep a running figure. */
   cells: (row: Row) => Array<string | number | null | undefined>;
   pageSize?: number;
+}
+
+/**
+ * A transaction's money in every CSV (docs/product.md, "CSV downloads"; docs/decisions/0031): `direction`,
+ * 'in' or 'out' by its type, then `amount`, always positive, two decimals. Neither depends on the status, so no
+ * cell of a rejected or cancelled row reads as money that moved: the status column says whether it did.
+ */
+export const MONEY_COLUMNS = ["direction", "amount"] as const;
+
+export function moneyCells(type: TransactionType, cents: number): [direction: "in" | "out", amount: string] {
+  return [isCredit(type) ? "in" : "out", centsToAmount(cents)];
 }
 
 export function csvStream<Row, Key>(source: CsvSource<Row, Key>): ReadableStream<Uint8Array> {

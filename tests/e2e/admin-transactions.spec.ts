@@ -53,7 +53,7 @@ test("an admin filters /admin/transactions to pending withdrawals and opens one"
   await expect(admin).toHaveURL(new RegExp(`/user/${accountId}$`));
   const clientRow = admin.locator("tr[data-status=pending]").filter({ hasText: reference });
   await expect(clientRow).toContainText("$75.00");
-  await expect(clientRow.getByRole("button", { name: "Approve Withdraw of $75.00" })).toBeVisible();
+  await expect(clientRow.getByRole("button", { name: "Approve withdrawal of $75.00" })).toBeVisible();
   await adminContext.close();
   expect(errors).toEqual([]);
 });

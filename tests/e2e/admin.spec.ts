@@ -31,7 +31,7 @@ test("an admin approves a client's deposit, posts a profit, suspends and reactiv
     .click();
   await expect(admin.getByRole("heading", { name: `${clientName} Tester` })).toBeVisible();
 
-  await admin.getByRole("button", { name: "Approve Deposit of $250.00" }).click();
+  await admin.getByRole("button", { name: "Approve deposit of $250.00" }).click();
   await expect(
     admin
       .getByRole("status")

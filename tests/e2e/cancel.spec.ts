@@ -49,7 +49,7 @@ test("a client cancels a pending withdrawal from the dashboard and the amount is
   await page.goto("/withdraw");
   await expect(page.getByTestId("available-balance")).toHaveText("$380.00");
   await page.goto("/dashboard");
-  const cancel = page.getByRole("button", { name: "Cancel Withdrawal of $120.00" });
+  const cancel = page.getByRole("button", { name: "Cancel withdrawal of $120.00" });
   const dialog = page.getByRole("dialog", { name: "Cancel this request?" });
   // The button opens its dialog once the page has hydrated; a click before that does nothing.
   const openDialog = () =>

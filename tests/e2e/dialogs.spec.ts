@@ -138,7 +138,7 @@ test("cancelling a request, rejecting one and deleting a client: danger buttons,
   await expect(page.getByText("Deposit request submitted successfully")).toBeVisible();
 
   // The client's Cancel: 'Keep it' is the one way out, and the dialog starts on it.
-  const cancel = page.getByRole("button", { name: "Cancel Deposit of $45.00" });
+  const cancel = page.getByRole("button", { name: "Cancel deposit of $45.00" });
   const cancelDialog = page.getByRole("dialog", { name: "Cancel this request?" });
   await expect(async () => {
     if (!(await cancelDialog.isVisible())) await cancel.click();
@@ -157,8 +157,8 @@ test("cancelling a request, rejecting one and deleting a client: danger buttons,
   await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(admin).toHaveURL(/\/admin$/);
   await admin.goto(`/user/${accountId}`);
-  await admin.getByRole("button", { name: "Reject Deposit of $45.00" }).click();
-  const rejectDialog = admin.getByRole("dialog", { name: "Reject Deposit of $45.00" });
+  await admin.getByRole("button", { name: "Reject deposit of $45.00" }).click();
+  const rejectDialog = admin.getByRole("dialog", { name: "Reject deposit of $45.00" });
   const reject = rejectDialog.getByRole("button", { name: "Reject", exact: true });
   await expectDangerButton(reject);
   await expectNoSeriousProblems(admin, reject);

@@ -117,7 +117,7 @@ test("a $15,000 deposit request's approval waits for a second admin, who approve
   await signIn(firstAdmin, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await firstAdmin.goto(`/user/${accountId}`);
   const row = firstAdmin.locator("tr[data-status=pending]").filter({ hasText: "$15,000.00" });
-  await row.getByRole("button", { name: "Approve Deposit of $15,000.00" }).click();
+  await row.getByRole("button", { name: "Approve deposit of $15,000.00" }).click();
   await expect(firstAdmin.getByRole("status").filter({ hasText: "Awaiting second approval" }).first()).toBeVisible();
   await expect(row.getByText("Awaiting second approval")).toBeVisible();
   await expect(row.getByRole("button", { name: /Approve/ })).toHaveCount(0);

@@ -94,10 +94,10 @@ test("a client pages through the history, filters it by type and month, and down
   ]);
   expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = (await readFile((await download.path()) ?? "", "utf8")).trim().split("\r\n");
-  expect(lines[0]).toBe("reference,date,type,status,amount,trading_pair,stock");
+  expect(lines[0]).toBe("reference,date,type,status,direction,amount,trading_pair,stock");
   expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(shown);
   for (const line of lines.slice(1))
-    expect(line).toMatch(/^TX-\w{6},2026-02-\d\dT01:00:00\.000Z,withdraw,approved,-\d+\.\d\d,,$/);
+    expect(line).toMatch(/^TX-\w{6},2026-02-\d\dT01:00:00\.000Z,Withdrawal,approved,out,\d+\.\d\d,,$/);
 
   // A bookmark of the view opens it again; Clear goes back to everything.
   await page.reload();

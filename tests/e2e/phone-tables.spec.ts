@@ -111,7 +111,7 @@ test("on a phone every back-office table and the client's statement fit the scre
   ]);
   await expectOnScreen(withdrawal.getByTestId("payout-address"));
   await expectOnScreen(withdrawal.getByRole("cell", { name: /Pending/i }));
-  for (const name of ["Approve Withdraw of $90.00", "Reject Withdraw of $90.00", "Approve Deposit of $65.00"]) {
+  for (const name of ["Approve withdrawal of $90.00", "Reject withdrawal of $90.00", "Approve deposit of $65.00"]) {
     await expectOnScreen(admin.getByRole("button", { name }));
   }
 

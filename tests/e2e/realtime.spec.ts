@@ -26,7 +26,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await expect(row).toContainText("pending");
 
   await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
-  await admin.getByRole("button", { name: "Approve Deposit of $777.77" }).click();
+  await admin.getByRole("button", { name: "Approve deposit of $777.77" }).click();
   await expect(row).toContainText("approved");
 
   // No reload on the client's dashboard either.
@@ -39,7 +39,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await client.goto("/transactions");
   const historyRow = client.locator("tr").filter({ hasText: "$123.45" });
   await expect(historyRow).toContainText("Pending");
-  await admin.getByRole("button", { name: "Reject Deposit of $123.45" }).click();
+  await admin.getByRole("button", { name: "Reject deposit of $123.45" }).click();
   await admin.getByRole("dialog").getByRole("button", { name: "Reject", exact: true }).click();
   await expect(historyRow).toContainText("Declined");
 

@@ -63,7 +63,7 @@ test("a client buys a stock by deposit and sees it in the dashboard's Stocks pan
     .getByRole("group")
     .getByRole("link", { name: `${firstName} Tester` })
     .click();
-  await admin.getByRole("button", { name: "Approve Stock Deposit of $640.00" }).click();
+  await admin.getByRole("button", { name: "Approve stock deposit of $640.00" }).click();
   await expect(admin.locator("tr[data-status=approved]").filter({ hasText: "NVDA" })).toBeVisible();
 
   await client.reload();

@@ -350,9 +350,9 @@ describe("/admin/transactions", () => {
     expect(response.headers.get("Content-Type")).toContain("text/csv");
     expect(response.headers.get("Content-Disposition")).toContain("attachment");
     const lines = (await response.text()).split("\r\n");
-    expect(lines[0]).toBe("Reference,Date (UTC),Client,E-mail,Type,Pair/Stock,Amount (USD),Status");
+    expect(lines[0]).toBe("Reference,Date (UTC),Client,E-mail,Type,Pair/Stock,Direction,Amount (USD),Status");
     expect(lines[1]).toBe(
-      `${transactionReference(one)},2026-04-01T12:00:00.000Z,"'=HYPERLINK(""x"") ""Eve"", Csvq Tester",eve.csvq@example.com,withdraw,,1234.56,pending`,
+      `${transactionReference(one)},2026-04-01T12:00:00.000Z,"'=HYPERLINK(""x"") ""Eve"", Csvq Tester",eve.csvq@example.com,Withdrawal,,out,1234.56,pending`,
     );
     expect(lines.slice(2)).toEqual([""]);
   });
@@ -397,7 +397,7 @@ describe("/user/{id} Transactions", () => {
     const filtered = await html(`/user/${owner.id}?type=withdraw&status=pending`);
     expect(refsOf(filtered)).toEqual(pendingWithdrawals);
     // Approve and Reject stay on a filtered view.
-    expect(filtered).toContain(`aria-label="Approve Withdraw of $10.01"`);
+    expect(filtered).toContain(`aria-label="Approve withdrawal of $10.01"`);
     expect(refsOf(await html(`/user/${owner.id}?reference=${transactionReference(made[7] as number)}`))).toEqual([
       transactionReference(made[7] as number),
     ]);
@@ -419,7 +419,7 @@ describe("the back office's long tables", () => {
     const first = await insertTransaction(client.id, { amountCents: 1_111 });
     const second = await insertTransaction(client.id, { amountCents: 2_222 });
     const page = await html(`/user/${client.id}`);
-    const button = /<button [^>]*aria-label="Approve Deposit of \$22\.22"[^>]*>/.exec(page)?.[0] ?? "";
+    const button = /<button [^>]*aria-label="Approve deposit of \$22\.22"[^>]*>/.exec(page)?.[0] ?? "";
     const { form: formId, name, value, type } = attributesOf(button);
     expect(type).toBe("submit");
     const form = new RegExp(`<form [^>]*id="${formId}"[^>]*>([\\s\\S]*?)</form>`).exec(page);

@@ -695,19 +695,21 @@ describe("admin desk and statement", () => {
     const response = await getPage(`/user/${client.id}/export`, admin.cookie);
     expect(response.headers.get("Content-Type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("id,date,type,status,amount,trading_pair,stock,wallet_address,withdrawal_address,balance");
+    expect(lines[0]).toBe(
+      "id,date,type,status,direction,amount,trading_pair,stock,wallet_address,withdrawal_address,balance",
+    );
     expect(
       lines.slice(1).map((line) =>
         line
           .split(",")
-          .slice(2, 5)
+          .slice(2, 6)
           .concat(line.split(",").at(-1) ?? ""),
       ),
     ).toEqual([
-      ["deposit", "approved", "100.00", "100.00"],
-      ["deposit", "rejected", "999.99", "100.00"],
-      ["withdraw", "approved", "25.00", "75.00"],
-      ["deposit", "pending", "7.00", "75.00"],
+      ["Deposit", "approved", "in", "100.00", "100.00"],
+      ["Deposit", "rejected", "in", "999.99", "100.00"],
+      ["Withdrawal", "approved", "out", "25.00", "75.00"],
+      ["Deposit", "pending", "in", "7.00", "75.00"],
     ]);
   });
 
@@ -718,7 +720,8 @@ describe("admin desk and statement", () => {
     const html = await (
       await getPage(`/admin/audit?action=transaction.approve&client=${client.id}`, admin.cookie)
     ).text();
-    expect(html).toContain(`transaction:${id}`);
+    // The target by its reference, as everywhere else.
+    expect(html).toContain(`>${transactionReference(id)}</td>`);
     expect(html).toContain(admin.email);
     const other = await (await getPage(`/admin/audit?action=client.suspend&client=${client.id}`, admin.cookie)).text();
     expect(other).toContain("No entries.");

@@ -70,7 +70,7 @@ describe("a client cancels their own pending request", () => {
     const html = await (await getPage("/dashboard", client.cookie)).text();
     expect(html).toContain('data-status="cancelled"');
     expect(html).toContain(">Cancelled<");
-    expect(html).not.toContain('aria-label="Cancel Withdrawal of $50.00"');
+    expect(html).not.toContain('aria-label="Cancel withdrawal of $50.00"');
     expect(html).toContain("$100.00");
   });
 
@@ -79,8 +79,8 @@ describe("a client cancels their own pending request", () => {
     await requestWithdrawal(client, "12.50");
     await insertTransaction(client.id, { transactionType: "deposit", amountCents: 2_000 });
     const html = await (await getPage("/dashboard", client.cookie)).text();
-    expect(html).toContain('aria-label="Cancel Withdrawal of $12.50"');
-    expect(html).toContain('aria-label="Cancel Deposit of $20.00"');
+    expect(html).toContain('aria-label="Cancel withdrawal of $12.50"');
+    expect(html).toContain('aria-label="Cancel deposit of $20.00"');
   });
 
   it("cancels deposits and stock deposits too, and a suspended client may still cancel", async () => {

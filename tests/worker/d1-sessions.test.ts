@@ -247,7 +247,7 @@ describe("where requests read", () => {
     const html = await dashboard.text();
     // The dashboard's session started at the bookmark the deposit's response handed over.
     expect(opened()).toEqual(["first-primary", afterWrite]);
-    expect(html).toContain('aria-label="Cancel Deposit of $321.00"');
+    expect(html).toContain('aria-label="Cancel deposit of $321.00"');
     const row = await env.DB.prepare(
       "SELECT id FROM transactions WHERE user_id = ? AND amount_cents = 32100 AND status = 'pending'",
     )

@@ -115,9 +115,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
     const page = await (await getPage(`/user/${client.id}`, checker.cookie)).text();
     expect(page).toContain(description);
     expect(page).toContain(`aria-label="Reject: ${description}"`);
-    expect(page).not.toContain(
-      `aria-label="Approve ${noun === "deposit" ? "Deposit" : "Stock Deposit"} of $10,000.00"`,
-    );
+    expect(page).not.toContain(`aria-label="Approve ${noun} of $10,000.00"`);
 
     const approved = await approveProposal(checker, proposal?.id ?? 0);
     expect(await approved.text()).toContain(PROPOSAL_MESSAGES.approved);

@@ -227,7 +227,7 @@ describe("/transactions filters", () => {
       expect(page.references).toEqual([]);
       expect(page.html).toContain(`No transaction of yours has the reference ${row.reference}.`);
       const csv = await getPage(`/transactions.csv?reference=${row.reference}`, cookie);
-      expect(await csv.text()).toBe("reference,date,type,status,amount,trading_pair,stock\r\n");
+      expect(await csv.text()).toBe("reference,date,type,status,direction,amount,trading_pair,stock\r\n");
     }
     // And the other way round: the stranger sees only their own.
     expect((await view(otherCookie)).references).toEqual(referencesOf(other));
@@ -327,10 +327,10 @@ describe("/transactions.csv", () => {
     const lines = (await response.text()).split("\r\n");
     const [stock, loss, profit] = newestFirst(rows.filter((row) => row.status === "approved"));
     expect(lines).toEqual([
-      "reference,date,type,status,amount,trading_pair,stock",
-      `${stock?.reference},2026-02-02T00:00:00.000Z,stock_deposit,approved,70.00,,'@SUM(A1)`,
-      `${loss?.reference},2026-01-02T00:00:00.000Z,loss,approved,-0.99,EUR/USD,`,
-      `${profit?.reference},2026-01-01T00:00:00.000Z,profit,approved,12.34,"'=HYPERLINK(""x""),""a""",`,
+      "reference,date,type,status,direction,amount,trading_pair,stock",
+      `${stock?.reference},2026-02-02T00:00:00.000Z,Stock deposit,approved,in,70.00,,'@SUM(A1)`,
+      `${loss?.reference},2026-01-02T00:00:00.000Z,Loss,approved,out,0.99,EUR/USD,`,
+      `${profit?.reference},2026-01-01T00:00:00.000Z,Profit,approved,in,12.34,"'=HYPERLINK(""x""),""a""",`,
       "",
     ]);
     // The same rows as the page with the same filters.
@@ -359,7 +359,7 @@ describe("/transactions.csv", () => {
     expect(new Set(lines.map((line) => line.split(",")[0])).size).toBe(2_150);
     const dates = lines.map((line) => line.split(",")[1] ?? "");
     expect([...dates].sort().reverse()).toEqual(dates);
-    expect(lines[0]?.split(",")[4]).toBe(centsText(100 + 2_149));
+    expect(lines[0]?.split(",")[5]).toBe(centsText(100 + 2_149));
   });
 
   it("refuses a bad filter with its message rather than sending every row", async () => {

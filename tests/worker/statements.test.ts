@@ -325,12 +325,12 @@ describe("/statements", () => {
     const [, withdrawal, profit, cancelled, pending] = rows;
     const ref = (row?: Row) => transactionReference(row?.id ?? 0);
     expect((await response.text()).split("\r\n")).toEqual([
-      "date,reference,type,status,trading_pair,stock,amount,balance",
-      "2025-10-01T00:00:00.000Z,,opening_balance,,,,,500.00",
-      `2025-10-08T00:00:00.000Z,${ref(withdrawal)},withdraw,approved,,,-123.45,376.55`,
-      `2025-10-15T00:00:00.000Z,${ref(profit)},profit,approved,,,10.01,386.56`,
-      `2025-10-20T00:00:00.000Z,${ref(cancelled)},deposit,cancelled,,,7.77,`,
-      `2025-10-21T00:00:00.000Z,${ref(pending)},withdraw,pending,,,4.00,`,
+      "date,reference,type,status,trading_pair,stock,direction,amount,balance",
+      "2025-10-01T00:00:00.000Z,,Opening balance,,,,,,500.00",
+      `2025-10-08T00:00:00.000Z,${ref(withdrawal)},Withdrawal,approved,,,out,123.45,376.55`,
+      `2025-10-15T00:00:00.000Z,${ref(profit)},Profit,approved,,,in,10.01,386.56`,
+      `2025-10-20T00:00:00.000Z,${ref(cancelled)},Deposit,cancelled,,,in,7.77,`,
+      `2025-10-21T00:00:00.000Z,${ref(pending)},Withdrawal,pending,,,out,4.00,`,
       "",
     ]);
   });

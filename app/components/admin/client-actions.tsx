@@ -1,6 +1,5 @@
 import { Form } from "@remix-run/react";
-import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { TRANSACTION_TYPES, type TransactionType, typeLabel } from "~/lib/ledger";
 import { EntryPanel } from "./entry-panel";
 
 /**
@@ -35,7 +34,7 @@ export function ClientActions({
               entryType === type ? "border-brand bg-brand/15" : "border-border hover:bg-surface-raised"
             }`}
           >
-            {TYPE_LABELS[type]}
+            {typeLabel(type)}
           </button>
         ))}
         <Form method="post">

@@ -1,4 +1,5 @@
-import { formatCents, formatDateTime } from "~/lib/format";
+import { Moment } from "~/components/moment";
+import { formatCents } from "~/lib/format";
 
 /** The client page's Stocks (approved stock deposits by stock) and Fee Deposits lists, side by side. */
 export function ClientHoldings({
@@ -33,7 +34,7 @@ export function ClientHoldings({
           <ul className="mt-3 divide-y divide-border text-sm">
             {feeDeposits.map((fee) => (
               <li key={fee.id} className="flex justify-between py-2">
-                <span>{formatDateTime(fee.createdAt)}</span>
+                <Moment at={fee.createdAt} />
                 <span className="tabular-nums">{formatCents(fee.amountCents)}</span>
               </li>
             ))}

@@ -2,8 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
-import type { TransactionType } from "~/lib/ledger";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
+import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 import { ReasonField } from "./reason-field";
 
@@ -40,7 +39,7 @@ export function EntryPanel({
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <div>
         <label htmlFor="entry-amount" className="block text-sm font-medium">
-          {TYPE_LABELS[type]} amount
+          {typeLabel(type)} amount
         </label>
         <input
           id="entry-amount"

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Banner, FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTimeUtc } from "~/lib/format";
 import { PROPOSAL_MESSAGES, REASON_MAX } from "~/lib/proposals";
 import { asksForCode } from "~/lib/step-up";
 import { type AdminReply, refusalFor } from "./reply";
@@ -75,8 +75,8 @@ export function ProposalsCard({
               <div className="min-w-0 text-sm sm:flex-1">
                 <p className="break-words font-medium">{proposal.description}</p>
                 <p className="text-ink-muted">
-                  Proposed by {proposal.proposerEmail} on {formatDateTime(proposal.proposedAt)} · expires{" "}
-                  {formatDateTime(proposal.expiresAt)}
+                  Proposed by {proposal.proposerEmail} on {formatDateTimeUtc(proposal.proposedAt)} · expires{" "}
+                  {formatDateTimeUtc(proposal.expiresAt)}
                 </p>
                 {proposal.reason ? <p className="mt-1 break-words">Reason: {proposal.reason}</p> : null}
               </div>

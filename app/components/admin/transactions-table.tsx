@@ -5,12 +5,13 @@ import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { Modal } from "~/components/modal";
+import { Moment } from "~/components/moment";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
-import { formatCents, formatDateTime } from "~/lib/format";
+import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
+import { typeInSentence, typeLabel } from "~/lib/ledger";
 import type { FeedTransaction } from "~/lib/realtime";
-import { TYPE_LABELS } from "~/lib/schemas/admin";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
 import { type AdminReply, refusalFor } from "./reply";
 
@@ -103,7 +104,7 @@ export function TransactionsTable({
             <tr key={tx.id} data-status={tx.status}>
               <td>{tx.reference}</td>
               <td>
-                {TYPE_LABELS[tx.transactionType]}
+                {typeLabel(tx.transactionType)}
                 {tx.transactionType === "withdraw" && tx.withdrawalWalletAddress ? (
                   <PayoutAddress
                     currency={tx.payoutCurrency ?? null}
@@ -114,7 +115,9 @@ export function TransactionsTable({
               </td>
               <td>{formatCents(tx.amountCents)}</td>
               <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-              <td>{formatDateTime(tx.createdAt)}</td>
+              <td>
+                <Moment at={tx.createdAt} />
+              </td>
               <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
               <td>
                 {tx.status === "pending" ? (
@@ -159,7 +162,7 @@ export function TransactionsTable({
         <StepUpDialog
           reply={refusalFor(reply, "approve")}
           stamp={reply?.at}
-          title={`Approve ${TYPE_LABELS[awaitingCode.transactionType]} of ${formatCents(awaitingCode.amountCents)}`}
+          title={`Approve ${describe(awaitingCode)}`}
           intent="approve"
           fields={{ transactionId: String(awaitingCode.id) }}
           submitLabel="Approve"
@@ -170,7 +173,8 @@ export function TransactionsTable({
   );
 }
 
-const describe = (tx: TransactionRow) => `${TYPE_LABELS[tx.transactionType]} of ${formatCents(tx.amountCents)}`;
+/** A row inside a button's or a dialog's name: "withdrawal of $75.00". */
+const describe = (tx: TransactionRow) => `${typeInSentence(tx.transactionType)} of ${formatCents(tx.amountCents)}`;
 
 /** Reject with an optional reason, which the client reads in the decision mail. Closes once the reply is in. */
 function RejectDialog({ row, onClose }: { row: TransactionRow | null; onClose: () => void }) {

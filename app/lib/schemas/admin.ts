@@ -87,13 +87,3 @@ export const AUDIT_ACTIONS = [
   "proposal.reject",
   "proposal.expire",
 ] as const;
-
-/** How a type is labelled on the admin's buttons and tables. */
-export const TYPE_LABELS: Record<TransactionType, string> = {
-  deposit: "Deposit",
-  stock_deposit: "Stock Deposit",
-  fee_deposit: "Fee Deposit",
-  withdraw: "Withdraw",
-  profit: "Profit",
-  loss: "Loss",
-};

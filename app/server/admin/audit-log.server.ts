@@ -1,49 +1,142 @@
-/** The audit log's reader (/admin/audit): newest first, filtered by admin, action or client. */
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+/**
+ * The audit log's reader (/admin/audit) and its CSV: newest first, filtered by admin, action, client and a range
+ * of UTC days, each row read with the names its details point at (the client, the wallet) so that people read
+ * names, dollars and UTC times instead of ids, cents and epoch milliseconds (`app/lib/audit-details.ts`).
+ */
+import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
+import type { AuditFilters } from "~/lib/audit-filters";
+import { historyTimeRange } from "~/lib/history-filters";
+import { csvStream } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { displayName } from "./clients.server";
 
-const { users, auditLog } = schema;
+const { users, profiles, auditLog, depositWallets } = schema;
+const actors = alias(users, "actor");
+const people = alias(users, "person");
 
-/**
- * Paged by id alone: audit ids only grow, so "older than this id" is the keyset here, and the URL keeps its
- * plain `?before=<id>`.
- */
-export async function listAudit(
-  db: Db,
-  filters: { actorId?: string; action?: string; client?: string; beforeId?: number },
-  pageSize = 50,
-) {
-  const clientTargets = filters.client
-    ? or(
-        eq(auditLog.target, `user:${filters.client}`),
-        sql`json_extract(${auditLog.detail}, '$.client') = ${filters.client}`,
-      )
-    : undefined;
-  const rows = await db
+/** Whom a row is about: its `client` detail, else the account of a `user:` target. */
+const personId = sql`coalesce(json_extract(${auditLog.detail}, '$.client'),
+  CASE WHEN ${auditLog.target} LIKE 'user:%' THEN substr(${auditLog.target}, 6) END)`;
+/** The deposit wallet it is about: its `wallet` detail, else a `wallet:` target. */
+const walletId = sql`coalesce(json_extract(${auditLog.detail}, '$.wallet'),
+  CASE WHEN ${auditLog.target} LIKE 'wallet:%' THEN CAST(substr(${auditLog.target}, 8) AS INTEGER) END)`;
+
+function auditConditions(filters: AuditFilters): SQL | undefined {
+  const { fromMs, beforeMs } = historyTimeRange(filters);
+  return and(
+    filters.admin ? eq(auditLog.actorId, filters.admin) : undefined,
+    filters.action ? eq(auditLog.action, filters.action) : undefined,
+    filters.client
+      ? or(
+          eq(auditLog.target, `user:${filters.client}`),
+          sql`json_extract(${auditLog.detail}, '$.client') = ${filters.client}`,
+        )
+      : undefined,
+    fromMs === undefined ? undefined : gte(auditLog.createdAt, fromMs),
+    beforeMs === undefined ? undefined : lt(auditLog.createdAt, beforeMs),
+  );
+}
+
+function auditQuery(db: Db) {
+  return db
     .select({
       id: auditLog.id,
       actorId: auditLog.actorId,
-      actorEmail: users.email,
+      actorEmail: actors.email,
       action: auditLog.action,
       target: auditLog.target,
       detail: auditLog.detail,
       createdAt: auditLog.createdAt,
+      personEmail: people.email,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      walletType: depositWallets.walletType,
     })
     .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorId))
-    .where(
-      and(
-        filters.actorId ? eq(auditLog.actorId, filters.actorId) : undefined,
-        filters.action ? eq(auditLog.action, filters.action) : undefined,
-        clientTargets,
-        filters.beforeId ? lt(auditLog.id, filters.beforeId) : undefined,
-      ),
-    )
+    .leftJoin(actors, eq(actors.id, auditLog.actorId))
+    .leftJoin(people, eq(people.id, personId))
+    .leftJoin(profiles, eq(profiles.userId, people.id))
+    .leftJoin(depositWallets, eq(depositWallets.id, walletId))
+    .$dynamic();
+}
+
+type AuditRow = Awaited<ReturnType<typeof auditQuery>>[number];
+
+/** A row as people read it: when, who, what, on what, and the details as labelled facts. */
+function readable(row: AuditRow) {
+  const names: AuditNames = {
+    person: row.personEmail
+      ? { name: displayName(row.firstName, row.lastName, "") || null, email: row.personEmail }
+      : null,
+    walletType: row.walletType,
+  };
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    // A command-line tool or the cron acts without an account: its name stands instead ("cli", "cron").
+    admin: row.actorEmail ?? row.actorId ?? "system",
+    action: row.action,
+    target: auditTarget(row.target, names),
+    facts: auditFacts(row, names),
+  };
+}
+
+export type AuditEntry = ReturnType<typeof readable>;
+
+/**
+ * One page, newest first. Paged by id alone: audit ids only grow, so "older than this id" is the keyset here,
+ * and the URL keeps its plain `?before=<id>`.
+ */
+export async function listAudit(db: Db, filters: AuditFilters, beforeId?: number, pageSize = 50) {
+  const rows = await auditQuery(db)
+    .where(and(auditConditions(filters), beforeId ? lt(auditLog.id, beforeId) : undefined))
     .orderBy(desc(auditLog.id))
     .limit(pageSize + 1);
-  const page = rows.slice(0, pageSize);
+  const page = rows.slice(0, pageSize).map(readable);
   return { entries: page, next: rows.length > pageSize ? (page.at(-1)?.id ?? null) : null };
+}
+
+export const AUDIT_CSV_COLUMNS = [
+  "Time (UTC)",
+  "Admin",
+  "Action",
+  "Target",
+  "Details",
+  "Stored target",
+  "Stored detail",
+] as const;
+
+/**
+ * The filtered log as CSV, newest first, a keyset page (created_at, id) at a time along `audit_log_created_idx`:
+ * what the page shows, then the row as it is stored, for whoever needs the exact values.
+ */
+export function auditCsv(db: Db, filters: AuditFilters): ReadableStream<Uint8Array> {
+  const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
+  return csvStream<AuditRow, Keyset>({
+    header: AUDIT_CSV_COLUMNS,
+    readPage: (after, limit) =>
+      auditQuery(db)
+        .where(and(auditConditions(filters), afterCursor(keyset, after, "newest")))
+        .orderBy(...keysetOrderBy(keyset, "newest"))
+        .limit(limit),
+    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    cells: (row) => {
+      const entry = readable(row);
+      return [
+        new Date(row.createdAt).toISOString(),
+        entry.admin,
+        entry.action,
+        entry.target,
+        factsText(entry.facts),
+        row.target,
+        row.detail === null ? "" : JSON.stringify(row.detail),
+      ];
+    },
+  });
 }
 
 export async function listAdmins(db: Db) {

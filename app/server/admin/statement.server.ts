@@ -3,8 +3,8 @@
  * balance that only approved rows move, streamed a page at a time (app/server/csv.server.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { centsToAmount, signedCents } from "~/lib/ledger";
-import { csvStream } from "../csv.server";
+import { centsToAmount, signedCents, typeLabel } from "~/lib/ledger";
+import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
@@ -17,7 +17,7 @@ export const STATEMENT_COLUMNS = [
   "date",
   "type",
   "status",
-  "amount",
+  ...MONEY_COLUMNS,
   "trading_pair",
   "stock",
   "wallet_address",
@@ -42,9 +42,9 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
       return [
         row.id,
         new Date(row.createdAt).toISOString(),
-        row.transactionType,
+        typeLabel(row.transactionType),
         row.status,
-        centsToAmount(row.amountCents),
+        ...moneyCells(row.transactionType, row.amountCents),
         row.tradingPair,
         row.stock,
         row.walletAddress,

@@ -10,8 +10,9 @@
  */
 import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { CSV_PAGE_SIZE, csvStream } from "../csv.server";
+import { CSV_PAGE_SIZE, csvStream, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import {
@@ -86,7 +87,17 @@ export async function adminTransactionsPage(db: Db, filters: AdminTransactionFil
 /** The filtered view as CSV, newest first, streamed a keyset page at a time. */
 export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): ReadableStream<Uint8Array> {
   return csvStream<AdminTransactionRow, Keyset>({
-    header: ["Reference", "Date (UTC)", "Client", "E-mail", "Type", "Pair/Stock", "Amount (USD)", "Status"],
+    header: [
+      "Reference",
+      "Date (UTC)",
+      "Client",
+      "E-mail",
+      "Type",
+      "Pair/Stock",
+      "Direction",
+      "Amount (USD)",
+      "Status",
+    ],
     readPage: (after, limit) => adminTransactionsQuery(db, filters, { after }, limit),
     keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
     cells: (row) => [
@@ -94,9 +105,9 @@ export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): 
       new Date(row.createdAt).toISOString(),
       displayName(row.firstName, row.lastName, row.email),
       row.email,
-      row.transactionType,
+      typeLabel(row.transactionType),
       row.tradingPair ?? row.stock ?? "",
-      (row.amountCents / 100).toFixed(2),
+      ...moneyCells(row.transactionType, row.amountCents),
       row.status,
     ],
     pageSize: CSV_PAGE_SIZE,

@@ -5,9 +5,9 @@
  */
 import { and } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
-import { centsToAmount, signedCents } from "~/lib/ledger";
+import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { csvStream } from "../csv.server";
+import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { Keyset } from "../paging.server";
@@ -42,7 +42,7 @@ export const CLIENT_HISTORY_COLUMNS = [
   "date",
   "type",
   "status",
-  "amount",
+  ...MONEY_COLUMNS,
   "trading_pair",
   "stock",
 ] as const;
@@ -65,9 +65,9 @@ export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters
     cells: (row) => [
       transactionReference(row.id),
       new Date(row.createdAt).toISOString(),
-      row.transactionType,
+      typeLabel(row.transactionType),
       row.status,
-      centsToAmount(signedCents(row.transactionType, row.amountCents)),
+      ...moneyCells(row.transactionType, row.amountCents),
       row.tradingPair,
       row.stock,
     ],

@@ -5,7 +5,7 @@
  * and time, so a decision that lost a race mails nothing) and at most once per transaction (its dedupe key).
  */
 import { sql } from "drizzle-orm";
-import { displayType, type TransactionType } from "~/lib/ledger";
+import { type TransactionType, typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
@@ -32,7 +32,7 @@ export function requestDecidedNotice(request: DecidedRequest, decision: Decision
     data: {
       name: request.name,
       decision: decision.status,
-      requestType: displayType(request.transactionType),
+      requestType: typeLabel(request.transactionType),
       amount: request.amountCents / 100,
       requestedAt: request.createdAt,
       reference: transactionReference(request.id),

@@ -7,11 +7,11 @@
  * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
  */
 import { and, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { centsToAmount } from "~/lib/ledger";
+import { centsToAmount, typeLabel } from "~/lib/ledger";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
 import { transactionReference } from "~/lib/reference";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
-import { csvStream } from "../csv.server";
+import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 
@@ -229,7 +229,7 @@ export const STATEMENT_CSV_COLUMNS = [
   "status",
   "trading_pair",
   "stock",
-  "amount",
+  ...MONEY_COLUMNS,
   "balance",
 ] as const;
 
@@ -273,7 +273,17 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
     cells: (item) => {
       if (item.kind === "opening") {
         balance = item.cents;
-        return [new Date(period.start).toISOString(), "", "opening_balance", "", "", "", "", centsToAmount(balance)];
+        return [
+          new Date(period.start).toISOString(),
+          "",
+          "Opening balance",
+          "",
+          "",
+          "",
+          "",
+          "",
+          centsToAmount(balance),
+        ];
       }
       const { row } = item;
       const moved = item.kind === "movement";
@@ -281,11 +291,11 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
       return [
         new Date(moved ? row.movedAt : row.createdAt).toISOString(),
         transactionReference(row.id),
-        row.transactionType,
+        typeLabel(row.transactionType),
         row.status,
         row.tradingPair,
         row.stock,
-        centsToAmount(moved ? signedCents(row.transactionType, row.amountCents) : row.amountCents),
+        ...moneyCells(row.transactionType, row.amountCents),
         moved ? centsToAmount(balance) : "",
       ];
     },

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { formatUsd } from "~/lib/format";
+import { isCredit, typeInSentence, typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
+import { TRANSACTION_TYPES } from "../../../db/enums";
 import type { AppEnv } from "../env.server";
 import { compose, type Fact, greeting, referenceFact, utcMinute } from "./compose.server";
 
@@ -26,28 +27,18 @@ export const entryPostedData = z.object({
 });
 type EntryPostedData = z.infer<typeof entryPostedData>;
 
-/** Each type as the client's History names it, and how a sentence says it (money in, or out). */
-const ENTRY_TYPES: Record<TransactionType, { label: string; noun: string; credit: boolean }> = {
-  deposit: { label: "Deposit", noun: "deposit", credit: true },
-  stock_deposit: { label: "Stock deposit", noun: "stock deposit", credit: true },
-  fee_deposit: { label: "Fee deposit", noun: "fee deposit", credit: true },
-  profit: { label: "Profit", noun: "profit", credit: true },
-  withdraw: { label: "Withdrawal", noun: "withdrawal", credit: false },
-  loss: { label: "Loss", noun: "loss", credit: false },
-};
-
 export function renderEntryPosted(d: EntryPostedData, env: AppEnv) {
-  const type = ENTRY_TYPES[d.entryType];
+  const label = typeLabel(d.entryType);
   const amount = formatUsd(d.amount);
   const detail: Fact[] = d.tradingPair ? [["Trading pair", d.tradingPair]] : d.stock ? [["Stock", d.stock]] : [];
-  return compose(env, `${type.label} of ${amount} posted to your account`, {
+  return compose(env, `${label} of ${amount} posted to your account`, {
     paragraphs: [
       greeting(d.name),
-      `Our desk posted a ${type.noun} of ${amount} ${type.credit ? "to" : "from"} your account. It shows in your History under its reference.`,
+      `Our desk posted a ${typeInSentence(d.entryType)} of ${amount} ${isCredit(d.entryType) ? "to" : "from"} your account. It shows in your History under its reference.`,
     ],
     facts: [
       ...referenceFact(transactionReference(d.transactionId)),
-      ["Type", type.label],
+      ["Type", label],
       ["Amount", amount],
       ...detail,
       ...(d.memo ? ([["Reason", d.memo]] as Fact[]) : []),

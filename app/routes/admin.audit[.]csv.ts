@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { parseAuditFilters } from "~/lib/audit-filters";
+import { auditCsv } from "~/server/admin/audit-log.server";
+import { requireAdmin } from "~/server/session.server";
+
+/**
+ * /admin/audit as CSV: the same filters (a range of UTC days among them), every matching entry, newest first,
+ * streamed. A bad date is refused with its message rather than exporting everything.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const { filters, errors } = parseAuditFilters(new URL(request.url).searchParams);
+  if (errors.length > 0) {
+    return new Response(errors.join("\n"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  const span = [filters.from, filters.to].filter(Boolean).join("-to-");
+  return new Response(auditCsv(context.db, filters), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-log${span ? `-${span}` : ""}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
