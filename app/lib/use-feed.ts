@@ -1,5 +1,5 @@
-import { useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 
 const HEARTBEAT_MS = 25_000;
@@ -66,9 +66,19 @@ export function useFeed(
   }, [path]);
 }
 
-/** Refreshes the page's loader data at most once per `intervalMs`, however many events arrive. */
+/**
+ * Refreshes the page's loader data at most once per `intervalMs`, however many events arrive, and never while the
+ * page is loading or sending anything: the router would cancel the load under way (a reload after a save, or the
+ * last refresh), and a load cancelled while its answer arrives is logged as an error (single fetch logs the
+ * aborted read: "AbortError: signal is aborted without reason"). A refresh due meanwhile runs once the page is idle,
+ * as the load under way may have read the data before the event's write.
+ */
 export function useThrottledRevalidate(intervalMs = 400) {
-  const { revalidate } = useRevalidator();
+  const { revalidate, state } = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = state !== "idle" || navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
+  const [due, setDue] = useState(false);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -76,11 +86,16 @@ export function useThrottledRevalidate(intervalMs = 400) {
     },
     [],
   );
-  return () => {
+  useEffect(() => {
+    if (!due || busy) return;
+    setDue(false);
+    revalidate();
+  }, [due, busy, revalidate]);
+  return useCallback(() => {
     if (pending.current) return;
     pending.current = setTimeout(() => {
       pending.current = null;
-      revalidate();
+      setDue(true);
     }, intervalMs);
-  };
+  }, [intervalMs]);
 }

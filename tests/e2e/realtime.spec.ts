@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { DEMO_ADMIN, expect, registerClient, signIn, submitDepositRequest, test, watchForErrors } from "./support";
 
 test("an admin sees a client's deposit appear live, and the client sees the approval live", async ({ browser }) => {
@@ -45,5 +46,80 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
 
   await clientContext.close();
   await adminContext.close();
+  expect(errors).toEqual([]);
+});
+
+/**
+ * The desk's data on a slow connection (a second before its answer starts, a couple more to arrive), the live
+ * updates' socket as fast as ever: an update then lands while the page is still reading a reload's data, as it does
+ * now and then on a busy machine.
+ */
+async function slowDeskData(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditionsByRule", {
+    offline: false,
+    matchedNetworkConditions: [
+      { urlPattern: "*://*:*/admin.data*", latency: 300, downloadThroughput: 1_000, uploadThroughput: 10_000 },
+    ],
+  });
+}
+
+/** The next reload of the desk's data, once its answer has begun to arrive. */
+const deskReloadArriving = (page: Page) =>
+  page.waitForResponse((response) => response.request().method() === "GET" && response.url().includes("/admin.data"));
+
+test("the desk takes a live update that arrives while it is still reading a reload, after a delete or another update, without an error", async ({
+  browser,
+  page: admin,
+}) => {
+  test.setTimeout(120_000);
+  const tag = `Slow${Date.now() % 1_000_000}`;
+  const [ownDelete = "", firstUpdate = "", secondUpdate = "", thirdUpdate = ""] = ["a", "b", "c", "d"].map(
+    (letter) => `${tag}${letter}`,
+  );
+  const signUp = await browser.newContext();
+  for (const name of [ownDelete, firstUpdate, secondUpdate, thirdUpdate]) {
+    await signUp.clearCookies();
+    await registerClient(await signUp.newPage(), name);
+  }
+  await signUp.close();
+
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await admin.goto(`/admin?q=${tag}`);
+  // A second tab of the same admin deletes clients while the first one reloads: each delete is a live update.
+  const otherContext = await browser.newContext({ storageState: await admin.context().storageState() });
+  const errors = watchForErrors(otherContext);
+  const other = await otherContext.newPage();
+  await other.goto(`/admin?q=${tag}`);
+  for (const page of [admin, other]) page.on("dialog", (confirm) => void confirm.accept());
+  const deleteButton = (page: Page, name: string) => page.getByRole("button", { name: `Delete ${name} Tester's data` });
+  const deleteOnOtherTab = async (name: string) => {
+    await deleteButton(other, name).click();
+    await expect(other.getByText("User data deleted successfully.")).toBeVisible();
+  };
+  for (const name of [ownDelete, firstUpdate, secondUpdate, thirdUpdate]) {
+    await expect(deleteButton(admin, name)).toBeVisible();
+  }
+  await slowDeskData(admin);
+
+  // The desk reloads after its own delete; the other tab's delete is announced while that reload's data arrives.
+  const afterDelete = deskReloadArriving(admin);
+  await deleteButton(admin, ownDelete).click();
+  await afterDelete;
+  await deleteOnOtherTab(firstUpdate);
+  await expect(admin.getByText("User data deleted successfully.")).toBeVisible();
+  await expect(deleteButton(admin, ownDelete)).toHaveCount(0);
+  await expect(deleteButton(admin, firstUpdate)).toHaveCount(0, { timeout: 20_000 });
+
+  // The desk reloads after a live update; the next one is announced while that reload's data arrives.
+  const afterUpdate = deskReloadArriving(admin);
+  await deleteOnOtherTab(secondUpdate);
+  await afterUpdate;
+  await deleteOnOtherTab(thirdUpdate);
+  await expect(deleteButton(admin, secondUpdate)).toHaveCount(0, { timeout: 20_000 });
+  await expect(deleteButton(admin, thirdUpdate)).toHaveCount(0, { timeout: 20_000 });
+
+  await otherContext.close();
   expect(errors).toEqual([]);
 });
