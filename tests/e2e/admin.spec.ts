@@ -92,7 +92,7 @@ test("an admin proposes a deposit-wallet change that a second admin rejects, and
   const proposed = `0x4444${Date.now().toString(16).padStart(36, "0")}`;
   await dialog.getByLabel("USDT (ERC20)").fill(proposed);
   await dialog.getByRole("button", { name: "Save Changes" }).click();
-  await expect(dialog.getByText("Awaiting second approval")).toBeVisible();
+  await expect(dialog.getByText("Awaiting second approval", { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden({ timeout: 5_000 });
   const description = `Wallet USDT (ERC20): ${original} → ${proposed}`;
 

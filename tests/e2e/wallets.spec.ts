@@ -81,7 +81,7 @@ test("a deposit-wallet change waits for a second admin, its wallet offers no sec
   // The change is proposed, not made: the modal says so and the wallet keeps its address.
   const reason = "Rotated by the custodian, ticket E2E";
   const dialog = await proposeAddress(page, FIRST, reason);
-  await expect(dialog.getByText("Awaiting second approval").first()).toBeVisible();
+  await expect(dialog.getByText("Awaiting second approval", { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden({ timeout: 5_000 });
   const mine = walletProposal(page, original, FIRST);
   await expect(mine).toHaveCount(1);
@@ -110,7 +110,7 @@ test("a deposit-wallet change waits for a second admin, its wallet offers no sec
 
   // Leave the demo wallet as other tests expect it, through the same two steps.
   const back = await proposeAddress(page, original);
-  await expect(back.getByText("Awaiting second approval")).toBeVisible();
+  await expect(back.getByText("Awaiting second approval", { exact: true })).toBeVisible();
   await approve(secondAdmin, FIRST, original);
   await page.reload();
   await expect((await openWallets(page)).getByLabel(WALLET)).toHaveValue(original);
