@@ -123,3 +123,34 @@ test("the desk takes a live update that arrives while it is still reading a relo
   await otherContext.close();
   expect(errors).toEqual([]);
 });
+
+test("leaving the desk while it reads a live update's refresh shows no error", async ({ browser, page: admin }) => {
+  test.setTimeout(120_000);
+  const name = `Leave${Date.now() % 1_000_000}`;
+  const signUp = await browser.newContext();
+  await registerClient(await signUp.newPage(), name);
+  await signUp.close();
+
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await admin.goto(`/admin?q=${name}`);
+  const otherContext = await browser.newContext({ storageState: await admin.context().storageState() });
+  const errors = watchForErrors(otherContext);
+  const other = await otherContext.newPage();
+  await other.goto(`/admin?q=${name}`);
+  other.on("dialog", (confirm) => void confirm.accept());
+  await expect(admin.getByRole("button", { name: `Delete ${name} Tester's data` })).toBeVisible();
+  await slowDeskData(admin);
+
+  // The other tab's delete makes the desk refresh; the admin opens the audit log while that refresh's data arrives,
+  // which cancels it.
+  const refresh = deskReloadArriving(admin);
+  await other.getByRole("button", { name: `Delete ${name} Tester's data` }).click();
+  await expect(other.getByText("User data deleted successfully.")).toBeVisible();
+  await refresh;
+  await admin.getByRole("link", { name: "Audit Log" }).click();
+  await expect(admin.getByRole("heading", { name: "Audit Log", level: 1 })).toBeVisible();
+  await expect(admin).toHaveURL(/\/admin\/audit$/);
+
+  await otherContext.close();
+  expect(errors).toEqual([]);
+});
