@@ -186,6 +186,8 @@ export default function AccountSettings() {
                 if (mismatch) event.preventDefault();
               }}
             >
+              {/* Tells a password manager whose password this is, so it updates the right saved login. */}
+              <input type="email" name="username" autoComplete="username" value={account.email} readOnly hidden />
               <CurrentPasswordField />
               <Field
                 label="New Password"
