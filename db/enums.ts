@@ -20,7 +20,23 @@ export const SECOND_FACTOR_METHODS = ["totp", "recovery_code"] as const;
 export const SIGN_IN_RESULTS = ["success", "wrong_password", "wrong_code", "locked"] as const;
 export const OUTBOX_STATUSES = ["pending", "sent", "captured", "failed"] as const;
 
+/**
+ * A client's identity-verification case: filled in (draft), sent (submitted), then decided: approved (the client is
+ * Verified), rejected (with the reviewer's reason; the client may send it again) or more information needed.
+ */
+export const VERIFICATION_STATUSES = ["draft", "submitted", "approved", "rejected", "more_info_needed"] as const;
+/** The identity document a client shows: a passport has no back; a national identity card and a driving licence do. */
+export const IDENTITY_DOCUMENT_TYPES = ["passport", "national_id", "driving_licence"] as const;
+/** The files of a case: the identity document's front and back, and a recent proof of address. */
+export const DOCUMENT_KINDS = ["identity_front", "identity_back", "proof_of_address"] as const;
+/** What the Worker accepts, decided from a file's first bytes. */
+export const DOCUMENT_CONTENT_TYPES = ["image/jpeg", "image/png", "application/pdf"] as const;
+
 export type Role = (typeof ROLES)[number];
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+export type IdentityDocumentType = (typeof IDENTITY_DOCUMENT_TYPES)[number];
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];

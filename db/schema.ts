@@ -8,6 +8,9 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 
 import {
   AUTH_TOKEN_PURPOSES,
+  DOCUMENT_CONTENT_TYPES,
+  DOCUMENT_KINDS,
+  IDENTITY_DOCUMENT_TYPES,
   OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
   PROFILE_STATUSES,
@@ -18,6 +21,7 @@ import {
   SIGN_IN_RESULTS,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
+  VERIFICATION_STATUSES,
 } from "./enums";
 
 export * from "./enums";
@@ -565,3 +569,82 @@ export type Profile = typeof profiles.$inferSelect;
 export type Transaction = typeof transactions.$inferSelect;
 export type DepositWallet = typeof depositWallets.$inferSelect;
 export type Proposal = typeof proposals.$inferSelect;
+
+/**
+ * A client's identity verification (docs/product.md, "Identity verification"). One live case per client; when an
+ * admin deletes the client's data the case is kept as evidence: `ended_at` is the account's end and `retain_until`
+ * five years later, after which the scheduled purge deletes it and its documents.
+ */
+export const verificationCases = sqliteTable(
+  "verification_cases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    status: text("status", { enum: VERIFICATION_STATUSES }).notNull().default("draft"),
+    legalFirstName: text("legal_first_name"),
+    legalLastName: text("legal_last_name"),
+    /** YYYY-MM-DD. */
+    dateOfBirth: text("date_of_birth"),
+    /** ISO 3166 alpha-2, from the product's country list. */
+    country: text("country"),
+    address: text("address"),
+    documentType: text("document_type", { enum: IDENTITY_DOCUMENT_TYPES }),
+    documentNumber: text("document_number"),
+    /** When the client last sent the case; a decision names it, so a decision on a stale page is refused. */
+    submittedAt: integer("submitted_at"),
+    reviewedBy: text("reviewed_by"),
+    reviewedAt: integer("reviewed_at"),
+    /** The reviewer's reason (a rejection) or message (more information needed). */
+    reviewNote: text("review_note"),
+    /** More information needed: which document the client must send again. */
+    reviewDocumentKind: text("review_document_kind", { enum: DOCUMENT_KINDS }),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+    /** The account's end (its data deleted by an admin); the case is then evidence only. */
+    endedAt: integer("ended_at"),
+    retainUntil: integer("retain_until"),
+  },
+  (t) => [
+    check("verification_cases_status", sql`${t.status} IN (${inList(VERIFICATION_STATUSES)})`),
+    check(
+      "verification_cases_document_type",
+      sql`${t.documentType} IS NULL OR ${t.documentType} IN (${inList(IDENTITY_DOCUMENT_TYPES)})`,
+    ),
+    check("verification_cases_ended", sql`(${t.endedAt} IS NULL) = (${t.retainUntil} IS NULL)`),
+    uniqueIndex("verification_cases_live_idx").on(t.userId).where(sql`ended_at IS NULL`),
+    // The review queue: cases by status, oldest submission first.
+    index("verification_cases_queue_idx").on(t.status, t.submittedAt, t.id),
+    index("verification_cases_retain_idx").on(t.retainUntil).where(sql`retain_until IS NOT NULL`),
+  ],
+);
+
+/**
+ * A file of a case, stored in the private R2 bucket under a random key. The client's file name is kept here only;
+ * a replaced file stays (with `replaced_at`) as evidence of what was reviewed.
+ */
+export const verificationDocuments = sqliteTable(
+  "verification_documents",
+  {
+    /** Random; the admin's document address. */
+    id: text("id").primaryKey(),
+    caseId: integer("case_id").notNull(),
+    userId: text("user_id").notNull(),
+    kind: text("kind", { enum: DOCUMENT_KINDS }).notNull(),
+    objectKey: text("object_key").notNull().unique(),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type", { enum: DOCUMENT_CONTENT_TYPES }).notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    /** SHA-256 of the bytes, hex. */
+    sha256: text("sha256").notNull(),
+    uploadedAt: integer("uploaded_at").notNull().default(now),
+    replacedAt: integer("replaced_at"),
+  },
+  (t) => [
+    check("verification_documents_kind", sql`${t.kind} IN (${inList(DOCUMENT_KINDS)})`),
+    check("verification_documents_type", sql`${t.contentType} IN (${inList(DOCUMENT_CONTENT_TYPES)})`),
+    check("verification_documents_size", sql`${t.sizeBytes} > 0`),
+    // One current file of each kind per case.
+    uniqueIndex("verification_documents_current_idx").on(t.caseId, t.kind).where(sql`replaced_at IS NULL`),
+    index("verification_documents_user_idx").on(t.userId),
+  ],
+);

@@ -25,6 +25,15 @@ const turnstileKey = (name: string) =>
     .optional()
     .default("");
 
+/** A whole number of US dollars (0 or more), with its default when absent or empty. */
+const wholeDollars = (name: string, fallback: string) =>
+  z
+    .preprocess(
+      (value) => (value === undefined || value === "" ? fallback : String(value).trim()),
+      z.string().regex(/^\d{1,9}$/, `${name} must be a whole number of US dollars (0 or more)`),
+    )
+    .transform(Number);
+
 /** A setting that may be absent; an empty value counts as absent. */
 const optionalSetting = z
   .string()
@@ -87,12 +96,16 @@ const appEnvSchema = z
      * Four eyes (a var): admin ledger entries and approvals of client requests (deposits, stock deposits,
      * withdrawals) of this many US dollars or more wait for a second admin's approval; 0 means every one does. Deposit-wallet changes always do, whatever the amount.
      */
-    FOUR_EYES_THRESHOLD: z
-      .preprocess(
-        (value) => (value === undefined || value === "" ? "10000" : String(value).trim()),
-        z.string().regex(/^\d{1,9}$/, "FOUR_EYES_THRESHOLD must be a whole number of US dollars (0 or more)"),
-      )
-      .transform(Number),
+    FOUR_EYES_THRESHOLD: wholeDollars("FOUR_EYES_THRESHOLD", "10000"),
+    /**
+     * Identity verification (vars, whole US dollars; docs/product.md, "Identity verification"): an unverified
+     * client's pending plus approved deposits may total at most UNVERIFIED_DEPOSIT_LIMIT; a verified client's
+     * pending plus approved withdrawals at most WITHDRAWAL_LIMIT_DAY over a rolling 24 hours and
+     * WITHDRAWAL_LIMIT_MONTH over a rolling 30 days.
+     */
+    UNVERIFIED_DEPOSIT_LIMIT: wholeDollars("UNVERIFIED_DEPOSIT_LIMIT", "2000"),
+    WITHDRAWAL_LIMIT_DAY: wholeDollars("WITHDRAWAL_LIMIT_DAY", "25000"),
+    WITHDRAWAL_LIMIT_MONTH: wholeDollars("WITHDRAWAL_LIMIT_MONTH", "100000"),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
     /**
@@ -160,6 +173,8 @@ export interface WorkerBindings {
   ASSETS?: Fetcher;
   CLIENT_FEED: DurableObjectNamespace<FeedHub>;
   ADMIN_DESK: DurableObjectNamespace<FeedHub>;
+  /** Identity documents: a private bucket, read only through the Worker (never public, never cached). */
+  DOCUMENTS: R2Bucket;
   [key: string]: unknown;
 }
 
