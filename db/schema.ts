@@ -585,7 +585,7 @@ export const verificationCases = sqliteTable(
     legalLastName: text("legal_last_name"),
     /** YYYY-MM-DD. */
     dateOfBirth: text("date_of_birth"),
-    /** ISO 3166 alpha-2, from the product's country list. */
+    /** A name from the product's country list (app/lib/countries.ts), as the profile keeps it. */
     country: text("country"),
     address: text("address"),
     documentType: text("document_type", { enum: IDENTITY_DOCUMENT_TYPES }),

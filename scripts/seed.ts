@@ -7,41 +7,11 @@ import { decodeBase32 } from "@oslojs/encoding";
 import { profileProjectionSql, signedCents } from "../app/lib/money/rules.ts";
 import { encryptTotpSecret, secretForManualEntry } from "../app/server/auth/totp-crypto.server.ts";
 import { hashPassword } from "../app/server/password.server.ts";
+import { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT } from "./lib/demo-people.ts";
 import { type D1Target, devVar, ensureDevVars, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
+import { seedDemoVerification } from "./seed-verification.ts";
 
-export const DEMO_ADMIN = {
-  id: "00000000-0000-4000-8000-000000000001",
-  email: "admin@example.com",
-  password: "demo-admin-2026",
-  firstName: "Avery",
-  lastName: "Admin",
-  /**
-   * The demo admin's authenticator (base32, 20 bytes): admins must use two-factor sign-in, so the local demo
-   * comes enrolled with a secret anyone may add to an app. Local data only, like the password.
-   */
-  totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
-};
-/**
- * A second demo admin, with a key of its own: large ledger entries, large withdrawals and deposit-wallet changes
- * need the approval of an admin other than the one who proposed them.
- */
-export const DEMO_SECOND_ADMIN = {
-  id: "00000000-0000-4000-8000-000000000003",
-  email: "admin2@example.com",
-  password: "demo-admin2-2026",
-  firstName: "Blair",
-  lastName: "Admin",
-  totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
-};
-export const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
-
-export const DEMO_CLIENT = {
-  id: "00000000-0000-4000-8000-000000000002",
-  email: "client@example.com",
-  password: "demo-client-2026",
-  firstName: "Casey",
-  lastName: "Client",
-};
+export { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT };
 
 /** Well-formed but unusable addresses: test vectors and burn addresses nobody holds keys for. */
 export const DEMO_DEPOSIT_WALLETS = [
@@ -77,9 +47,12 @@ const DEMO_TRANSACTIONS: SeedTransaction[] = [
 ];
 
 type DemoPerson = (typeof DEMO_ADMINS)[number] | typeof DEMO_CLIENT;
-const DEMO_PEOPLE: Array<DemoPerson & { role: "admin" | "user" }> = [
-  ...DEMO_ADMINS.map((admin) => ({ ...admin, role: "admin" as const })),
-  { ...DEMO_CLIENT, role: "user" },
+type SeededPerson = DemoPerson & { role: "admin" | "user"; joinedDaysAgo: number };
+/** The second client joined days ago, so that their verification deadline is always ahead. */
+const DEMO_PEOPLE: SeededPerson[] = [
+  ...DEMO_ADMINS.map((admin) => ({ ...admin, role: "admin" as const, joinedDaysAgo: 60 })),
+  { ...DEMO_CLIENT, role: "user", joinedDaysAgo: 60 },
+  { ...DEMO_SECOND_CLIENT, role: "user", joinedDaysAgo: 3 },
 ];
 
 async function userInsert(person: DemoPerson & { role: string }, joined: number, lastLogin: number): Promise<string> {
@@ -119,7 +92,8 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
   const day = 24 * 60 * 60 * 1000;
   const joined = now - 60 * day;
   const statements: string[] = [];
-  for (const person of DEMO_PEOPLE) statements.push(await userInsert(person, joined, now - day));
+  const joinedAt = (person: SeededPerson) => now - person.joinedDaysAgo * day;
+  for (const person of DEMO_PEOPLE) statements.push(await userInsert(person, joinedAt(person), now - day));
 
   let balance = 0;
   for (const tx of DEMO_TRANSACTIONS) {
@@ -149,7 +123,7 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
     );
   }
 
-  for (const person of DEMO_PEOPLE) statements.push(profileInsert(person, joined));
+  for (const person of DEMO_PEOPLE) statements.push(profileInsert(person, joinedAt(person)));
   // The demo admins are enrolled (confirmed, no code used yet) and have no recovery codes: their keys are printed.
   for (const admin of DEMO_ADMINS) statements.push(await twoFactorInsert(totpKey, admin.id, admin.totpSecret, joined));
   // Where each demo withdrawal pays out, as a client's request records it.
@@ -171,36 +145,49 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
 
 /**
  * Seeds the demo data when the database has no users yet. Returns whether it wrote anything. A local database
- * seeded by an older version is brought up to the demo it would get today: its demo admin is enrolled in two-factor
- * sign-in with the demo key (seeded before two-factor existed), and the second demo admin is added (seeded before
- * four eyes), so the printed logins work.
+ * seeded by an older version is brought up to the demo it would get today: its demo admins are enrolled in
+ * two-factor sign-in with their demo keys (seeded before two-factor existed), the second demo admin and the second
+ * demo client are added (seeded before four eyes and identity verification), and demo clients without a
+ * verification case get the demo's (scripts/seed-verification.ts), so the printed logins work as printed.
  */
 export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   const [row] = query<{ n: number }>("SELECT count(*) AS n FROM users", target);
   ensureDevVars();
   const totpKey = devVar("TOTP_ENCRYPTION_KEY");
   if (!totpKey) throw new Error("TOTP_ENCRYPTION_KEY is missing from .dev.vars (see .dev.vars.example)");
-  if ((row?.n ?? 0) > 0) {
-    await addOlderDemoSecondAdmin(target);
+  const empty = (row?.n ?? 0) === 0;
+  if (empty) executeStatements(await buildSeedStatements(totpKey), target);
+  else {
+    await addOlderDemoPeople(target);
     await enrolOlderDemoAdmins(totpKey, target);
-    return false;
   }
-  executeStatements(await buildSeedStatements(totpKey), target);
-  return true;
+  for (const email of seedDemoVerification(target)) {
+    if (!empty) console.log(`Added the demo identity verification of ${email} to this older local database.`);
+  }
+  return empty;
 }
 
-/** A database with the first demo admin but no second one gets it, unless its address is taken by someone else. */
-async function addOlderDemoSecondAdmin(target: D1Target): Promise<void> {
-  const [state] = query<{ demo: number; taken: number }>(
-    `SELECT EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(DEMO_ADMIN.email)} AND role = 'admin') AS demo,
-       EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(DEMO_SECOND_ADMIN.email)} OR id = ${sqlValue(DEMO_SECOND_ADMIN.id)}) AS taken`,
-    target,
+/**
+ * A demo database from before the second admin (four eyes) or the second client (identity verification) gets
+ * them, unless their address or id is taken by someone else.
+ */
+async function addOlderDemoPeople(target: D1Target): Promise<void> {
+  const later = DEMO_PEOPLE.filter(
+    (person) => person.id === DEMO_SECOND_ADMIN.id || person.id === DEMO_SECOND_CLIENT.id,
   );
-  if (!state?.demo || state.taken) return;
-  const now = Date.now();
-  const person = { ...DEMO_SECOND_ADMIN, role: "admin" };
-  executeStatements([await userInsert(person, now, now), profileInsert(person, now)], target);
-  console.log(`Added the second demo admin (${DEMO_SECOND_ADMIN.email}) to this older local database.`);
+  for (const person of later) {
+    const [state] = query<{ demo: number; taken: number }>(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(DEMO_ADMIN.email)} AND role = 'admin') AS demo,
+         EXISTS (SELECT 1 FROM users WHERE email = ${sqlValue(person.email)} OR id = ${sqlValue(person.id)}) AS taken`,
+      target,
+    );
+    if (!state?.demo || state.taken) continue;
+    const joined = Date.now() - person.joinedDaysAgo * 24 * 60 * 60 * 1000;
+    executeStatements([await userInsert(person, joined, joined), profileInsert(person, joined)], target);
+    console.log(
+      `Added the demo ${person.role === "admin" ? "admin" : "client"} ${person.email} to this older local database.`,
+    );
+  }
 }
 
 /** Demo admins of an older database who have no two-factor enrolment get one with their demo key. */
@@ -233,7 +220,8 @@ export function demoLoginLines(): string[] {
       (admin, index) =>
         `  ${index === 0 ? "admin " : "admin2"}  ${admin.email} / ${admin.password} / two-factor key ${secretForManualEntry(decodeBase32(admin.totpSecret))} (add it to an authenticator app)`,
     ),
-    `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password}`,
+    `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password} (identity verified)`,
+    `  client2 ${DEMO_SECOND_CLIENT.email} / ${DEMO_SECOND_CLIENT.password} (identity documents waiting in Verifications)`,
     "  Ledger entries and withdrawal approvals at or above FOUR_EYES_THRESHOLD (US dollars, .dev.vars) and every",
     "  deposit-wallet change wait for a second admin: propose as one demo admin, approve as the other.",
   ];

@@ -106,6 +106,32 @@ export function executeStatements(statements: string[], target: D1Target = {}): 
   }
 }
 
+/**
+ * Writes one object into a local R2 bucket (the demo's sample documents), where `wrangler dev` with the same
+ * persistence folder reads it. Never remote: demo files have no place in a production bucket.
+ */
+export function putLocalObject(
+  bucket: string,
+  key: string,
+  bytes: Uint8Array,
+  contentType: string,
+  target: D1Target = {},
+): void {
+  if (target.remote) throw new Error("Sample documents are for local buckets only");
+  const dir = mkdtempSync(join(tmpdir(), "r2-"));
+  const file = join(dir, "object");
+  try {
+    writeFileSync(file, bytes);
+    run(
+      join(BIN, "wrangler"),
+      ["r2", "object", "put", `${bucket}/${key}`, "--file", file, "--content-type", contentType, ...targetArgs(target)],
+      { capture: true },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A SQL literal. Scripts build statements from trusted or validated input only, and quote everything. */
 export function sqlValue(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "NULL";

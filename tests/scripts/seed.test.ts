@@ -3,6 +3,7 @@
  * wrangler CLI as `npm run dev` runs it, each on a throwaway state folder. Run with `npm run test:scripts`.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,9 +17,17 @@ import {
   ensureDevVars,
   executeStatements,
   query,
+  quietEnv,
   sqlValue,
 } from "../../scripts/lib/local-d1.ts";
-import { DEMO_ADMIN, DEMO_ADMINS, DEMO_SECOND_ADMIN, seedIfEmpty } from "../../scripts/seed.ts";
+import {
+  DEMO_ADMIN,
+  DEMO_ADMINS,
+  DEMO_CLIENT,
+  DEMO_SECOND_ADMIN,
+  DEMO_SECOND_CLIENT,
+  seedIfEmpty,
+} from "../../scripts/seed.ts";
 
 type Enrolment = { id: string; email: string; role: string; secret_encrypted: string | null };
 
@@ -77,6 +86,34 @@ describe("the demo seed", { timeout: 240_000 }, () => {
       fresh,
     );
     assert.deepEqual(profile, { first_name: DEMO_SECOND_ADMIN.firstName, role: "admin" });
+  });
+
+  test("the demo client is verified and the second client's documents wait for review, in the local bucket", async () => {
+    type CaseRow = { email: string; status: string; documents: number; keys: string };
+    const cases = query<CaseRow>(
+      `SELECT u.email, c.status, count(d.id) AS documents, group_concat(d.object_key || ' ' || d.size_bytes, '|') AS keys
+       FROM verification_cases c JOIN users u ON u.id = c.user_id JOIN verification_documents d ON d.case_id = c.id
+       GROUP BY c.id ORDER BY c.status`,
+      fresh,
+    );
+    assert.deepEqual(
+      cases.map(({ email, status, documents }) => [email, status, documents]),
+      [
+        [DEMO_CLIENT.email, "approved", 2],
+        [DEMO_SECOND_CLIENT.email, "submitted", 3],
+      ],
+    );
+    // Each row's object is in the local bucket with the size the row records, under a key that names nobody.
+    for (const entry of cases.flatMap((row) => row.keys.split("|"))) {
+      const [key = "", size] = entry.split(" ");
+      assert.match(key, /^documents\/[0-9a-f-]{36}$/);
+      const out = execFileSync(
+        join("node_modules", ".bin", "wrangler"),
+        ["r2", "object", "get", `brokerage-documents/${key}`, "--pipe", "--local", "--persist-to", fresh.persistTo ?? ""],
+        { env: quietEnv, maxBuffer: 16 * 1024 * 1024 },
+      );
+      assert.equal(out.length, Number(size), key);
+    }
   });
 
   test("seeding again leaves a seeded database as it is", async () => {

@@ -1,0 +1,43 @@
+/** The local demo's people: who `npm run dev` seeds and prints (passwords and keys are local demo data only). */
+export const DEMO_ADMIN = {
+  id: "00000000-0000-4000-8000-000000000001",
+  email: "admin@example.com",
+  password: "demo-admin-2026",
+  firstName: "Avery",
+  lastName: "Admin",
+  /**
+   * The demo admin's authenticator (base32, 20 bytes): admins must use two-factor sign-in, so the local demo
+   * comes enrolled with a secret anyone may add to an app. Local data only, like the password.
+   */
+  totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
+};
+/**
+ * A second demo admin, with a key of its own: large ledger entries, large withdrawals and deposit-wallet changes
+ * need the approval of an admin other than the one who proposed them.
+ */
+export const DEMO_SECOND_ADMIN = {
+  id: "00000000-0000-4000-8000-000000000003",
+  email: "admin2@example.com",
+  password: "demo-admin2-2026",
+  firstName: "Blair",
+  lastName: "Admin",
+  totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
+};
+export const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
+
+export const DEMO_CLIENT = {
+  id: "00000000-0000-4000-8000-000000000002",
+  email: "client@example.com",
+  password: "demo-client-2026",
+  firstName: "Casey",
+  lastName: "Client",
+};
+
+/** A second client whose identity verification waits in the desk's review queue, with sample documents. */
+export const DEMO_SECOND_CLIENT = {
+  id: "00000000-0000-4000-8000-000000000004",
+  email: "client2@example.com",
+  password: "demo-client2-2026",
+  firstName: "Dana",
+  lastName: "Doe",
+};
