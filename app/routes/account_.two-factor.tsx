@@ -9,13 +9,8 @@ import { QrCode } from "~/components/qr-code";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { type FormReply, validateForm } from "~/lib/forms";
 import { confirmTwoFactorSchema, manageTwoFactorSchema, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
-import {
-  confirmEnrolment,
-  disableTwoFactor,
-  regenerateRecoveryCodes,
-  startEnrolment,
-  twoFactorSetup,
-} from "~/server/auth/two-factor.server";
+import { regenerateRecoveryCodes } from "~/server/auth/recovery-codes.server";
+import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorSetup } from "~/server/auth/two-factor.server";
 import { readForm } from "~/server/form.server";
 import { requireUser, TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
 

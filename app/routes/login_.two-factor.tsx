@@ -5,8 +5,9 @@ import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { secondStepSchema, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
+import { isSecondFactorLocked } from "~/server/auth/second-factor-proof.server";
+import { completeSecondStep } from "~/server/auth/second-step.server";
 import { clearChallengeCookie, openChallenge } from "~/server/auth/sign-in.server";
-import { completeSecondStep, isSecondFactorLocked } from "~/server/auth/two-factor.server";
 import type { AppEnv } from "~/server/env.server";
 import { readValidForm } from "~/server/form.server";
 import { getSessionUser } from "~/server/session.server";

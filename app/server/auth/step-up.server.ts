@@ -21,7 +21,7 @@ import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
 import type { AppEnv } from "../env.server";
 import type { SessionUser } from "../session.server";
-import { freshSecondFactor, tryAuthenticatorCode } from "./two-factor.server";
+import { freshSecondFactor, tryAuthenticatorCode } from "./second-factor-proof.server";
 
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
