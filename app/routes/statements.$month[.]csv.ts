@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { STATEMENT_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "~/server/http.server";
-import { monthlyStatementCsv, parseStatementMonth } from "~/server/ledger/statements.server";
+import { monthlyStatementCsv } from "~/server/ledger/statement-csv.server";
+import { parseStatementMonth } from "~/server/ledger/statements.server";
 import { requireClient } from "~/server/session.server";
 
 /** /statements/2026-10.csv: the statement's rows as CSV, streamed. */

@@ -7,11 +7,8 @@
  * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
  */
 import { and, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { centsToAmount, typeLabel } from "~/lib/ledger";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
-import { transactionReference } from "~/lib/reference";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
-import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 
@@ -81,7 +78,7 @@ export type StatementRow = {
   movedAt: number;
 };
 
-interface MovedKey {
+export interface MovedKey {
   movedAt: number;
   id: number;
 }
@@ -218,86 +215,4 @@ export async function statementMonths(db: Db, userId: string): Promise<string[]>
     SELECT month FROM ledger_months WHERE user_id = ${userId}
     ORDER BY month DESC`);
   return rows.map((row) => row.month);
-}
-
-/* ---------------------------------------------------------------- CSV */
-
-export const STATEMENT_CSV_COLUMNS = [
-  "date",
-  "reference",
-  "type",
-  "status",
-  "trading_pair",
-  "stock",
-  ...MONEY_COLUMNS,
-  "balance",
-] as const;
-
-type CsvRow = { kind: "opening"; cents: number } | { kind: "movement" | "request"; row: StatementRow };
-type CsvKey = { kind: "movement" | "request"; at: number; id: number } | { kind: "opening" };
-
-/**
- * The statement as CSV, streamed: the opening balance, then the movements with the running balance, then the
- * requests that moved nothing. Each page is one keyset range of the month.
- */
-export function monthlyStatementCsv(db: Db, userId: string, period: StatementPeriod): ReadableStream<Uint8Array> {
-  let balance = 0;
-  const requestsFrom = async (after: { createdAt: number; id: number } | undefined, limit: number) =>
-    (await requestsQuery(db, userId, period, after, limit)).map(
-      (row): CsvRow => ({ kind: "request", row: row as StatementRow }),
-    );
-  const movementsThenRequests = async (after: MovedKey | undefined, limit: number) => {
-    const moved = (await movementsQuery(db, userId, period, after, limit)).map(
-      (row): CsvRow => ({ kind: "movement", row: row as StatementRow }),
-    );
-    return moved.length < limit ? [...moved, ...(await requestsFrom(undefined, limit - moved.length))] : moved;
-  };
-  return csvStream<CsvRow, CsvKey>({
-    header: STATEMENT_CSV_COLUMNS,
-    readPage: async (after, limit) => {
-      if (!after) {
-        const [opening] = await openingQuery(db, userId, period.month);
-        return [
-          { kind: "opening", cents: Number(opening?.cents ?? 0) },
-          ...(await movementsThenRequests(undefined, limit)),
-        ];
-      }
-      if (after.kind === "opening") return movementsThenRequests(undefined, limit);
-      if (after.kind === "movement") return movementsThenRequests({ movedAt: after.at, id: after.id }, limit);
-      return requestsFrom({ createdAt: after.at, id: after.id }, limit);
-    },
-    keyOf: (item) =>
-      item.kind === "opening"
-        ? { kind: "opening" }
-        : { kind: item.kind, at: item.kind === "movement" ? item.row.movedAt : item.row.createdAt, id: item.row.id },
-    cells: (item) => {
-      if (item.kind === "opening") {
-        balance = item.cents;
-        return [
-          new Date(period.start).toISOString(),
-          "",
-          "Opening balance",
-          "",
-          "",
-          "",
-          "",
-          "",
-          centsToAmount(balance),
-        ];
-      }
-      const { row } = item;
-      const moved = item.kind === "movement";
-      if (moved) balance += signedCents(row.transactionType, row.amountCents);
-      return [
-        new Date(moved ? row.movedAt : row.createdAt).toISOString(),
-        transactionReference(row.id),
-        typeLabel(row.transactionType),
-        row.status,
-        row.tradingPair,
-        row.stock,
-        ...moneyCells(row.transactionType, row.amountCents),
-        moved ? centsToAmount(balance) : "",
-      ];
-    },
-  });
 }
