@@ -32,6 +32,8 @@ describe("migrations on an empty D1", () => {
       "transactions_archive",
       "two_factor",
       "users",
+      "verification_cases",
+      "verification_documents",
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
