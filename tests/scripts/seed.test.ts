@@ -109,7 +109,16 @@ describe("the demo seed", { timeout: 240_000 }, () => {
       assert.match(key, /^documents\/[0-9a-f-]{36}$/);
       const out = execFileSync(
         join("node_modules", ".bin", "wrangler"),
-        ["r2", "object", "get", `brokerage-documents/${key}`, "--pipe", "--local", "--persist-to", fresh.persistTo ?? ""],
+        [
+          "r2",
+          "object",
+          "get",
+          `brokerage-documents/${key}`,
+          "--pipe",
+          "--local",
+          "--persist-to",
+          fresh.persistTo ?? "",
+        ],
         { env: quietEnv, maxBuffer: 16 * 1024 * 1024 },
       );
       assert.equal(out.length, Number(size), key);

@@ -209,6 +209,23 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     expect(fresh?.n).toBe(1);
     expect(await sessionsOf(client.id)).toBe(1);
   });
+
+  it("closes the ended sessions' open live feeds at once", async () => {
+    const client = await signedInClient();
+    const other = await sessionCookieFor(client.id, Date.now(), { freshSecondFactor: false });
+    const mine = await sessionCookieFor(client.id, Date.now(), { freshSecondFactor: false });
+    const response = await exports.default.fetch(`${ORIGIN}/ws/clients/${client.id}`, {
+      headers: { Upgrade: "websocket", Origin: ORIGIN, Cookie: other },
+    });
+    const socket = response.webSocket;
+    if (!socket) throw new Error(`no websocket: ${response.status}`);
+    socket.accept();
+    const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
+    await steadyStep();
+    await enrolThroughPages(mine);
+    // Nothing is published to the feed: the close comes from ending the session itself.
+    expect(await closed).toBe(4001);
+  });
 });
 
 describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {

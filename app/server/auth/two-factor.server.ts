@@ -12,7 +12,7 @@ import { RECOVERY_RESET_HOLD_MS } from "~/lib/step-up";
 import type { AppContext } from "~/load-context";
 import { afterCommit } from "../commands.server";
 import type { Db } from "../db.server";
-import { schema, writeTogether } from "../db.server";
+import { returning, schema, writeTogether } from "../db.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
 import { clientMeta } from "./client-meta.server";
 import { checkCurrentPassword } from "./current-password.server";
@@ -146,7 +146,9 @@ export async function confirmEnrolment(
       ),
     earlierCodes: db.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)),
     codes: db.insert(recoveryCodes).values(fresh.rows),
-    otherSessions: endSessionsOf(db, user.id, user.sessionId),
+    otherSessions: returning<{ id: string }>(
+      endSessionsOf(db, user.id, user.sessionId).returning({ id: schema.sessions.id }),
+    ),
     thisSession: freshSecondFactor(db, user.sessionId, now),
     notice: securityNotice(db, {
       to: user.email,
@@ -156,7 +158,11 @@ export async function confirmEnrolment(
       at: now,
     }),
   });
-  afterCommit(context, { emailIds: outboxIds(written.notice) });
+  // The ended sessions' open pages lose their live feed at once, as after a password change.
+  afterCommit(context, {
+    emailIds: outboxIds(written.notice),
+    endedSessions: written.otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
+  });
   return { ok: true, recoveryCodes: fresh.codes };
 }
 /**
