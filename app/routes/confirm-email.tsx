@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { confirmEmail } from "~/server/auth.server";
+import { confirmEmail } from "~/server/auth/links.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Confirm Email" }, { name: "robots", content: "noindex" }]);
 

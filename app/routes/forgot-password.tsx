@@ -8,7 +8,7 @@ import { CheckedSubmit } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
-import { requestPasswordReset } from "~/server/auth.server";
+import { requestPasswordReset } from "~/server/auth/passwords.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";

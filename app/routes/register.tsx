@@ -14,8 +14,8 @@ import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas
 import { seo } from "~/lib/seo";
 import { clientMeta } from "~/server/auth/client-meta.server";
 import { signInProviders } from "~/server/auth/oauth-accounts.server";
+import { registerClient } from "~/server/auth/registration.server";
 import { deviceOf } from "~/server/auth/sign-in.server";
-import { registerClient } from "~/server/auth.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";

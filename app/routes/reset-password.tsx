@@ -8,7 +8,8 @@ import { refusalOf } from "~/lib/forms";
 import { MESSAGES, resetPasswordSchema } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
 import { clientMeta } from "~/server/auth/client-meta.server";
-import { isResetTokenUsable, resetPassword } from "~/server/auth.server";
+import { isResetTokenUsable } from "~/server/auth/links.server";
+import { resetPassword } from "~/server/auth/passwords.server";
 import { afterCommit } from "~/server/commands.server";
 import { readValidForm } from "~/server/form.server";
 

@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
-import { registerClient } from "~/server/auth.server";
+import { registerClient } from "~/server/auth/registration.server";
 import { schema } from "~/server/db.server";
 import {
   deliverDueEmails,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
-import { registerClient } from "~/server/auth.server";
+import { registerClient } from "~/server/auth/registration.server";
 import { appEnv, countRows, db, ORIGIN, registrationFields } from "../support/fixtures";
 
 let counter = 0;

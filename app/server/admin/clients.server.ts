@@ -2,8 +2,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
+import { accountQuery } from "../accounts.server";
 import { type Actor, auditInsert } from "../audit.server";
-import { accountQuery } from "../auth.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, returning, schema, writeTogether } from "../db.server";

@@ -5,7 +5,7 @@
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
 import { profileNameKey, USER_ACTIVITY_KEY } from "../../../db/schema";
-import { personColumns } from "../auth.server";
+import { personColumns } from "../accounts.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";

@@ -6,13 +6,13 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { MESSAGES } from "~/lib/schemas/auth";
-import { newToken } from "../auth.server";
 import type { CommandContext, Result } from "../commands.server";
 import { afterCommit } from "../commands.server";
 import { schema, writeTogether } from "../db.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { BUDGETS, takeBudgetPlace } from "../rate-limit.server";
 import type { SessionUser } from "../session.server";
+import { newToken } from "./links.server";
 
 const { users, authTokens } = schema;
 

@@ -4,7 +4,6 @@ import type { CompleteProfileInput } from "~/lib/schemas/auth";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { OAUTH_MESSAGES, type OAuthProvider, PROVIDER_NAMES } from "~/lib/schemas/oauth";
 import type { AppContext } from "~/load-context";
-import { registerClientWithProvider } from "../auth.server";
 import type { Outcome } from "../commands.server";
 import { afterCommit } from "../commands.server";
 import { randomToken, sha256Hex } from "../crypto.server";
@@ -14,6 +13,7 @@ import { clientIp } from "../rate-limit.server";
 import { clientMeta } from "./client-meta.server";
 import type { ProviderIdentity } from "./oauth.server";
 import { configuredProviders } from "./oauth.server";
+import { registerClientWithProvider } from "./registration.server";
 import { deviceOf, signedInUserColumns } from "./sign-in.server";
 
 /**

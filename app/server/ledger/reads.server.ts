@@ -6,7 +6,7 @@ import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { qrPath } from "~/lib/qr";
 import { type FeedTransaction, feedTransactionColumns } from "~/lib/realtime";
-import { accountQuery } from "../auth.server";
+import { accountQuery } from "../accounts.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
