@@ -10,7 +10,7 @@
  */
 import { appendFileSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FAKE_PROVIDER_SETTINGS } from "../tests/e2e/fake-oauth-provider.ts";
+import { FAKE_PROVIDER_SETTINGS } from "./lib/fake-oauth-settings.ts";
 import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, ensureDevVars, ROOT } from "./lib/local-d1.ts";
 import { supervise } from "./lib/supervise.ts";

@@ -1,29 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { FAKE_PROVIDER_CLIENTS as CLIENTS, FAKE_PROVIDER_PORT } from "../../scripts/lib/fake-oauth-settings.ts";
+
+export { FAKE_PROVIDER_PORT };
 
 /**
  * Google and GitHub as the browser tests need them: a loopback server the app reaches through
- * `OAUTH_TEST_ENDPOINTS` (scripts/e2e-server.ts), each provider's endpoint at "/{its host}{its path}". Its
- * sign-in page asks who signs in (the test fills it in, so tests in parallel never share a person), and it checks
+ * `OAUTH_TEST_ENDPOINTS` (scripts/lib/fake-oauth-settings.ts), each provider's endpoint at "/{its host}{its path}".
+ * Its sign-in page asks who signs in (the test fills it in, so tests in parallel never share a person), and it checks
  * what a real provider would: the client's credentials, the redirect URI, the single-use code and, for Google, the
  * PKCE verifier against its challenge. One server for the whole run: tests/e2e/global-setup.ts.
  */
-export const FAKE_PROVIDER_PORT = Number(process.env.E2E_OAUTH_PORT ?? Number(process.env.E2E_PORT ?? 8788) + 1000);
-
-const CLIENTS = {
-  google: { id: "e2e-google-client", secret: "e2e-google-secret" },
-  github: { id: "e2e-github-client", secret: "e2e-github-secret" },
-} as const;
-
-/** The settings the browser tests' server runs with (scripts/e2e-server.ts): both providers, pointed here. */
-export const FAKE_PROVIDER_SETTINGS = {
-  GOOGLE_CLIENT_ID: CLIENTS.google.id,
-  GOOGLE_CLIENT_SECRET: CLIENTS.google.secret,
-  GITHUB_CLIENT_ID: CLIENTS.github.id,
-  GITHUB_CLIENT_SECRET: CLIENTS.github.secret,
-  OAUTH_TEST_ENDPOINTS: `http://127.0.0.1:${FAKE_PROVIDER_PORT}`,
-};
-
 export interface FakePerson {
   /** Google's `sub`, GitHub's numeric id. */
   id: string;

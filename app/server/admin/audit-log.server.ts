@@ -8,11 +8,11 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
 import type { AuditFilters } from "~/lib/audit-filters";
 import { historyTimeRange } from "~/lib/history-filters";
+import { displayName } from "~/lib/person-name";
 import { csvStream } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
-import { displayName } from "./clients.server";
 
 const { users, profiles, auditLog, depositWallets } = schema;
 const actors = alias(users, "actor");

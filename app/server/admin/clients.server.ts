@@ -2,6 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
+import { displayName } from "~/lib/person-name";
 import { accountQuery } from "../accounts.server";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
@@ -22,10 +23,7 @@ import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./pro
 
 const { profiles, transactions, withdrawalWallets } = schema;
 
-export function displayName(first: string | null | undefined, last: string | null | undefined, email: string): string {
-  const full = `${first ?? ""} ${last ?? ""}`.trim();
-  return full || email;
-}
+export { displayName };
 
 /**
  * One page of the client page's Transactions table: the history's filters and keyset paging (the client's own

@@ -7,6 +7,7 @@
  * Whoever comes second (approve against reject, two approvals) finds the proposal decided.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_MESSAGES, requestGoneMessage } from "~/lib/proposals";
 import type { FeedTransaction } from "~/lib/realtime";
 import type { ProposalStatus } from "../../../db/enums";
@@ -19,7 +20,6 @@ import { refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
-import { displayName } from "./clients.server";
 import { coveredByBalance } from "./decisions.server";
 import { entryRefusal, ledgerEntryWrites } from "./entries.server";
 import { walletChangedNotice } from "./wallets.server";

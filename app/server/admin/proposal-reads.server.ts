@@ -5,10 +5,10 @@
  * since with one nobody can approve.
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { displayName } from "~/lib/person-name";
 import { describeProposal } from "~/lib/proposals";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { displayName } from "./clients.server";
 
 const { proposals, users, profiles } = schema;
 

@@ -6,6 +6,7 @@
  * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
@@ -15,7 +16,6 @@ import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
-import { displayName } from "./clients.server";
 import { entryAllowed, entryRefusal, type LedgerEntry } from "./entries.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
