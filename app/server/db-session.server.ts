@@ -1,3 +1,4 @@
+import { cookieName, plainSetCookie, readCookies } from "./cookies.server";
 import type { D1Client } from "./db.server";
 
 /**
@@ -7,11 +8,10 @@ import type { D1Client } from "./db.server";
  */
 
 /**
- * `__Host-` in production: the browser then refuses it unless Secure, path / and no Domain. Takes the
- * validated configuration or the raw bindings (middleware that runs before the configuration is read).
+ * `__Host-d1-bookmark` in production (app/server/cookies.server.ts). Takes the validated configuration or the raw
+ * bindings (middleware that runs before the configuration is read).
  */
-export const bookmarkCookieName = (env: { ENVIRONMENT?: string }) =>
-  env.ENVIRONMENT === "production" ? "__Host-d1-bookmark" : "d1-bookmark";
+export const bookmarkCookieName = (env: { ENVIRONMENT?: string }) => cookieName(env, "d1-bookmark");
 
 /** Long enough for a working session; an older bookmark only asks for data the replicas have long had. */
 export const BOOKMARK_MAX_AGE_SECONDS = 4 * 60 * 60;
@@ -67,18 +67,12 @@ export function sessionConstraint(request: {
 
 /** The bookmark cookie's value in a Cookie header, or null. */
 export function bookmarkFromCookies(cookieHeader: string | null | undefined, name: string): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(";")) {
-    const separator = part.indexOf("=");
-    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return null;
+  return readCookies(cookieHeader)[name] ?? null;
 }
 
 /** The Set-Cookie header that hands the browser its bookmark. */
 export function bookmarkSetCookie(env: { ENVIRONMENT?: string }, bookmark: string): string {
-  const secure = env.ENVIRONMENT === "production" ? "; Secure" : "";
-  return `${bookmarkCookieName(env)}=${bookmark}; Max-Age=${BOOKMARK_MAX_AGE_SECONDS}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+  return plainSetCookie(env, "d1-bookmark", bookmark, BOOKMARK_MAX_AGE_SECONDS);
 }
 
 /** A request's D1 session: the client drizzle queries through, and the bookmark after its queries. */

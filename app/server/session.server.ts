@@ -1,12 +1,12 @@
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
+import { appCookie, cookieName } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
-import { isProduction } from "./env.server";
 
 /** Signed out after 30 minutes without activity, and after 12 hours whatever happens (docs/product.md, "Constants"). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -44,17 +44,11 @@ export interface SecondFactorProof {
  * The cookie holds only an opaque random token; the database holds its SHA-256 hash.
  * No Max-Age: like the old app's session storage, it ends with the browser session.
  */
-/** `__Host-` in production: the browser then refuses it unless Secure, path / and no Domain. */
-export const sessionCookieName = (env: AppEnv) => (isProduction(env) ? "__Host-session" : "session");
+/** `__Host-session` in production (app/server/cookies.server.ts); no Max-Age. */
+export const sessionCookieName = (env: AppEnv) => cookieName(env, "session");
 
 export function sessionCookie(env: AppEnv) {
-  const secure = isProduction(env);
-  return createCookie(sessionCookieName(env), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-  });
+  return appCookie(env, "session");
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { appCookie } from "./cookies.server";
 import type { AppEnv } from "./env.server";
-import { isProduction } from "./env.server";
 
 /** A one-shot message set by an action and shown by the root (Epic Stack's flash toast). */
 export const toastSchema = z.object({
@@ -14,14 +14,9 @@ export const toastSchema = z.object({
 type Toast = z.infer<typeof toastSchema>;
 type ToastInput = z.input<typeof toastSchema>;
 
+/** Signed, so no other page can plant a message; `__Host-toast` in production like every cookie. */
 function toastCookie(env: AppEnv) {
-  return createCookie("toast", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isProduction(env),
-    path: "/",
-    secrets: [env.SESSION_SECRET],
-  });
+  return appCookie(env, "toast", { secret: env.SESSION_SECRET });
 }
 
 export async function createToastHeader(env: AppEnv, toast: ToastInput): Promise<string> {

@@ -1,9 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/schemas/auth";
+import { oauthCookie } from "~/server/auth/oauth-accounts.server";
+import { challengeCookie, deviceCookie } from "~/server/auth/sign-in.server";
 import { sha256Hex } from "~/server/crypto.server";
+import { bookmarkSetCookie } from "~/server/db-session.server";
 import { readAppEnv } from "~/server/env.server";
 import { requireAdmin, requireClient, sessionCookie } from "~/server/session.server";
+import { createToastHeader } from "~/server/toast.server";
 import {
   appEnv,
   cookieFrom,
@@ -273,6 +277,30 @@ describe("sessions through the pages", () => {
     expect(header).toMatch(/; HttpOnly/);
     expect(header).toMatch(/; SameSite=Lax/);
     expect(header).toMatch(/; Path=\//);
+  });
+
+  it("set every cookie of theirs as __Host-, Secure, HttpOnly, SameSite=Lax, path / in production, the toast too", async () => {
+    const production = readAppEnv({ ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" });
+    const headers = {
+      session: await sessionCookie(production).serialize("token"),
+      toast: await createToastHeader(production, { description: "Saved." }),
+      challenge: await challengeCookie(production).serialize("token"),
+      device: await deviceCookie(production).serialize("device-id"),
+      oauthState: await oauthCookie(production, "oauth-state", 600).serialize({ provider: "google", state: "x" }),
+      bookmark: bookmarkSetCookie(production, "0000000a-00000001"),
+    };
+    for (const [name, header] of Object.entries(headers)) {
+      const attributes = header
+        .split(/;\s*/)
+        .slice(1)
+        .map((part) => part.toLowerCase());
+      expect(header, name).toMatch(/^__Host-[\w-]+=/);
+      for (const wanted of ["secure", "httponly", "samesite=lax", "path=/"]) expect(attributes, name).toContain(wanted);
+      expect(
+        attributes.some((part) => part.startsWith("domain=")),
+        name,
+      ).toBe(false);
+    }
   });
 
   it("refuse the fast test hashing in production", () => {

@@ -1,4 +1,5 @@
 import { deviceCookie } from "../../app/server/auth/sign-in.server";
+import { readCookies } from "../../app/server/cookies.server";
 import { bookmarkCookieName } from "../../app/server/db-session.server";
 import type { AppEnv } from "../../app/server/env.server";
 
@@ -42,11 +43,7 @@ function ignoredCookie(name: string, deviceCookieName: string): boolean {
   );
 }
 
-const cookieNames = (header: string | null) =>
-  (header ?? "")
-    .split(";")
-    .map((part) => part.split("=")[0]?.trim() ?? "")
-    .filter((name) => name !== "");
+const cookieNames = (header: string | null) => Object.keys(readCookies(header));
 
 /** Whether the request carries a cookie that may change the page (a session's above all). */
 export function carriesPageCookie(env: AppEnv, request: Request): boolean {

@@ -1,4 +1,3 @@
-import { createCookie } from "@remix-run/cloudflare";
 import { and, eq, gt, lte } from "drizzle-orm";
 import type { CompleteProfileInput } from "~/lib/schemas/auth";
 import { MESSAGES } from "~/lib/schemas/auth";
@@ -6,9 +5,10 @@ import { OAUTH_MESSAGES, type OAuthProvider, PROVIDER_NAMES } from "~/lib/schema
 import type { AppContext } from "~/load-context";
 import type { Outcome } from "../commands.server";
 import { afterCommit } from "../commands.server";
+import { appCookie } from "../cookies.server";
 import { randomToken, sha256Hex } from "../crypto.server";
 import { type Db, schema, writeTogether } from "../db.server";
-import { type AppEnv, isProduction } from "../env.server";
+import type { AppEnv } from "../env.server";
 import { clientIp } from "../rate-limit.server";
 import { clientMeta } from "./client-meta.server";
 import type { ProviderIdentity } from "./oauth.server";
@@ -28,15 +28,9 @@ export const OAUTH_PENDING_TTL_MS = 15 * 60 * 1000;
 
 type OAuthContext = Pick<AppContext, "db" | "env" | "ctx" | "cf" | "bindings">;
 
-/** The short-lived cookies of the flow: HttpOnly, SameSite=Lax, `__Host-` and Secure in production. */
+/** The short-lived cookies of the flow, under the app's cookie rule (app/server/cookies.server.ts). */
 export function oauthCookie(env: AppEnv, name: string, maxAgeSeconds: number) {
-  return createCookie(isProduction(env) ? `__Host-${name}` : name, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isProduction(env),
-    path: "/",
-    maxAge: maxAgeSeconds,
-  });
+  return appCookie(env, name, { maxAge: maxAgeSeconds });
 }
 
 const pendingCookie = (env: AppEnv) => oauthCookie(env, "oauth-pending", OAUTH_PENDING_TTL_MS / 1000);

@@ -1,10 +1,11 @@
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "~/load-context";
 import type { SecondFactorMethod } from "../../../db/enums";
+import { appCookie } from "../cookies.server";
 import { randomToken, sha256Hex } from "../crypto.server";
 import { schema, writeTogether } from "../db.server";
-import { type AppEnv, isProduction } from "../env.server";
+import type { AppEnv } from "../env.server";
 import { deliverInBackground } from "../mail/outbox.server";
 import type { SecurityEvent } from "../mail/templates.server";
 import { insertSession, newSession, type SecondFactorProof } from "../session.server";
@@ -42,27 +43,13 @@ export const signedInUserColumns = {
   firstName: sql<string>`coalesce(${schema.profiles.firstName}, '')`,
 };
 
-const cookieName = (env: AppEnv, name: string) => (isProduction(env) ? `__Host-${name}` : name);
-
 /** The half-signed-in record's token: only while the second step is open (5 minutes). */
 export function challengeCookie(env: AppEnv) {
-  return createCookie(cookieName(env, "sign-in-challenge"), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isProduction(env),
-    path: "/",
-    maxAge: SIGN_IN_CHALLENGE_TTL_MS / 1000,
-  });
+  return appCookie(env, "sign-in-challenge", { maxAge: SIGN_IN_CHALLENGE_TTL_MS / 1000 });
 }
 
 export function deviceCookie(env: AppEnv) {
-  return createCookie(cookieName(env, "device"), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isProduction(env),
-    path: "/",
-    maxAge: DEVICE_COOKIE_MAX_AGE_S,
-  });
+  return appCookie(env, "device", { maxAge: DEVICE_COOKIE_MAX_AGE_S });
 }
 
 /** This browser's device id, and the Set-Cookie that gives it one if it had none (or a malformed one). */
