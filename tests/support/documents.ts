@@ -15,7 +15,7 @@ export const SAMPLE_FILES = {
 } as const;
 
 /** A file of `bytes` bytes that begins like a JPEG. */
-export function jpegOfSize(bytes: number): Uint8Array {
+export function jpegOfSize(bytes: number): Uint8Array<ArrayBuffer> {
   const file = new Uint8Array(bytes);
   file.set(SAMPLE_FILES.jpeg.subarray(0, 4));
   return file;
@@ -25,7 +25,7 @@ export function jpegOfSize(bytes: number): Uint8Array {
 export function uploadDocument(
   cookie: string | undefined,
   kind: DocumentKind | string,
-  body: Uint8Array,
+  body: Uint8Array<ArrayBuffer>,
   { fileName = "document.jpg", contentType = "application/octet-stream" } = {},
 ) {
   return exports.default.fetch(
@@ -45,7 +45,12 @@ export function uploadDocument(
 }
 
 /** The same upload as a form without JavaScript posts it (multipart, field `file`). */
-export function uploadDocumentAsForm(cookie: string, kind: DocumentKind, body: Uint8Array, fileName = "scan.png") {
+export function uploadDocumentAsForm(
+  cookie: string,
+  kind: DocumentKind,
+  body: Uint8Array<ArrayBuffer>,
+  fileName = "scan.png",
+) {
   const form = new FormData();
   form.set("file", new File([body], fileName, { type: "image/png" }));
   return exports.default.fetch(

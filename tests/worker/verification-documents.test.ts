@@ -9,7 +9,7 @@ async function signedInClient() {
   return { ...client, cookie: await sessionCookieFor(client.id) };
 }
 
-async function sha256Hex(bytes: Uint8Array) {
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
