@@ -61,7 +61,7 @@ export default function IdentityVerification() {
         Back to Account Settings
       </Link>
       <h1 className="text-3xl font-bold">Identity verification</h1>
-      <VerificationStatusCard summary={summary} withLink={false} />
+      <VerificationStatusCard summary={summary} withLink={false} title="Your status" />
       {editable ? null : (
         <p className="text-sm text-ink-muted">
           {summary.status === "approved"
@@ -157,9 +157,11 @@ export default function IdentityVerification() {
           <h2 id="files-title" className="text-lg font-semibold">
             Your documents
           </h2>
-          <p className="text-sm text-ink-muted">
-            Each file is sent as soon as you choose it. {editable ? "You can replace a file until it is reviewed." : ""}
-          </p>
+          {editable ? (
+            <p className="text-sm text-ink-muted">
+              Each file is sent as soon as you choose it. You can replace a file until it is reviewed.
+            </p>
+          ) : null}
           {kinds.map((kind) => (
             <DocumentSlot key={kind} kind={kind} file={files[kind] ?? null} editable={editable} />
           ))}

@@ -48,9 +48,15 @@ export function DocumentSlot({
   const refusal = useFieldError(`document-${kind}`, upload.state === "failed" ? upload.error : undefined, true);
   useEffect(() => setHydrated(true), []);
 
+  // A refused file is not kept in the input: what it shows is what is stored.
+  function fail(error: string) {
+    setUpload({ state: "failed", error });
+    if (input.current) input.current.value = "";
+  }
+
   function send(chosen: File) {
     if (chosen.size > MAX_DOCUMENT_BYTES) {
-      setUpload({ state: "failed", error: VERIFICATION_MESSAGES.fileTooLarge });
+      fail(VERIFICATION_MESSAGES.fileTooLarge);
       return;
     }
     const request = new XMLHttpRequest();
@@ -71,9 +77,9 @@ export function DocumentSlot({
       try {
         error = (JSON.parse(request.responseText) as { error?: string }).error ?? error;
       } catch {}
-      setUpload({ state: "failed", error });
+      fail(error);
     };
-    request.onerror = () => setUpload({ state: "failed", error: UPLOAD_FAILED });
+    request.onerror = () => fail(UPLOAD_FAILED);
     setUpload({ state: "sending", fraction: 0 });
     request.send(chosen);
   }

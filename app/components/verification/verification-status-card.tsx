@@ -22,9 +22,11 @@ function nextStep(summary: VerificationSummary): string | null {
 export function VerificationStatusCard({
   summary,
   withLink = true,
+  title = "Identity verification",
 }: {
   summary: VerificationSummary;
   withLink?: boolean;
+  title?: string;
 }) {
   const step = withLink ? nextStep(summary) : null;
   const deadline = daysLeftText(summary);
@@ -36,7 +38,7 @@ export function VerificationStatusCard({
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="verification-card-title" className="text-lg font-semibold">
-          Identity verification
+          {title}
         </h2>
         <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${LEVEL_STYLES[summary.level]}`}>
           {summary.levelLabel}
