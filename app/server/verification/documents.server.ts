@@ -99,22 +99,32 @@ export async function storeDocument(
   return { ok: true, document: stored };
 }
 
-/**
- * Streams `length` bytes to R2 with the length known up front (R2 refuses a stream of unknown length), hashing
- * them on the way; the SHA-256 in hex. A body shorter or longer than declared fails the put.
- */
-async function putStreaming(
+/** Streams `length` bytes to R2 with the length known up front (R2 refuses a stream of unknown length). */
+function putStreaming(
   bucket: R2Bucket,
   key: string,
   body: ReadableStream<Uint8Array>,
   length: number,
   contentType: DocumentContentType,
 ): Promise<string> {
+  return pipeHashed(body, length, (readable) => bucket.put(key, readable, { httpMetadata: { contentType } }));
+}
+
+/**
+ * Hands `length` bytes to a consumer as a stream of that fixed length, hashing them on the way; the SHA-256 in hex.
+ * Backpressure flows from the consumer to the request, so only the chunks in flight are held, whatever the size
+ * (measured: tests/worker/verification-upload-memory.test.ts). A body shorter or longer than declared fails.
+ */
+export async function pipeHashed(
+  body: ReadableStream<Uint8Array>,
+  length: number,
+  consume: (readable: ReadableStream<Uint8Array>) => Promise<unknown>,
+): Promise<string> {
   // workerd's incremental hash (crypto.DigestStream); the DOM typings of `crypto` do not know it.
   const { DigestStream: Digest } = crypto as unknown as { DigestStream: typeof DigestStream };
   const digest = new Digest("SHA-256");
   const digestWriter = digest.getWriter();
-  // A body cut short fails the put below; the hash it will never finish must not surface as an unhandled rejection.
+  // A body cut short fails the consumer; the hash it will never finish must not surface as an unhandled rejection.
   const sha256 = digest.digest;
   sha256.catch(() => {});
   const { readable, writable } = new FixedLengthStream(length);
@@ -129,7 +139,7 @@ async function putStreaming(
       },
     }),
   );
-  await Promise.all([hashed.pipeTo(writable), bucket.put(key, readable, { httpMetadata: { contentType } })]);
+  await Promise.all([hashed.pipeTo(writable), consume(readable)]);
   return [...new Uint8Array(await sha256)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
