@@ -102,6 +102,36 @@ describe("uploading a document", () => {
     expect(await storedFor(client.id)).toEqual(before);
   });
 
+  it("keeps nothing when the case is sent for review while the file travels", async () => {
+    const client = await signedInClient();
+    await uploadDocument(client.cookie, "proof_of_address", SAMPLE_FILES.pdf);
+    const before = await storedFor(client.id);
+    // The first bytes pass the checks; before the last chunk arrives, the case is sent (from another tab).
+    const chunks = [jpegOfSize(64 * 1024), ...Array.from({ length: 5 }, () => new Uint8Array(64 * 1024))];
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === chunks.length - 1)
+          await env.DB.prepare("UPDATE verification_cases SET status = 'submitted' WHERE user_id = ?")
+            .bind(client.id)
+            .run();
+        const chunk = chunks[sent++];
+        if (chunk) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await exports.default.fetch(
+      new Request(`${ORIGIN}/account/verification/documents/identity_front?name=late.jpg`, {
+        method: "POST",
+        headers: { "Content-Length": String(6 * 64 * 1024), "Sec-Fetch-Site": "same-origin", Cookie: client.cookie },
+        body,
+      }),
+    );
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({ error: VERIFICATION_MESSAGES.caseLocked });
+    expect(await storedFor(client.id)).toEqual(before);
+  });
+
   it("replaces the current file of a kind and keeps the replaced one as evidence", async () => {
     const client = await signedInClient();
     await uploadDocument(client.cookie, "identity_front", SAMPLE_FILES.jpeg, { fileName: "first.jpg" });
