@@ -50,6 +50,8 @@ test("a new client sends their details and documents and sees 'Submitted, in rev
   await expect(page.getByRole("alert").first()).toContainText("Upload the proof of address");
   await upload(page, "proof of address", "bill.pdf", PDF, "application/pdf");
   await expect(page.getByTestId("slot-proof_of_address-file")).toContainText("bill.pdf");
+  // The refusal it answered goes with it.
+  await expect(page.getByText("Upload the proof of address")).toHaveCount(0);
   // The details typed before the uploads are still there.
   await expect(page.getByLabel("Legal first name")).toHaveValue("Ada");
 
