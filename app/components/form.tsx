@@ -122,11 +122,14 @@ export function SubmitButton({
   disabled,
   tone = "primary",
   className = "",
+  form,
 }: {
   children: ReactNode;
   pendingText: string;
   intent?: string;
   disabled?: boolean;
+  /** The id of the form it sends, when the button stands outside it. */
+  form?: string;
   tone?: keyof typeof SUBMIT_TONES;
   className?: string;
 }) {
@@ -136,6 +139,7 @@ export function SubmitButton({
   return (
     <button
       type="submit"
+      form={form}
       name={intent ? "intent" : undefined}
       value={intent}
       disabled={disabled || pending}

@@ -60,6 +60,19 @@ export function verificationLevel(
   return now >= verificationDueAt(createdAt) ? "restricted" : "unverified";
 }
 
+/**
+ * The statuses in which the client may change their case (details and files) and send it: before it was sent, and
+ * after a reviewer rejected it or asked for more. While it is in review, and once approved, it is locked.
+ */
+export const CLIENT_EDITABLE_STATUSES = [
+  "draft",
+  "rejected",
+  "more_info_needed",
+] as const satisfies readonly VerificationStatus[];
+
+export const isEditableByClient = (status: VerificationStatus | null): boolean =>
+  status === null || (CLIENT_EDITABLE_STATUSES as readonly VerificationStatus[]).includes(status);
+
 export const VERIFICATION_LEVEL_LABELS: Record<VerificationLevel, string> = {
   unverified: "Unverified",
   verified: "Verified",

@@ -10,10 +10,12 @@ import { SessionsCard } from "~/components/account/sessions-card";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
 import { Banner, CurrentPasswordField, Field, FormErrors, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import { summarizeVerification } from "~/lib/verification-summary";
 import { getAccount, updateProfile } from "~/server/accounts.server";
 import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
 import { clientMeta } from "~/server/auth/client-meta.server";
@@ -24,20 +26,25 @@ import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { requireUser } from "~/server/session.server";
+import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Independent reads, asked for at once.
-  const [account, { sessions, signIns }, providers, twoFactor] = await Promise.all([
+  const [account, { sessions, signIns }, providers, twoFactor, verification] = await Promise.all([
     getAccount(context.db, user.id),
     sessionsAndSignIns(context.db, user),
     providersOf(context, user),
     twoFactorStatus(context.db, user.id),
+    // Verification is a client's matter: an admin's account has none.
+    user.role === "user" ? verificationStateQuery(context.db, user.id) : [],
   ]);
   if (!account) notFound();
+  const verificationState = stateOf(verification);
   return {
+    verification: verificationState ? summarizeVerification(verificationState, Date.now()) : null,
     twoFactor,
     sessions,
     signIns,
@@ -105,7 +112,7 @@ function useBanner(result: Result | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account, sessions, signIns, providers, twoFactor } = useLoaderData<typeof loader>();
+  const { account, sessions, signIns, providers, twoFactor, verification } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -222,6 +229,7 @@ export default function AccountSettings() {
         </article>
       )}
 
+      {verification ? <VerificationStatusCard summary={verification} /> : null}
       <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
       <ProvidersCard card={providers} />
       <SessionsCard sessions={sessions} />

@@ -7,27 +7,33 @@ import { CancelRequestButton } from "~/components/cancel-request-button";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { TradingViewWidget } from "~/components/trading-view-chart";
+import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { formatCents, formatMediumDate } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
 import { dashboardTypeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { summarizeVerification } from "~/lib/verification-summary";
 import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
+import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 import type { loader as activityLoader } from "./dashboard.activity";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
-  const [{ account, ...dashboard }, suggestTwoFactor] = await Promise.all([
+  const [{ account, ...dashboard }, suggestTwoFactor, verification] = await Promise.all([
     dashboardData(context.db, user.id),
     suggestsTwoFactor(context.db, user),
+    verificationStateQuery(context.db, user.id),
   ]);
+  const verificationState = stateOf(verification);
   return {
     suggestTwoFactor,
+    verification: verificationState ? summarizeVerification(verificationState, Date.now()) : null,
     account: {
       id: user.id,
       email: user.email,
@@ -210,6 +216,7 @@ export default function Dashboard() {
     pendingAndDeclined,
     stocks,
     suggestTwoFactor,
+    verification,
   } = useLoaderData<typeof loader>();
   const active = account.status === "active";
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
@@ -229,6 +236,7 @@ export default function Dashboard() {
 
       {account.emailConfirmed ? null : <ConfirmEmailNotice redirectTo="/dashboard" />}
       {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
+      {verification ? <VerificationStatusCard summary={verification} /> : null}
 
       <article className="rounded-xl border border-border bg-surface p-5">
         <p className="text-xl font-semibold">
