@@ -13,7 +13,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
-import { changePasswordSchema, fieldOfAccountError, MESSAGES, profileSchema } from "~/lib/schemas/auth";
+import { changePasswordSchema, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { summarizeVerification } from "~/lib/verification-summary";
 import { getAccount, updateProfile } from "~/server/accounts.server";
@@ -88,10 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = validateForm(changePasswordSchema, formData);
   if (!form.ok) return reply("error", form.error, 400, form.field);
   const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
-  if (!result.ok) {
-    const status = result.error === MESSAGES.tooManyWrongPasswords ? 429 : 400;
-    return reply("error", result.error, status, fieldOfAccountError(result.error));
-  }
+  if (!result.ok) return reply("error", result.error, result.status, result.field);
   afterCommit(context, result.effects);
   return reply("success", MESSAGES.passwordUpdated);
 }

@@ -10,7 +10,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { TermsCheckbox } from "~/components/terms-checkbox";
 import { CheckedSubmit } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
-import { fieldOfAccountError, MESSAGES, registrationSchema } from "~/lib/schemas/auth";
+import { MESSAGES, registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
 import { clientMeta } from "~/server/auth/client-meta.server";
 import { signInProviders } from "~/server/auth/oauth-accounts.server";
@@ -44,10 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     meta: clientMeta(request, context.cf),
     deviceHash: device.hash,
   });
-  if (!result.ok) {
-    const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
-    return data<FormRefusal>({ error: result.error, field: fieldOfAccountError(result.error) }, { status });
-  }
+  if (!result.ok) return data<FormRefusal>({ error: result.error, field: result.field }, { status: result.status });
   afterCommit(context, { emailIds: result.emailIds });
   const headers = new Headers({ "Set-Cookie": result.setCookie });
   if (device.setCookie) headers.append("Set-Cookie", device.setCookie);

@@ -7,7 +7,7 @@ import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TermsCheckbox } from "~/components/terms-checkbox";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
-import { completeProfileSchema, fieldOfAccountError } from "~/lib/schemas/auth";
+import { completeProfileSchema } from "~/lib/schemas/auth";
 import { OAUTH_MESSAGES } from "~/lib/schemas/oauth";
 import { completeSignUp, pendingSignUp } from "~/server/auth/oauth-accounts.server";
 import { readValidForm } from "~/server/form.server";
@@ -39,10 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   const result = await completeSignUp(context, request, form.data);
   if (!result.ok) {
-    return data<FormRefusal>(
-      { error: result.error, field: fieldOfAccountError(result.error) },
-      { status: result.status },
-    );
+    return data<FormRefusal>({ error: result.error, field: result.field }, { status: result.status });
   }
   throw result.response;
 }

@@ -37,13 +37,13 @@ describe("registration", () => {
     for (let i = 0; i < 31; i++)
       results.push(await registerClient({ db, env: appEnv }, registration(), ORIGIN, { ip }));
     expect(results.slice(0, 30).every((result) => result.ok)).toBe(true);
-    expect(results[30]).toEqual({ ok: false, error: MESSAGES.tooManyRegistrations });
+    expect(results[30]).toEqual({ ok: false, error: MESSAGES.tooManyRegistrations, status: 429 });
 
     const target = registration();
     const mailsBefore = await countRows("email_outbox", "to_address = ?", target.email);
     for (let i = 0; i < 8; i++) await registerClient({ db, env: appEnv }, registration(target.email), ORIGIN);
     const again = await registerClient({ db, env: appEnv }, registration(target.email), ORIGIN);
-    expect(again).toEqual({ ok: false, error: MESSAGES.tooManyRegistrations });
+    expect(again).toEqual({ ok: false, error: MESSAGES.tooManyRegistrations, status: 429 });
     expect(await countRows("email_outbox", "to_address = ?", target.email)).toBe(mailsBefore + 1);
   });
 });

@@ -162,10 +162,3 @@ export const changePasswordSchema = formSchema(
     [(v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort, "newPassword"],
   ],
 );
-
-/** The field a refusal from the account services is about (their other messages are about the whole form). */
-export function fieldOfAccountError(message: string): string | undefined {
-  if (message === MESSAGES.emailTaken) return "email";
-  if (message === MESSAGES.currentPasswordWrong) return "currentPassword";
-  return undefined;
-}

@@ -7,18 +7,23 @@ import { BUDGETS, countAttempts, recordAttempt } from "../rate-limit.server";
  * The current password, asked again by a signed-in account's forms (password change, turning two-factor on or
  * off, new recovery codes). The session is already proof of something, but not of the password: a stolen one must
  * not be a way to guess it. Wrong answers count against the account (10 in 15 minutes); over that, the password
- * is not even looked at. Null when it is right, else the refusal's message.
+ * is not even looked at. Null when it is right, else the refusal: its message, the field it is about, and its
+ * status (429 once the budget is spent, 400 for a wrong password).
  */
+export type PasswordRefusal = { error: string; field: "currentPassword"; status: 400 | 429 };
+
 export async function checkCurrentPassword(
   db: Db,
   userId: string,
   typed: string,
   storedHash: string,
   now = Date.now(),
-): Promise<string | null> {
+): Promise<PasswordRefusal | null> {
   const budget = BUDGETS.currentPasswordPerAccount;
-  if ((await countAttempts(db, budget, userId, now)) >= budget.limit) return MESSAGES.tooManyWrongPasswords;
+  if ((await countAttempts(db, budget, userId, now)) >= budget.limit) {
+    return { error: MESSAGES.tooManyWrongPasswords, field: "currentPassword", status: 429 };
+  }
   if (await verifyPassword(typed, storedHash)) return null;
   await recordAttempt(db, budget, userId, now).run();
-  return MESSAGES.currentPasswordWrong;
+  return { error: MESSAGES.currentPasswordWrong, field: "currentPassword", status: 400 };
 }

@@ -1,6 +1,5 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import type { CompleteProfileInput } from "~/lib/schemas/auth";
-import { MESSAGES } from "~/lib/schemas/auth";
 import { OAUTH_MESSAGES, type OAuthProvider, PROVIDER_NAMES } from "~/lib/schemas/oauth";
 import type { AppContext } from "~/load-context";
 import type { Outcome } from "../commands.server";
@@ -129,7 +128,7 @@ export async function completeSignUp(
   request: Request,
   input: CompleteProfileInput,
   now = Date.now(),
-): Promise<Outcome<{ response: Response }>> {
+): Promise<Outcome<{ response: Response }> & { field?: string }> {
   const pending = await pendingOf(context, request, "register", now);
   if (!pending) return { ok: false, error: OAUTH_MESSAGES.profileExpired, status: 410 };
   const device = await deviceOf(request, context.env);
@@ -151,10 +150,7 @@ export async function completeSignUp(
     },
     { ip: clientIp(request), meta: clientMeta(request, context.cf), deviceHash: device.hash, now },
   );
-  if (!result.ok) {
-    const status = result.error === MESSAGES.tooManyRegistrations ? 429 : 409;
-    return { ok: false, error: result.error, status };
-  }
+  if (!result.ok) return result;
   afterCommit(context, { emailIds: result.emailIds });
   const headers = new Headers({ Location: "/dashboard", "Cache-Control": "no-store" });
   headers.append("Set-Cookie", result.setCookie);

@@ -5,14 +5,13 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { MESSAGES } from "~/lib/schemas/auth";
 import type { AccountContext } from "../accounts.server";
-import type { Result } from "../commands.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmail } from "../mail/outbox.server";
 import { hashPassword, scryptCostFor } from "../password.server";
 import { BUDGETS, isOverBudget, recordAttempt } from "../rate-limit.server";
 import { endSessionsOf, type SessionUser } from "../session.server";
 import type { ClientMeta } from "./client-meta.server";
-import { checkCurrentPassword } from "./current-password.server";
+import { checkCurrentPassword, type PasswordRefusal } from "./current-password.server";
 import { newToken, spendResetLinks, usableToken } from "./links.server";
 import { securityNotice, securityNoticeIf } from "./security-notice.server";
 
@@ -111,11 +110,14 @@ export async function changePassword(
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
   { meta, now = Date.now() }: { meta: ClientMeta; now?: number },
-): Promise<Result<{ effects: { emailIds: number[]; endedSessions: Array<{ userId: string; sessionId: string }> } }>> {
+): Promise<
+  | { ok: true; effects: { emailIds: number[]; endedSessions: Array<{ userId: string; sessionId: string }> } }
+  | ({ ok: false } & PasswordRefusal)
+> {
   const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
-  if (!account) return { ok: false, error: MESSAGES.currentPasswordWrong };
+  if (!account) return { ok: false, error: MESSAGES.currentPasswordWrong, field: "currentPassword", status: 400 };
   const refused = await checkCurrentPassword(db, user.id, input.currentPassword, account.passwordHash, now);
-  if (refused) return { ok: false, error: refused };
+  if (refused) return { ok: false, ...refused };
   const passwordHash = await hashPassword(input.newPassword, scryptCostFor(env));
   const { otherSessions, notice } = await writeTogether(db, {
     password: db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),

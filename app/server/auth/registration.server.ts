@@ -6,7 +6,6 @@ import { eq } from "drizzle-orm";
 import { MESSAGES, type RegistrationInput } from "~/lib/schemas/auth";
 import type { OAuthProvider } from "../../../db/enums";
 import type { AccountContext } from "../accounts.server";
-import type { Result } from "../commands.server";
 import type { Write } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmail } from "../mail/outbox.server";
@@ -38,7 +37,12 @@ type ProviderCredential = {
   alsoWrite: (userId: string) => Record<string, Write<unknown> | undefined>;
 };
 
-type Registered = Result<{ userId: string; setCookie: string; emailIds: number[] }>;
+/** A refusal says its status: 429 over a budget, 409 for an address already taken (with the field it is about). */
+type Registered =
+  | { ok: true; userId: string; setCookie: string; emailIds: number[] }
+  | { ok: false; error: string; status: 409 | 429; field?: "email" };
+
+const emailTaken = { ok: false, error: MESSAGES.emailTaken, status: 409, field: "email" } as const;
 
 /**
  * A new client: login account (role user), profile (balance 0, active), confirmation token, welcome mail
@@ -87,13 +91,13 @@ async function openClientAccount(
     address: ip ? recordAttempt(db, BUDGETS.registerPerIp, ip, now) : undefined,
     email: recordAttempt(db, BUDGETS.registerPerEmail, input.email, now),
   });
-  if (ipLimited || emailLimited) return { ok: false, error: MESSAGES.tooManyRegistrations };
+  if (ipLimited || emailLimited) return { ok: false, error: MESSAGES.tooManyRegistrations, status: 429 };
 
   const userId = crypto.randomUUID();
   const withPassword = "password" in credential;
   const passwordHash = withPassword ? await hashPassword(credential.password, scryptCostFor(env)) : "";
   const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-  if (taken) return { ok: false, error: MESSAGES.emailTaken };
+  if (taken) return emailTaken;
   const confirm = withPassword ? await newToken("confirm", userId, now) : null;
   const session = await newSession(env, userId, now, { meta });
   try {
@@ -147,7 +151,7 @@ async function openClientAccount(
   } catch (error) {
     // Two registrations of one address at once: the unique index decides, the loser gets the same message.
     if (String((error as { cause?: unknown }).cause ?? error).includes("UNIQUE constraint failed: users.email")) {
-      return { ok: false, error: MESSAGES.emailTaken };
+      return emailTaken;
     }
     throw error;
   }

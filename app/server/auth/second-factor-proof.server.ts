@@ -146,7 +146,7 @@ export async function proveOwner(
     .get();
   if (!account) return { ok: false, error: TWO_FACTOR_MESSAGES.passwordWrong, field: "currentPassword", status: 400 };
   const refused = await checkCurrentPassword(context.db, user.id, input.currentPassword, account.passwordHash, now);
-  if (refused) return { ok: false, error: refused, field: "currentPassword", status: 400 };
+  if (refused) return { ok: false, ...refused };
   const proof = await proveSecondFactor(context, user.id, input.code, now);
   return proof.ok ? proof : refusalOfProof(proof);
 }

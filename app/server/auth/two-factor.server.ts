@@ -122,7 +122,7 @@ export async function confirmEnrolment(
   // own authenticator on the account and so lock the owner out.
   if (pending.passwordHash !== "") {
     const refused = await checkCurrentPassword(db, user.id, currentPassword, pending.passwordHash, now);
-    if (refused) return { ok: false, error: refused, field: "currentPassword", status: 400 };
+    if (refused) return { ok: false, ...refused };
   }
 
   const attempt = await takeCodeTry(db, user.id, now);
