@@ -126,7 +126,8 @@ const { expireProposals } = await import("../app/server/admin/proposal-decisions
 const { pruneAttempts } = await import("../app/server/rate-limit.server.ts");
 const { pruneDeadSessions, pruneSignInEvents } = await import("../app/server/auth/account-sessions.server.ts");
 const { deliverDueEmails } = await import("../app/server/mail/outbox.server.ts");
-const { requestDeposit, requestWithdrawal } = await import("../app/server/ledger/requests.server.ts");
+const { requestDeposit } = await import("../app/server/ledger/deposit-requests.server.ts");
+const { requestWithdrawal } = await import("../app/server/ledger/withdrawal-requests.server.ts");
 const { decideTransaction } = await import("../app/server/admin/decisions.server.ts");
 const { signInEventInsert } = await import("../app/server/auth/sign-in.server.ts");
 

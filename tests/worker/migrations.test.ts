@@ -32,6 +32,8 @@ describe("migrations on an empty D1", () => {
       "transactions_archive",
       "two_factor",
       "users",
+      "verification_cases",
+      "verification_documents",
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
@@ -52,6 +54,9 @@ describe("migrations on an empty D1", () => {
       "transactions_decided_by_admin",
       "transactions_delete_requires_archive",
       "transactions_pending_only_decides",
+      "transactions_withdrawal_approval_requires_verification",
+      "verification_cases_kept_until_retained",
+      "verification_documents_kept_until_retained",
     ]);
   });
 });
