@@ -19,7 +19,7 @@ function LevelBox({ level, alert, children }: { level: VerificationLevel; alert?
       data-testid="verification-level"
       className={`mt-6 rounded-xl border p-4 text-sm ${alert ? "border-danger/50 bg-danger/10" : "border-border bg-surface"}`}
     >
-      <p className="font-semibold">Account level: {VERIFICATION_LEVEL_LABELS[level]}</p>
+      <p className="font-semibold">{`Account level: ${VERIFICATION_LEVEL_LABELS[level]}`}</p>
       <div className="mt-1 space-y-1">{children}</div>
     </div>
   );
@@ -49,10 +49,7 @@ export function DepositLevelNotice(view: {
   return (
     <LevelBox level="unverified">
       <p>{depositAllowance(view.limitCents, view.remainingCents)}</p>
-      <p>
-        {view.daysLeft === 1 ? "1 day" : `${view.daysLeft} days`} left to verify your identity before new deposits
-        stop.
-      </p>
+      <p>{`${view.daysLeft === 1 ? "1 day" : `${view.daysLeft} days`} left to verify your identity before new deposits stop.`}</p>
       <VerifyLink />
     </LevelBox>
   );

@@ -78,26 +78,34 @@ export default function Withdraw() {
       </div>
       <WithdrawalLevelNotice {...level} />
       {level.level !== "verified" ? null : (
-      <FormErrors reply={actionData}>
-        <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
-          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
-          <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
-            <option value="">Select a cryptocurrency</option>
-            {WITHDRAWAL_CURRENCIES.map((currency) => (
-              <option key={currency} value={currency}>
-                {currency}
-              </option>
-            ))}
-          </SelectField>
-          <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
-          <StepUpField />
-          <SubmitButton pendingText="Processing..." className="w-full">
-            Submit Withdrawal
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+        <FormErrors reply={actionData}>
+          <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
+            {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            <Field
+              label="Amount (USD)"
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              step="0.01"
+              min="0.01"
+              required
+            />
+            <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
+              <option value="">Select a cryptocurrency</option>
+              {WITHDRAWAL_CURRENCIES.map((currency) => (
+                <option key={currency} value={currency}>
+                  {currency}
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+            <StepUpField />
+            <SubmitButton pendingText="Processing..." className="w-full">
+              Submit Withdrawal
+            </SubmitButton>
+          </Form>
+        </FormErrors>
       )}
     </section>
   );

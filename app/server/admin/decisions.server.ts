@@ -9,8 +9,8 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
-import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
+import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";

@@ -22,8 +22,8 @@ import { FEED_RETURNING, listDepositWallets } from "./reads.server";
 import {
   activeProfile,
   moneyRequester,
-  type RequestOutcome,
   type Requester,
+  type RequestOutcome,
   requestNotice,
   requestRow,
   settle,
@@ -71,13 +71,20 @@ export async function requestDeposit(
       requestRow(client.id, request.idempotencyKey),
     ),
   });
-  return settle(db, client, request.idempotencyKey, inserted[0], notice.map((n) => n.id), async () => {
-    const remaining = await depositRemainingCents(db, env, client.id);
-    // Only the level's limit can refuse an active client's deposit; the generic words stay for the unforeseen.
-    return remaining < request.amountCents
-      ? LEVEL_MONEY_MESSAGES.depositLimit(env.UNVERIFIED_DEPOSIT_LIMIT * 100, remaining)
-      : "Error creating deposit: please try again";
-  });
+  return settle(
+    db,
+    client,
+    request.idempotencyKey,
+    inserted[0],
+    notice.map((n) => n.id),
+    async () => {
+      const remaining = await depositRemainingCents(db, env, client.id);
+      // Only the level's limit can refuse an active client's deposit; the generic words stay for the unforeseen.
+      return remaining < request.amountCents
+        ? LEVEL_MONEY_MESSAGES.depositLimit(env.UNVERIFIED_DEPOSIT_LIMIT * 100, remaining)
+        : "Error creating deposit: please try again";
+    },
+  );
 }
 
 /**

@@ -19,8 +19,8 @@ import { FEED_RETURNING } from "./reads.server";
 import {
   activeProfile,
   EXCEEDS_BALANCE_MESSAGE,
-  type RequestOutcome,
   type Requester,
+  type RequestOutcome,
   requestNotice,
   requestRow,
   settle,
@@ -137,7 +137,6 @@ async function withdrawalRefusal(db: Db, env: AppEnv, userId: string, amountCent
   const window = remaining.day.remainingCents < amountCents ? "day" : "month";
   return LEVEL_MONEY_MESSAGES.withdrawalLimit(window, remaining[window].limitCents, remaining[window].remainingCents);
 }
-
 
 /**
  * Whether this client may ask for a withdrawal at all: only once verified. Checked before the form is read (and
