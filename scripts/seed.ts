@@ -150,6 +150,28 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
   }
 
   for (const person of DEMO_PEOPLE) statements.push(profileInsert(person, joined));
+  // The demo client is Verified (their identity approved by the demo admin), so every money form can be tried.
+  statements.push(
+    `INSERT INTO verification_cases (user_id, status, legal_first_name, legal_last_name, date_of_birth, country, address,
+       document_type, document_number, submitted_at, reviewed_by, reviewed_at, created_at, updated_at) VALUES (${[
+         DEMO_CLIENT.id,
+         "approved",
+         DEMO_CLIENT.firstName,
+         DEMO_CLIENT.lastName,
+         "1990-04-12",
+         "US",
+         "1 Demo Street, Springfield",
+         "passport",
+         "X1234567",
+         joined + day,
+         DEMO_ADMIN.id,
+         joined + 2 * day,
+         joined + day,
+         joined + 2 * day,
+       ]
+         .map(sqlValue)
+         .join(", ")})`,
+  );
   // The demo admins are enrolled (confirmed, no code used yet) and have no recovery codes: their keys are printed.
   for (const admin of DEMO_ADMINS) statements.push(await twoFactorInsert(totpKey, admin.id, admin.totpSecret, joined));
   // Where each demo withdrawal pays out, as a client's request records it.
