@@ -4,24 +4,28 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { DepositForm } from "~/components/deposit-form";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { DepositLevelNotice } from "~/components/verification-money-notice";
 import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
+import { submitDepositForm } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
-import { submitDepositForm } from "~/server/ledger/requests.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { depositLevelView } from "~/server/verification/levels.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireClient(request, context);
+  const user = await requireClient(request, context);
   const stock = findStock(params.symbol ?? "");
   return {
     symbol: stock?.symbol ?? (params.symbol ?? "").toUpperCase(),
     known: Boolean(stock),
     wallets: await depositWalletViews(context.db),
     idempotencyKey: crypto.randomUUID(),
+    // What the client's verification level allows (docs/product.md, "Identity verification").
+    level: await depositLevelView(context.db, context.env, user.id),
   };
 }
 
@@ -42,11 +46,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function StockDeposit() {
-  const { symbol, known, wallets, idempotencyKey } = useLoaderData<typeof loader>();
+  const { symbol, known, wallets, idempotencyKey, level } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>
+      <DepositLevelNotice {...level} />
       <DepositForm
         wallets={wallets}
         amount=""
@@ -54,7 +59,7 @@ export default function StockDeposit() {
         reply={actionData}
         notice={known ? null : STOCK_MESSAGES.invalidSymbol}
         openQrOnChoice
-        disabled={!known}
+        disabled={!known || level.level === "restricted"}
         lockedField={
           <>
             {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StepUpField } from "~/components/step-up";
+import { WithdrawalLevelNotice } from "~/components/verification-money-notice";
 import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
@@ -12,9 +13,11 @@ import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
-import { moneyRequester, submitWithdrawal } from "~/server/ledger/requests.server";
+import { moneyRequester } from "~/server/ledger/requests.server";
+import { mayRequestWithdrawal, submitWithdrawal } from "~/server/ledger/withdrawal-requests.server";
 import { getSessionUser, requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { withdrawalLevelView } from "~/server/verification/levels.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
 
@@ -23,6 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     // What can still be withdrawn: pending withdrawals are already reserved (docs/product.md, "Money rules").
     availableCents: await withdrawableCents(context.db, user.id),
+    // Only a verified client withdraws, within rolling limits (docs/product.md, "Identity verification").
+    level: await withdrawalLevelView(context.db, context.env, user.id),
     idempotencyKey: crypto.randomUUID(),
   };
 }
@@ -31,6 +36,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
   const client = requester.client;
+  // Before the code prompt: an unverified client could never send this form, so no code is asked of them.
+  const verified = await mayRequestWithdrawal(context.db, client.id);
+  if (!verified.ok) return data({ error: verified.error }, { status: verified.status });
 
   const form = await readForm(request);
   // Before anything is read for the request: without a fresh second factor only the code prompt answers.
@@ -56,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Withdraw() {
-  const { availableCents, idempotencyKey } = useLoaderData<typeof loader>();
+  const { availableCents, level, idempotencyKey } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <section className="mx-auto max-w-xl">
@@ -68,26 +76,37 @@ export default function Withdraw() {
         </p>
         <p className="mt-2 text-xs text-ink-muted">Withdrawals awaiting review are already deducted.</p>
       </div>
-      <FormErrors reply={actionData}>
-        <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
-          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          <Field label="Amount (USD)" name="amount" type="number" inputMode="decimal" step="0.01" min="0.01" required />
-          <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
-            <option value="">Select a cryptocurrency</option>
-            {WITHDRAWAL_CURRENCIES.map((currency) => (
-              <option key={currency} value={currency}>
-                {currency}
-              </option>
-            ))}
-          </SelectField>
-          <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
-          <StepUpField />
-          <SubmitButton pendingText="Processing..." className="w-full">
-            Submit Withdrawal
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+      <WithdrawalLevelNotice {...level} />
+      {level.level !== "verified" ? null : (
+        <FormErrors reply={actionData}>
+          <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
+            {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            <Field
+              label="Amount (USD)"
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              step="0.01"
+              min="0.01"
+              required
+            />
+            <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
+              <option value="">Select a cryptocurrency</option>
+              {WITHDRAWAL_CURRENCIES.map((currency) => (
+                <option key={currency} value={currency}>
+                  {currency}
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Wallet Address" name="walletAddress" autoComplete="off" spellCheck={false} />
+            <StepUpField />
+            <SubmitButton pendingText="Processing..." className="w-full">
+              Submit Withdrawal
+            </SubmitButton>
+          </Form>
+        </FormErrors>
+      )}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT } from "../../scripts/lib/local-d1";
+import { executeStatements, ROOT, sqlValue } from "../../scripts/lib/local-d1";
 
 /** The test server's throwaway database (scripts/e2e-server.ts), for the specs that set data up straight in it. */
 export const e2eDatabase = { persistTo: join(ROOT, ".wrangler", `${process.env.E2E_STATE ?? "e2e"}-state`) };
@@ -18,4 +18,24 @@ export async function whileBusy<T>(call: () => T): Promise<T> {
       await sleep(attempt * 1_000);
     }
   }
+}
+
+/**
+ * A registered client made Verified straight in the database (their identity approved), as a client must be to
+ * withdraw; the verification pages are tested on their own.
+ */
+export async function markVerifiedInDatabase(email: string): Promise<void> {
+  const now = Date.now();
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO verification_cases (user_id, status, legal_first_name, legal_last_name, date_of_birth, country,
+           address, document_type, document_number, submitted_at, reviewed_at)
+         SELECT id, 'approved', 'Test', 'Client', '1990-01-01', 'GB', '1 Test Street', 'passport', 'P1234567',
+                ${now}, ${now}
+         FROM users WHERE email = ${sqlValue(email.toLowerCase())}`,
+      ],
+      e2eDatabase,
+    ),
+  );
 }

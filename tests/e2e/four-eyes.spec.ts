@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { markVerifiedInDatabase } from "./database";
 import {
   DEMO_ADMIN,
   DEMO_SECOND_ADMIN,
@@ -108,7 +109,9 @@ test("a $15,000 deposit request's approval waits for a second admin, who approve
 
   const firstName = `Dep${Date.now() % 100000}`;
   const clientName = `${firstName} Tester`;
-  await registerClient(client, firstName);
+  const email = await registerClient(client, firstName);
+  // Verified: an unverified client's deposits stop at UNVERIFIED_DEPOSIT_LIMIT (docs/product.md, "Identity verification").
+  await markVerifiedInDatabase(email);
   const accountId = (await client.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
   await submitDepositRequest(client, "15000", "BTC");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();

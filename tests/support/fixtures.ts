@@ -6,6 +6,7 @@ import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
 import { insertSession, newSession } from "~/server/session.server";
+import { markVerified } from "./verification-state";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
 export const TEST_SCRYPT_COST = FAST_SCRYPT_COST;
@@ -84,9 +85,13 @@ export async function signedInAdmin() {
   return { ...created, cookie: await sessionCookieFor(created.id) };
 }
 
-/** A signed-in client with `cents` approved (one deposit) and nothing reserved. */
-export async function fundedClient(cents = 10_000, firstName = "Pat") {
+/**
+ * A signed-in client with `cents` approved (one deposit) and nothing reserved. Verified, as a client who moves
+ * money must be (docs/product.md, "Identity verification"); `verified: false` makes one who has not been.
+ */
+export async function fundedClient(cents = 10_000, firstName = "Pat", { verified = true } = {}) {
   const client = await createUser({ firstName });
+  if (verified) await markVerified(client.id);
   await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: cents });
   return { ...client, cookie: await sessionCookieFor(client.id) };
 }

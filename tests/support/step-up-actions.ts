@@ -13,6 +13,7 @@ import {
   sessionCookieFor,
   totpCode,
 } from "./fixtures";
+import { markVerified } from "./verification-state";
 
 /**
  * The acts behind step-up for money (docs/decisions/0019), each as a form some person posts: the step-up tests
@@ -35,9 +36,10 @@ export function cookieOf(person: Person, minutesAgo: number | "never") {
 
 export const codeOf = (person: Person, at = Date.now()) => totpCode(person.totpSecret as Uint8Array, at);
 
-/** A client with two-factor sign-in on and $100 to withdraw. */
+/** A verified client with two-factor sign-in on and $100 to withdraw. */
 export async function fundedClient(options: { twoFactor?: boolean } = {}) {
   const client = await createUser({ twoFactor: options.twoFactor ?? true });
+  await markVerified(client.id);
   await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 10_000 });
   return client;
 }

@@ -21,6 +21,7 @@ import {
   signedInAdmin,
   TEST_PASSWORD,
 } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 let admin: { id: string; email: string; cookie: string };
 
@@ -114,6 +115,7 @@ describe("access", () => {
 describe("decisions", () => {
   it("show where each withdrawal pays out: the currency and the whole address", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     await insertTransaction(client.id, { status: "approved", amountCents: 50_000 });
     const address = "0x2222222222222222222222222222222222222222";
     const requested = await postForm(
@@ -170,6 +172,7 @@ describe("decisions", () => {
 
   it("let exactly one of 10 parallel approvals of a withdrawal through, with one audit row", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
     const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 4_000 });
     const results = await Promise.all(
@@ -202,6 +205,7 @@ describe("decisions", () => {
 
   it("refuse to approve a withdrawal the client can no longer cover", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
     const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 8_000 });
     // Since the request, a loss was posted.

@@ -18,6 +18,7 @@ import {
   sessionCookieFor,
   TEST_WALLETS,
 } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 beforeAll(async () => {
   await ensureDepositWallets();
@@ -164,6 +165,7 @@ describe("withdraw", () => {
   /** A client whose withdrawable balance is exactly $100. */
   async function fundedClient() {
     const client = await signedInClient({ firstName: "Wes" });
+    await markVerified(client.id);
     await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 15_000 });
     await insertTransaction(client.id, {
       transactionType: "profit",

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { HTTP_MESSAGES } from "~/server/http.server";
 import { createUser, ensureDepositWallets, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 /** Every table a form's action could write to: a refused body must leave each count as it was. */
 const TABLES = [
@@ -110,6 +111,8 @@ let clientId: string;
 beforeAll(async () => {
   await ensureDepositWallets();
   const client = await createUser();
+  // Verified, so that /withdraw reads the form (an unverified client is refused before it).
+  await markVerified(client.id);
   const admin = await createUser({ role: "admin" });
   clientId = client.id;
   cookies = { visitor: undefined, client: await sessionCookieFor(client.id), admin: await sessionCookieFor(admin.id) };

@@ -22,6 +22,7 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 type Admin = { id: string; email: string; cookie: string };
 
@@ -37,6 +38,7 @@ async function newAdmin(): Promise<Admin> {
 /** A client with an approved deposit of `cents` and the profile projection that goes with it. */
 async function fundedClient(cents = 5_000_000) {
   const client = await createUser({ firstName: "Jane" });
+  await markVerified(client.id);
   await insertTransaction(client.id, { status: "approved", amountCents: cents });
   await env.DB.prepare("UPDATE profiles SET balance_cents = ? WHERE user_id = ?").bind(cents, client.id).run();
   return client;

@@ -54,6 +54,9 @@ describe("migrations on an empty D1", () => {
       "transactions_decided_by_admin",
       "transactions_delete_requires_archive",
       "transactions_pending_only_decides",
+      "transactions_withdrawal_approval_requires_verification",
+      "verification_cases_kept_until_retained",
+      "verification_documents_kept_until_retained",
     ]);
   });
 });

@@ -14,6 +14,7 @@ import {
   statementMonths,
 } from "~/server/ledger/statements.server";
 import { createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
 /** A property run writes and reads a few hundred rows one statement at a time: seconds, more on a busy machine. */
@@ -135,6 +136,7 @@ describe("ledger_months", () => {
       await fc.assert(
         fc.asyncProperty(ledgerOperations, async (operations) => {
           const client = await createUser();
+          await markVerified(client.id);
           await writeLedger(client.id, admin.id, operations);
           const { projected, counted } = await monthsPair(client.id);
           expect(projected).toEqual(counted);
@@ -151,6 +153,7 @@ describe("ledger_months", () => {
   it("is rebuilt from the ledger by the migration that introduced it", async () => {
     const admin = await createUser({ role: "admin" });
     const client = await createUser();
+    await markVerified(client.id);
     await writeLedger(client.id, admin.id, [
       {
         transactionType: "deposit",
@@ -186,6 +189,7 @@ describe("monthly statements", () => {
       await fc.assert(
         fc.asyncProperty(ledgerOperations, async (operations) => {
           const client = await createUser();
+          await markVerified(client.id);
           const rows = await writeLedger(client.id, admin.id, operations);
           const active = new Set(rows.map((r) => monthOf(r.movedAt)));
           expect(await statementMonths(db, client.id)).toEqual([...active].sort().reverse());
@@ -238,6 +242,7 @@ describe("monthly statements", () => {
 async function octoberClient() {
   const admin = await createUser({ role: "admin" });
   const client = await createUser({ firstName: "Robin" });
+  await markVerified(client.id);
   const rows = await writeLedger(client.id, admin.id, [
     { transactionType: "deposit", amountCents: 50_000, createdAt: Date.UTC(2025, 8, 10), fate: "entry", delay: 0 },
     {

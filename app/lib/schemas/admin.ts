@@ -86,4 +86,5 @@ export const AUDIT_ACTIONS = [
   "proposal.approve",
   "proposal.reject",
   "proposal.expire",
+  "verification.purge",
 ] as const;

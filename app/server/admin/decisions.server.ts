@@ -1,8 +1,8 @@
 /**
  * Decisions on client requests: pending -> approved or pending -> rejected, once. (Approving at or above the
  * four-eyes threshold is a proposal first: request-approvals.server.ts.) The status update only
- * matches a pending row (and, for a withdrawal approval, only while the client's approved balance still
- * covers it); the audit row and the profile projection follow it in the same batch. Whoever comes second
+ * matches a pending row (and, for a withdrawal approval, only while the client is verified and their approved
+ * balance still covers it); the audit row and the profile projection follow it in the same batch. Whoever comes second
  * changes nothing, and the database's guards refuse any other change of a decided row. The client's mail about
  * the decision is in the same batch and is written only when this decision is the one stored.
  */
@@ -10,6 +10,7 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
+import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -17,6 +18,7 @@ import { returning, schema, writeTogether } from "../db.server";
 import { requestDecidedNotice } from "../ledger/decision-notice.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
+import { isVerified, verifiedSql } from "../verification/levels.server";
 
 const { transactions, profiles } = schema;
 
@@ -28,6 +30,25 @@ type Decision = "approved" | "rejected";
  */
 export const coveredByBalance = (owner: SQL | string) =>
   sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
+
+/**
+ * Every rule an approval of the `transactions` row checks in its own statement: a withdrawal only for a verified
+ * client (a database trigger holds the same) and only while covered. Shared by every path that approves one.
+ */
+export const approvableRequest = (owner: SQL | string) =>
+  sql`(transaction_type <> 'withdraw' OR ${verifiedSql(owner)}) AND ${coveredByBalance(owner)}`;
+
+/**
+ * Why an approval of a pending withdrawal wrote nothing: the client is not verified, or their balance no longer
+ * covers it (the two conditions of `approvableRequest`), in the words of `notCovered`.
+ */
+export async function withdrawalApprovalRefusal(
+  db: Db,
+  userId: string,
+  notCovered: string = ADMIN_MESSAGES.cannotCoverWithdrawal,
+): Promise<string> {
+  return (await isVerified(db, userId)) ? notCovered : LEVEL_MONEY_MESSAGES.approvalNeedsVerifiedClient;
+}
 
 /** What the decision mail says about the request, read before the batch (null when nothing is pending). */
 async function pendingRequest(db: Db, transactionId: number) {
@@ -60,7 +81,7 @@ export async function decideTransaction(
   if (reason && reason.length > REASON_MAX_LENGTH) return { ok: false, error: REASON_TOO_LONG };
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
-  const coverCheck = decision === "approved" ? sql`AND ${coveredByBalance(owner)}` : sql``;
+  const coverCheck = decision === "approved" ? sql`AND ${approvableRequest(owner)}` : sql``;
   const request = await pendingRequest(db, transactionId);
   const { decided, notice } = await writeTogether(db, {
     decided: returning<FeedTransaction>(
@@ -106,7 +127,7 @@ export async function decideTransaction(
     return { ok: false, error: ADMIN_MESSAGES.transactionNotFound };
   }
   if (current.status !== "pending") return { ok: false, error: ADMIN_MESSAGES.alreadyDecided };
-  return { ok: false, error: ADMIN_MESSAGES.cannotCoverWithdrawal };
+  return { ok: false, error: await withdrawalApprovalRefusal(db, current.userId) };
 }
 
 /** The admin's approve or reject, then the client's feed and the desk hear of it. */

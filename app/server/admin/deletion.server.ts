@@ -1,10 +1,13 @@
 /**
  * "Delete client data", made recoverable: the profile and transactions are copied to the archives, then
  * removed from the live tables, the client's sessions end and an audit row records what went, in one
- * batch. The login account stays; a later sign-in creates a fresh profile.
+ * batch. The login account stays; a later sign-in creates a fresh profile. The identity-verification case and
+ * its documents are evidence we must keep: in the same batch the case is ended (`ended_at`) and kept until
+ * `retain_until`, five years later, when the scheduled purge deletes it (app/server/verification/retention.server.ts).
  */
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { retainUntil } from "~/lib/verification";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -30,7 +33,9 @@ export async function deleteClientData(
         target: `user:${userId}`,
         detail: sql`'transactions', (SELECT count(*) FROM transactions WHERE user_id = ${userId}),
                     'balanceCents', (SELECT balance_cents FROM profiles WHERE user_id = ${userId}),
-                    'email', (SELECT email FROM users WHERE id = ${userId})`,
+                    'email', (SELECT email FROM users WHERE id = ${userId}),
+                    'verificationRetainedUntil', (SELECT ${retainUntil(now)} FROM verification_cases
+                                                  WHERE user_id = ${userId} AND ended_at IS NULL)`,
         at: now,
       }),
       archiveTransactions: sql`
@@ -51,6 +56,9 @@ export async function deleteClientData(
       transactions: sql`DELETE FROM transactions WHERE user_id = ${userId}`,
       profile: sql`DELETE FROM profiles WHERE user_id = ${userId}`,
       signOut: endSessionsOf(db, userId),
+      keepVerificationEvidence: sql`
+        UPDATE verification_cases SET ended_at = ${now}, retain_until = ${retainUntil(now)}, updated_at = ${now}
+        WHERE user_id = ${userId} AND ended_at IS NULL`,
     });
     return { ok: true };
   } catch (error) {

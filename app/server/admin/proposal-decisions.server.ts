@@ -20,7 +20,7 @@ import { refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
-import { coveredByBalance } from "./decisions.server";
+import { approvableRequest, withdrawalApprovalRefusal } from "./decisions.server";
 import { entryRefusal, ledgerEntryWrites } from "./entries.server";
 import { walletChangedNotice } from "./wallets.server";
 
@@ -159,7 +159,7 @@ function requestApproval(loaded: LoadedProposal, actor: Required<Actor>, now: nu
       sql`UPDATE transactions SET status = 'approved', decided_by = ${actor.id}, decided_at = ${now}
           WHERE id = ${transactionId} AND user_id = ${userId} AND status = 'pending'
             AND transaction_type = ${request.transactionType}
-            AND ${coveredByBalance(userId)} AND ${approvable(loaded.id, actor, now)}
+            AND ${approvableRequest(userId)} AND ${approvable(loaded.id, actor, now)}
           RETURNING ${FEED_RETURNING}`,
     ),
     approved: markApproved(
@@ -240,7 +240,8 @@ async function approvalRefusal(db: Db, proposalId: number, actor: Actor, now: nu
     .from(transactions)
     .where(eq(transactions.id, loaded.transactionId ?? 0))
     .get();
-  return request?.status === "pending" ? PROPOSAL_MESSAGES.notCovered : requestGoneMessage(loaded.transactionType);
+  if (request?.status !== "pending") return requestGoneMessage(loaded.transactionType);
+  return withdrawalApprovalRefusal(db, loaded.userId ?? "", PROPOSAL_MESSAGES.notCovered);
 }
 
 /** Checks the code can make before the batch: the proposal exists and is not the admin's own. */

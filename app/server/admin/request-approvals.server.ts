@@ -12,7 +12,7 @@ import type { Actor } from "../audit.server";
 import type { CommandContext, Outcome, Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
-import { coveredByBalance, decide } from "./decisions.server";
+import { approvableRequest, decide, withdrawalApprovalRefusal } from "./decisions.server";
 import {
   announceWrites,
   clientName,
@@ -26,7 +26,7 @@ const { proposals, transactions } = schema;
 
 /**
  * A request-approval proposal: the client's pending request, while it is still pending (and, for a withdrawal,
- * covered). One waits per request (a unique index); a second try while one waits is answered as the same proposal.
+ * the client verified and the amount covered). One waits per request (a unique index); a second try while one waits is answered as the same proposal.
  */
 export async function proposeRequestApproval(
   db: Db,
@@ -50,7 +50,7 @@ export async function proposeRequestApproval(
                  ${now + PROPOSAL_LIFETIME_MS}
           FROM transactions
           WHERE id = ${input.transactionId} AND user_id = ${input.userId} AND status = 'pending'
-            AND ${coveredByBalance(input.userId)}
+            AND ${approvableRequest(input.userId)}
           ON CONFLICT DO NOTHING
           RETURNING id`,
     ),
@@ -83,7 +83,7 @@ export async function proposeRequestApproval(
     .where(sql`${transactions.id} = ${input.transactionId}`)
     .get();
   if (current?.status !== "pending") return { ok: false, error: ADMIN_MESSAGES.alreadyDecided };
-  return { ok: false, error: ADMIN_MESSAGES.cannotCoverWithdrawal };
+  return { ok: false, error: await withdrawalApprovalRefusal(db, input.userId) };
 }
 
 /**

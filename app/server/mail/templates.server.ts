@@ -6,6 +6,12 @@ import { cancelLink } from "../ledger/cancel-link.server";
 import { compose, greeting, type RenderedEmail, referenceFact, utcMinute } from "./compose.server";
 import { entryPostedData, renderEntryPosted } from "./entry-mail.server";
 import { renderSecurityNotice, securityNoticeData } from "./security-notice-mail.server";
+import {
+  renderVerificationReminder,
+  renderVerificationRestricted,
+  verificationReminderData,
+  verificationRestrictedData,
+} from "./verification-mail.server";
 
 export { escapeHtml } from "./compose.server";
 export { SECURITY_EVENTS, type SecurityEvent } from "./security-notice-mail.server";
@@ -107,6 +113,10 @@ export const emailTemplates = {
   security_notice: securityNoticeData,
   /** To the client: the desk posted a ledger entry to their account. */
   entry_posted: entryPostedData,
+  /** To the client: days left to verify their identity (7, then 1). */
+  verification_reminder: verificationReminderData,
+  /** To the client: the deadline passed unverified; new deposits stop. */
+  verification_restricted: verificationRestrictedData,
 } as const;
 
 export type EmailTemplate = keyof typeof emailTemplates;
@@ -263,6 +273,8 @@ const renderers: Renderers = {
     }),
   security_notice: renderSecurityNotice,
   entry_posted: renderEntryPosted,
+  verification_reminder: renderVerificationReminder,
+  verification_restricted: renderVerificationRestricted,
 };
 
 export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {

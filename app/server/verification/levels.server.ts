@@ -1,0 +1,125 @@
+/**
+ * A client's verification level as the money commands and pages need it (docs/product.md, "Identity
+ * verification", "Money by level"): read once per request for the messages, and as SQL conditions the money
+ * statements carry themselves, so that the database decides at the moment of writing.
+ */
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  VERIFICATION_ROLLING_DAY_MS,
+  VERIFICATION_ROLLING_MONTH_MS,
+  type VerificationLevel,
+  verificationDaysLeft,
+  verificationLevel,
+} from "~/lib/verification";
+import type { WithdrawalWindow } from "~/lib/verification-money";
+import type { VerificationStatus } from "../../../db/enums";
+import type { Db } from "../db.server";
+import type { AppEnv } from "../env.server";
+
+/** True while the client's live case is approved: the only state in which money may leave. */
+export const verifiedSql = (userId: string | SQLWrapper): SQL<number> =>
+  sql`EXISTS (SELECT 1 FROM verification_cases vc
+              WHERE vc.user_id = ${userId} AND vc.status = 'approved' AND vc.ended_at IS NULL)`;
+
+export async function isVerified(db: Db, userId: string): Promise<boolean> {
+  const row = await db.get<{ verified: number }>(sql`SELECT ${verifiedSql(userId)} AS verified`);
+  return Boolean(row?.verified);
+}
+
+export interface ClientLevel {
+  level: VerificationLevel;
+  status: VerificationStatus | null;
+  /** Whole days before deposits stop (0 once verified or past the deadline). */
+  daysLeft: number;
+}
+
+/** The level of a client now: their live case's status and their registration time. */
+export async function readClientLevel(db: Db, userId: string, now = Date.now()): Promise<ClientLevel> {
+  const row = await db.get<{ created_at: number; status: VerificationStatus | null }>(
+    sql`SELECT u.created_at, vc.status
+        FROM users u LEFT JOIN verification_cases vc ON vc.user_id = u.id AND vc.ended_at IS NULL
+        WHERE u.id = ${userId}`,
+  );
+  const createdAt = Number(row?.created_at ?? now);
+  const status = row?.status ?? null;
+  const level = verificationLevel(status, createdAt, now);
+  return { level, status, daysLeft: level === "verified" ? 0 : verificationDaysLeft(createdAt, now) };
+}
+
+/** The deposit types a client asks for themselves; an unverified client's limit counts them, pending and approved. */
+const CLIENT_DEPOSIT_TYPES = sql`('deposit', 'stock_deposit')`;
+
+/** An unverified client's deposits so far (pending plus approved), from the totals the ledger's triggers keep. */
+export const depositsSoFarSql = (userId: string | SQLWrapper): SQL<number> =>
+  sql`(SELECT coalesce(sum(cents), 0) FROM ledger_totals
+       WHERE user_id = ${userId} AND status IN ('pending', 'approved') AND transaction_type IN ${CLIENT_DEPOSIT_TYPES})`;
+
+/**
+ * The deposit's level condition, for the insert's WHERE: a verified client deposits without this limit; anyone
+ * else only while their deposits so far plus this one stay within UNVERIFIED_DEPOSIT_LIMIT. (A Restricted client is
+ * refused before the statement; the deadline is a matter of time, not of data a parallel request could change.)
+ */
+export const depositWithinLevelSql = (env: AppEnv, userId: string, amountCents: number): SQL =>
+  sql`(${verifiedSql(userId)} OR ${depositsSoFarSql(userId)} + ${amountCents} <= ${env.UNVERIFIED_DEPOSIT_LIMIT * 100})`;
+
+export async function depositRemainingCents(db: Db, env: AppEnv, userId: string): Promise<number> {
+  const row = await db.get<{ value: number }>(sql`SELECT ${depositsSoFarSql(userId)} AS value`);
+  return env.UNVERIFIED_DEPOSIT_LIMIT * 100 - Number(row?.value ?? 0);
+}
+
+const WINDOW_MS: Record<WithdrawalWindow, number> = {
+  day: VERIFICATION_ROLLING_DAY_MS,
+  month: VERIFICATION_ROLLING_MONTH_MS,
+};
+
+export const withdrawalLimitCents = (env: AppEnv, window: WithdrawalWindow) =>
+  (window === "day" ? env.WITHDRAWAL_LIMIT_DAY : env.WITHDRAWAL_LIMIT_MONTH) * 100;
+
+/** The client's withdrawals (pending plus approved) asked for within the rolling window that ends at `now`. */
+const withdrawnInWindowSql = (userId: string, window: WithdrawalWindow, now: number): SQL<number> =>
+  sql`(SELECT coalesce(sum(amount_cents), 0) FROM transactions
+       WHERE user_id = ${userId} AND transaction_type = 'withdraw' AND status IN ('pending', 'approved')
+         AND created_at > ${now - WINDOW_MS[window]})`;
+
+/**
+ * The withdrawal's level conditions, for the insert's WHERE beside the withdrawable check: the client is
+ * verified, and this amount fits both rolling limits with what they already asked for.
+ */
+export const withdrawalWithinLevelSql = (env: AppEnv, userId: string, amountCents: number, now: number): SQL =>
+  sql`${verifiedSql(userId)}
+      AND ${withdrawnInWindowSql(userId, "day", now)} + ${amountCents} <= ${withdrawalLimitCents(env, "day")}
+      AND ${withdrawnInWindowSql(userId, "month", now)} + ${amountCents} <= ${withdrawalLimitCents(env, "month")}`;
+
+/** What is left of each rolling limit now (may be negative after the limits were lowered). */
+export async function withdrawalRemaining(
+  db: Db,
+  env: AppEnv,
+  userId: string,
+  now = Date.now(),
+): Promise<Record<WithdrawalWindow, { limitCents: number; remainingCents: number }>> {
+  const row = await db.get<{ day: number; month: number }>(
+    sql`SELECT ${withdrawnInWindowSql(userId, "day", now)} AS day, ${withdrawnInWindowSql(userId, "month", now)} AS month`,
+  );
+  const left = (window: WithdrawalWindow) => ({
+    limitCents: withdrawalLimitCents(env, window),
+    remainingCents: withdrawalLimitCents(env, window) - Number(row?.[window] ?? 0),
+  });
+  return { day: left("day"), month: left("month") };
+}
+
+/** What the deposit pages show above the form: the level and, before verification, what may still be deposited. */
+export async function depositLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
+  const { level, daysLeft } = await readClientLevel(db, userId, now);
+  return {
+    level,
+    daysLeft,
+    limitCents: env.UNVERIFIED_DEPOSIT_LIMIT * 100,
+    remainingCents: level === "unverified" ? await depositRemainingCents(db, env, userId) : 0,
+  };
+}
+
+/** What the withdrawal page shows above the form: whether the client may withdraw, and what is left of each limit. */
+export async function withdrawalLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
+  const { level } = await readClientLevel(db, userId, now);
+  return { level, limits: level === "verified" ? await withdrawalRemaining(db, env, userId, now) : null };
+}
