@@ -4,7 +4,7 @@ import { pipeHashed } from "~/server/verification/documents.server";
 import { peekStream } from "~/server/verification/file-check.server";
 
 /**
- * How much of a 10 MB upload the Worker holds at once (docs/decisions/XXXX-identity-documents-on-r2.md). The body
+ * How much of a 10 MB upload the Worker holds at once (docs/decisions/0033-identity-documents-on-r2.md). The body
  * is a stream that makes each 64 KiB chunk only when asked, as a network body arrives; the consumer takes each chunk
  * after a pause, slower than the body comes, as R2 may be. What the pipeline has pulled from the body but the
  * consumer has not taken yet is what the Worker holds.

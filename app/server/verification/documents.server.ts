@@ -2,7 +2,7 @@
  * A client's identity documents: the upload command. A file is checked before anything is stored (its declared
  * length at most 10 MB, its first bytes a JPEG, PNG or PDF), then streamed to the private R2 bucket under a random
  * key while its SHA-256 is computed, and recorded in D1 in one batch that also marks the file it replaces. The
- * Worker never holds the whole file (docs/decisions/XXXX-identity-documents-on-r2.md).
+ * Worker never holds the whole file (docs/decisions/0033-identity-documents-on-r2.md).
  */
 import { sql } from "drizzle-orm";
 import { MAX_DOCUMENT_BYTES, VERIFICATION_MESSAGES } from "~/lib/verification";

@@ -1,7 +1,7 @@
 /**
  * What an uploaded file is, decided by its first bytes (its magic number), never by its name or the type the
  * browser claims: a renamed executable or a text file is refused before anything is stored. Three formats are
- * accepted, so three signatures are all it takes (docs/decisions/XXXX-identity-documents-on-r2.md).
+ * accepted, so three signatures are all it takes (docs/decisions/0033-identity-documents-on-r2.md).
  */
 import type { DocumentContentType } from "../../../db/enums";
 
