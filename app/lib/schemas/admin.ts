@@ -86,4 +86,8 @@ export const AUDIT_ACTIONS = [
   "proposal.approve",
   "proposal.reject",
   "proposal.expire",
+  "verification.document_view",
+  "verification.approve",
+  "verification.reject",
+  "verification.request_info",
 ] as const;
