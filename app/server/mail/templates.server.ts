@@ -6,6 +6,7 @@ import { cancelLink } from "../ledger/cancel-link.server";
 import { compose, greeting, type RenderedEmail, referenceFact, utcMinute } from "./compose.server";
 import { entryPostedData, renderEntryPosted } from "./entry-mail.server";
 import { renderSecurityNotice, securityNoticeData } from "./security-notice-mail.server";
+import { renderVerificationDecided, verificationDecidedData } from "./verification-review-mail.server";
 
 export { escapeHtml } from "./compose.server";
 export { SECURITY_EVENTS, type SecurityEvent } from "./security-notice-mail.server";
@@ -107,6 +108,8 @@ export const emailTemplates = {
   security_notice: securityNoticeData,
   /** To the client: the desk posted a ledger entry to their account. */
   entry_posted: entryPostedData,
+  /** To the client: their identity verification was approved, rejected or needs more information. */
+  verification_decided: verificationDecidedData,
 } as const;
 
 export type EmailTemplate = keyof typeof emailTemplates;
@@ -263,6 +266,7 @@ const renderers: Renderers = {
     }),
   security_notice: renderSecurityNotice,
   entry_posted: renderEntryPosted,
+  verification_decided: renderVerificationDecided,
 };
 
 export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {
