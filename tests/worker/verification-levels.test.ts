@@ -71,7 +71,7 @@ describe("User Management's level filter", () => {
 });
 
 describe("the level beside a pending withdrawal", () => {
-  it("shows on the client page's pending withdrawal row and on the desk's waiting list", async () => {
+  it("shows on the client page's pending withdrawal row, on the desk's waiting list and on /admin/transactions", async () => {
     const client = await createUser({ firstName: "Wanda" });
     await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 50_000 });
     await insertTransaction(client.id, {
@@ -89,6 +89,12 @@ describe("the level beside a pending withdrawal", () => {
     const desk = await (await getPage("/admin", admin.cookie)).text();
     const row = desk.slice(desk.indexOf(`/user/${client.id}`));
     expect(row.slice(0, row.indexOf("</li>"))).toMatch(/data-testid="verification-level"[^>]*>Unverified</);
+
+    // Every transaction of the client there, but only the pending withdrawal carries the level.
+    const all = await (
+      await getPage(`/admin/transactions?client=${encodeURIComponent(client.email)}`, admin.cookie)
+    ).text();
+    expect(all.match(/data-testid="verification-level"[^>]*>Unverified</g)).toHaveLength(1);
   });
 });
 
