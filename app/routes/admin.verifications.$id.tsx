@@ -86,7 +86,7 @@ export default function VerificationReview() {
       <AdminPageHeader title={`Verification of ${client.name}`} />
       <p className="flex flex-wrap items-center gap-2 text-sm">
         <span data-testid="verification-status">{VERIFICATION_STATUS_LABELS[kyc.status]}</span>
-        <VerificationLevelBadge level={client.level} />
+        {kyc.status === "approved" ? null : <VerificationLevelBadge level={client.level} />}
         <Link to="/admin/verifications" className="text-brand hover:underline">
           Back to the queue
         </Link>

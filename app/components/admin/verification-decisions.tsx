@@ -74,7 +74,7 @@ export function VerificationDecisions({
 }) {
   const submission = <input type="hidden" name="submittedAt" value={submittedAt} />;
   return (
-    <div className="grid gap-4 lg:grid-cols-3">
+    <div className="grid items-start gap-4 lg:grid-cols-3">
       <FormErrors reply={refusalFor(reply, "approve")}>
         <Form method="post" className={CARD} aria-labelledby="approve-title">
           <h2 id="approve-title" className="text-lg font-semibold">

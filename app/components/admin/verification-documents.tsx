@@ -26,7 +26,7 @@ export function VerificationDocuments({ documents }: { documents: ReviewDocument
       {documents.length === 0 ? (
         <p className="mt-2 text-sm text-ink-muted">No documents uploaded.</p>
       ) : (
-        <ul className="mt-3 grid gap-4 md:grid-cols-2">
+        <ul className="mt-3 grid items-start gap-4 md:grid-cols-2">
           {documents.map((document) => {
             const label = DOCUMENT_KIND_LABELS[document.kind];
             const href = `/admin/documents/${document.id}`;

@@ -23,11 +23,13 @@ export function ClientVerification({
 }: {
   verification: { level: VerificationLevel; status: VerificationStatus | null; caseId: number | null };
 }) {
+  const state = VERIFICATION_STATUS_LABELS[verification.status ?? "none"];
   return (
     <p className="mt-4 flex flex-wrap items-center gap-2 border-t border-border pt-3 text-sm">
       <span className="text-ink-muted">Identity</span>
       <VerificationLevelBadge level={verification.level} />
-      <span>{VERIFICATION_STATUS_LABELS[verification.status ?? "none"]}</span>
+      {/* An approved case reads 'Verified', as its level already says. */}
+      {state === VERIFICATION_LEVEL_LABELS[verification.level] ? null : <span>{state}</span>}
       {verification.caseId !== null && verification.status !== "draft" ? (
         <Link to={`/admin/verifications/${verification.caseId}`} className="text-brand hover:underline">
           Open the verification
