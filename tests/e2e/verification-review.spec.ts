@@ -34,7 +34,7 @@ async function submittedCaseOf(email: string, legalFirstName: string): Promise<n
     { kind: "proof_of_address", type: "application/pdf", name: "bill.pdf", bytes: sampleBillPdf() },
   ];
   const keys = files.map(() => `documents/${randomUUID()}`);
-  files.forEach((file, i) => putDocumentObject(keys[i] as string, file.bytes));
+  for (const [i, file] of files.entries()) putDocumentObject(keys[i] as string, file.bytes);
   const now = Date.now();
   const caseId = `(SELECT id FROM verification_cases WHERE user_id = ${sqlValue(user.id)})`;
   await whileBusy(() =>

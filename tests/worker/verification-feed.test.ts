@@ -1,0 +1,62 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
+import type { WorkerBindings } from "~/server/env.server";
+import { publishVerificationSubmitted } from "~/server/verification/review.server";
+import { createUser, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import { submittedCase } from "../support/verification-fixtures";
+
+/** The desk's count and queue, and the client's pages, follow verifications live through the feeds. */
+
+async function listen(path: string, cookie: string) {
+  const response = await exports.default.fetch(`${ORIGIN}${path}`, {
+    headers: { Upgrade: "websocket", Cookie: cookie, Origin: ORIGIN },
+  });
+  const socket = response.webSocket;
+  const events: FeedEvent[] = [];
+  socket?.accept();
+  socket?.addEventListener("message", (message) => {
+    const parsed = parseFeedEvent(JSON.parse(String(message.data)));
+    if (parsed) events.push(parsed);
+  });
+  return { status: response.status, events };
+}
+
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("verification events", () => {
+  it("reach the desk when a client sends a case, and the desk and the client when it is decided", async () => {
+    const admin = await createUser({ role: "admin" });
+    const adminCookie = await sessionCookieFor(admin.id);
+    const client = await createUser();
+    const desk = await listen("/ws/admin", adminCookie);
+    const own = await listen(`/ws/clients/${client.id}`, await sessionCookieFor(client.id));
+    expect([desk.status, own.status]).toEqual([101, 101]);
+
+    // What the client's submit command calls once its batch has committed.
+    const ctx = createExecutionContext();
+    publishVerificationSubmitted({ bindings: env as unknown as WorkerBindings, ctx }, client.id);
+    await waitOnExecutionContext(ctx);
+    await until(() => desk.events.length === 1, "the submitted event on the desk");
+    expect(desk.events[0]).toEqual({ type: "verification.changed", userId: client.id });
+
+    const kase = await submittedCase(client.id);
+    const decided = await postForm(
+      `/admin/verifications/${kase.id}`,
+      { intent: "reject", note: "Blurred", submittedAt: String(kase.submittedAt) },
+      { cookie: adminCookie },
+    );
+    expect(decided.status).toBe(200);
+    await until(() => desk.events.length === 2 && own.events.length === 1, "the decided event");
+    expect(own.events[0]).toEqual({ type: "verification.changed", userId: client.id });
+    // Only the desk heard of the submission: a client's feed carries their own news only.
+    expect(own.events).toHaveLength(1);
+  });
+});
