@@ -3,11 +3,15 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import type { WorkerBindings } from "~/server/env.server";
+import { renderStoredEmail } from "~/server/mail/templates.server";
 import { publishVerificationSubmitted } from "~/server/verification/review.server";
-import { createUser, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import { appEnv, createUser, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
 import { submittedCase } from "../support/verification-fixtures";
 
-/** The desk's count and queue, and the client's pages, follow verifications live through the feeds. */
+/**
+ * What the client and the desk hear of a verification: the feeds' events (the desk's count and queue, the client's
+ * pages reload on them) and the client's mail about a decision.
+ */
 
 async function listen(path: string, cookie: string) {
   const response = await exports.default.fetch(`${ORIGIN}${path}`, {
@@ -58,5 +62,30 @@ describe("verification events", () => {
     expect(own.events[0]).toEqual({ type: "verification.changed", userId: client.id });
     // Only the desk heard of the submission: a client's feed carries their own news only.
     expect(own.events).toHaveLength(1);
+  });
+});
+
+describe("the client's mail about a decision", () => {
+  it("says what was decided, why, and where to act, with the reviewer's words escaped", async () => {
+    const url = "https://broker.example/account/verification";
+    const rejected = renderStoredEmail(
+      "verification_decided",
+      { name: "Pat", decision: "rejected", note: "<b>Blurred</b> photo", url },
+      appEnv,
+    );
+    expect(rejected.subject).toBe("Your identity verification was not accepted");
+    expect(rejected.text).toContain("Reason: <b>Blurred</b> photo");
+    expect(rejected.html).toContain("&lt;b&gt;Blurred&lt;/b&gt; photo");
+    expect(rejected.text).toContain(`Open my verification: ${url}`);
+    const more = renderStoredEmail(
+      "verification_decided",
+      { name: "Pat", decision: "more_info_needed", documentKind: "proof_of_address", note: "A recent bill", url },
+      appEnv,
+    );
+    expect(more.text).toContain("Document: Proof of address");
+    expect(more.text).toContain("What we need: A recent bill");
+    const approved = renderStoredEmail("verification_decided", { name: "Pat", decision: "approved", url }, appEnv);
+    expect(approved.subject).toBe("Your identity is verified");
+    expect(approved.text).not.toContain(url);
   });
 });
