@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { auditFacts, auditTarget, factsText } from "~/lib/audit-details";
 import { DOCUMENT_CSP } from "~/server/verification/admin-documents.server";
 import { countRows, createUser, getPage, sessionCookieFor, signedInAdmin } from "../support/fixtures";
 import { submittedCase } from "../support/verification-fixtures";
@@ -54,6 +55,14 @@ describe("the admin document route", () => {
       document: "proof_of_address",
     });
     expect(Date.now() - (row?.at ?? 0)).toBeLessThan(60_000);
+    // The audit log reads it to people by name.
+    const record = {
+      action: "verification.document_view",
+      target: `document:${kase.proof.id}`,
+      detail: JSON.parse(row?.detail ?? "{}"),
+    };
+    expect(auditTarget(record.target)).toBe(`Document ${kase.proof.id}`);
+    expect(factsText(auditFacts(record))).toContain(`Verification case: #${kase.id} · Document: Proof of address`);
   });
 
   it("downloads a PDF rather than showing it, with the same headers", async () => {
