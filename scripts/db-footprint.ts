@@ -168,7 +168,15 @@ const reads: Array<[string, () => Promise<unknown>, number]> = [
   [
     "/admin, client search matching nobody",
     () =>
-      adminDesk(db, { search: "nobody-matches", status: null, sort: "joined", dir: "desc", after: null, before: null }),
+      adminDesk(db, {
+        search: "nobody-matches",
+        status: null,
+        level: null,
+        sort: "joined",
+        dir: "desc",
+        after: null,
+        before: null,
+      }),
     20,
   ],
   ["/admin/transactions", () => adminTransactionsPage(db, {}, {}), 50],

@@ -7,6 +7,7 @@
 import { formatCents, formatDateTimeUtc } from "./format";
 import { TRANSACTION_TYPES, type TransactionType, typeLabel } from "./ledger";
 import { transactionReference } from "./reference";
+import { DOCUMENT_KIND_LABELS } from "./verification";
 
 /** What the reader finds beside a row to name what it is about. */
 export interface AuditNames {
@@ -54,6 +55,10 @@ const LABELS: Record<string, string> = {
   lastError: "Last error",
   failedAt: "Failed",
   passwordChanged: "Password set",
+  case: "Verification case",
+  document: "Document",
+  sha256: "SHA-256",
+  submittedAt: "Sent",
 };
 
 const KINDS: Record<string, string> = {
@@ -82,7 +87,8 @@ function factValue(key: string, value: unknown, names: AuditNames): string {
     return TRANSACTION_TYPES.includes(text as TransactionType) ? typeLabel(text as TransactionType) : text;
   if (key === "transaction" && Number.isInteger(number)) return transactionReference(number);
   if (key === "wallet") return names.walletType ?? `#${text}`;
-  if (key === "proposal") return `#${text}`;
+  if (key === "proposal" || key === "case") return `#${text}`;
+  if (key === "document") return DOCUMENT_KIND_LABELS[text as keyof typeof DOCUMENT_KIND_LABELS] ?? text;
   if (key === "kind") return KINDS[text] ?? text;
   if (key === "via") return VIAS[text] ?? text;
   if (key === "passwordChanged") return number ? "Yes" : "No";
@@ -129,5 +135,7 @@ export function auditTarget(target: string | null, names: AuditNames = {}): stri
   if (kind === "wallet") return names.walletType ? `${names.walletType} wallet` : `Wallet #${id}`;
   if (kind === "email") return `Notice #${id}`;
   if (kind === "proposal") return `Proposal #${id}`;
+  if (kind === "verification") return `Verification case #${id}`;
+  if (kind === "document") return `Document ${id}`;
   return target;
 }

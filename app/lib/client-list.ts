@@ -1,5 +1,7 @@
+import type { VerificationLevel } from "./verification";
+
 /**
- * The desk's client list as the URL states it: search, status filter, sort column and direction, and a keyset
+ * The desk's client list as the URL states it: search, status and verification level filters, sort column and direction, and a keyset
  * cursor (`after` for Next, `before` for Previous). One parser for the loader; a bad value is named in a message
  * and dropped, so the list still shows.
  */
@@ -8,6 +10,8 @@ export type ClientSort = (typeof CLIENT_SORTS)[number];
 export const CLIENT_STATUSES = ["active", "suspended", "unconfirmed"] as const;
 export type ClientStatusFilter = (typeof CLIENT_STATUSES)[number];
 export type SortDirection = "asc" | "desc";
+/** The identity verification levels (app/lib/verification.ts) the list filters by. */
+export const CLIENT_LEVELS = ["unverified", "verified", "restricted"] as const satisfies readonly VerificationLevel[];
 
 export const CLIENT_SORT_LABELS: Record<ClientSort, string> = {
   joined: "Joined",
@@ -25,6 +29,7 @@ export interface ClientCursor {
 export interface ClientListQuery {
   search: string;
   status: ClientStatusFilter | null;
+  level: VerificationLevel | null;
   sort: ClientSort;
   dir: SortDirection;
   after: ClientCursor | null;
@@ -35,6 +40,7 @@ export const CLIENT_LIST_MESSAGES = {
   sort: "Unknown sort: showing the newest clients first.",
   dir: "Unknown sort direction: use asc or desc.",
   status: "Unknown status filter: use active, suspended or unconfirmed.",
+  level: "Unknown level filter: use unverified, verified or restricted.",
   cursor: "That page link is no longer valid: showing the first page.",
 };
 
@@ -68,6 +74,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
   const sort = pick("sort", CLIENT_SORTS, CLIENT_LIST_MESSAGES.sort) ?? "joined";
   const dir = pick("dir", ["asc", "desc"] as const, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
   const status = pick("status", CLIENT_STATUSES, CLIENT_LIST_MESSAGES.status);
+  const level = pick("level", CLIENT_LEVELS, CLIENT_LIST_MESSAGES.level);
   const after = decodeClientCursor(params.get("after"), sort);
   const before = after ? null : decodeClientCursor(params.get("before"), sort);
   if (after === "bad" || before === "bad") errors.push(CLIENT_LIST_MESSAGES.cursor);
@@ -75,6 +82,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
     query: {
       search: params.get("q")?.trim().slice(0, 100) ?? "",
       status,
+      level,
       sort,
       dir,
       after: after === "bad" ? null : after,
@@ -92,6 +100,7 @@ export function clientListHref(query: ClientListQuery, change: Partial<Record<st
   const params = new URLSearchParams();
   if (query.search) params.set("q", query.search);
   if (query.status) params.set("status", query.status);
+  if (query.level) params.set("level", query.level);
   if (query.sort !== "joined") params.set("sort", query.sort);
   if (query.dir !== defaultDirection(query.sort)) params.set("dir", query.dir);
   for (const [key, value] of Object.entries(change)) {

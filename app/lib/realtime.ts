@@ -50,7 +50,12 @@ export type FeedEvent =
   | { type: "transaction.created" | "transaction.updated"; transaction: FeedTransaction }
   | { type: "client.deleted"; userId: string }
   /** Desk only: a proposal was made or decided, so the 'Awaiting second approval' card reloads. */
-  | { type: "proposal.changed" };
+  | { type: "proposal.changed" }
+  /**
+   * A client's identity verification was sent for review or decided: the desk's count and queue reload, and so
+   * does the client's own page when it is a decision.
+   */
+  | { type: "verification.changed"; userId: string };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -101,7 +106,7 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
   if (value.type === "proposal.changed") return { type: value.type };
-  if (value.type === "client.deleted")
+  if (value.type === "client.deleted" || value.type === "verification.changed")
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;
   const transaction = parseFeedTransaction(value.transaction);

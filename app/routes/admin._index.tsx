@@ -99,6 +99,12 @@ export default function AdminPanel() {
             Transactions
           </Link>
           <Link
+            to="/admin/verifications"
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Verifications
+          </Link>
+          <Link
             to="/admin/audit"
             className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
           >

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { VerificationLevelBadge } from "~/components/admin/verification-level";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
@@ -99,7 +100,14 @@ export default function AdminTransactions() {
                 <td>
                   <Moment at={tx.createdAt} />
                 </td>
-                <td>{tx.status}</td>
+                <td>
+                  {tx.status}
+                  {tx.level ? (
+                    <span className="ml-2">
+                      <VerificationLevelBadge level={tx.level} />
+                    </span>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </StackedTable>

@@ -10,6 +10,7 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProposalsCard } from "~/components/admin/proposals-card";
 import { type AdminReply, refusalFor } from "~/components/admin/reply";
 import { TransactionsTable } from "~/components/admin/transactions-table";
+import { ClientVerification } from "~/components/admin/verification-level";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
@@ -149,6 +150,7 @@ export default function ClientDetail() {
     viewerId,
     secondApprovalFromCents,
     awaitingSecondApproval,
+    verification,
   } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -207,7 +209,9 @@ export default function ClientDetail() {
 
       {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
 
-      <ClientProfile profile={profile} />
+      <ClientProfile profile={profile}>
+        <ClientVerification verification={verification} />
+      </ClientProfile>
       <ClientSummary summary={summary} status={profile.status} />
       <FormErrors reply={refusalFor(reply, "entry")}>
         <ClientActions
@@ -238,6 +242,7 @@ export default function ClientDetail() {
         clientId={profile.id}
         reply={reply}
         awaitingSecondApproval={awaitingSecondApproval}
+        level={verification.level}
       />
     </section>
   );

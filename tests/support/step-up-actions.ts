@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { STEP_UP_MESSAGES } from "~/lib/step-up";
+import { REVIEW_MESSAGES } from "~/lib/verification-review";
 import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import {
   countRows,
@@ -13,6 +14,7 @@ import {
   sessionCookieFor,
   totpCode,
 } from "./fixtures";
+import { submittedCase } from "./verification-fixtures";
 import { markVerified } from "./verification-state";
 
 /**
@@ -153,6 +155,18 @@ export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
   "approving a withdrawal": () => approvingRequest({ transactionType: "withdraw" }),
   "approving a deposit": () => approvingRequest({ transactionType: "deposit" }),
   "approving a stock deposit": () => approvingRequest({ transactionType: "stock_deposit", stock: "AAPL" }),
+  "approving a client's identity verification": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser();
+    const kase = await submittedCase(client.id);
+    return {
+      actor: admin,
+      path: `/admin/verifications/${kase.id}`,
+      fields: { intent: "approve", submittedAt: String(kase.submittedAt) },
+      written: () => countRows("verification_cases", "id = ? AND status = 'approved'", kase.id),
+      succeeded: adminReplySays(REVIEW_MESSAGES.approved),
+    };
+  },
   "deleting a client's data": async () => {
     const admin = await createUser({ role: "admin" });
     const client = await createUser();

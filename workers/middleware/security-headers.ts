@@ -116,12 +116,17 @@ const elsewhere = headers(false);
 export function securityHeaders(): MiddlewareHandler<AppBindings> {
   return async function securityHeadersMiddleware(c, next) {
     let pagePolicy: string | null = null;
+    let ownContentPolicy: string | null = null;
     await (c.env.ENVIRONMENT === "production" ? production : elsewhere)(c, async () => {
       await next();
       pagePolicy = c.res.headers.get("Referrer-Policy");
+      ownContentPolicy = c.res.headers.get("Content-Security-Policy");
     });
     // A page whose address carries a secret (the cancel link's token) asks for no referrer at all: kept.
     if (pagePolicy === "no-referrer") c.res.headers.set("Referrer-Policy", "no-referrer");
+    // A response that brings its own sandboxing policy keeps it: an identity document's runs nothing at all.
+    if (ownContentPolicy && /(^|;)\s*sandbox\s*(;|$)/.test(ownContentPolicy))
+      c.res.headers.set("Content-Security-Policy", ownContentPolicy);
   };
 }
 

@@ -19,8 +19,11 @@ interface ClientSummaryView {
   firstDeposit: { createdAt: number; amountCents: number } | null;
 }
 
-/** The client page's Profile card: username, name, email, country and phone ("N/A" when blank). */
-export function ClientProfile({ profile }: { profile: ClientProfileView }) {
+/**
+ * The client page's Profile card: username, name, email, country and phone ("N/A" when blank), then what the page
+ * adds under them (the identity verification line).
+ */
+export function ClientProfile({ profile, children }: { profile: ClientProfileView; children?: ReactNode }) {
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Profile</h2>
@@ -38,6 +41,7 @@ export function ClientProfile({ profile }: { profile: ClientProfileView }) {
           </div>
         ))}
       </dl>
+      {children}
     </article>
   );
 }

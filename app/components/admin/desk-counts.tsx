@@ -1,18 +1,54 @@
-/** The desk's two cards: Total Users and Active Alerts (requests waiting for a decision). */
-export function DeskCounts({ counts }: { counts: { totalUsers: number; activeAlerts: number } }) {
+import { Link } from "@remix-run/react";
+
+/**
+ * The desk's cards: Total Users, Active Alerts (requests waiting for a decision) and Verifications (identity
+ * verifications awaiting review, which opens their queue).
+ */
+export function DeskCounts({
+  counts,
+}: {
+  counts: { totalUsers: number; activeAlerts: number; awaitingReview: number };
+}) {
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
+    <div className="grid gap-4 sm:grid-cols-3">
       <CountCard title="Total Users" testId="total-users" value={counts.totalUsers} />
       <CountCard title="Active Alerts" testId="active-alerts" value={counts.activeAlerts} tone="text-pending" />
+      <CountCard
+        title="Verifications awaiting review"
+        testId="awaiting-review"
+        value={counts.awaitingReview}
+        tone="text-pending"
+        to="/admin/verifications"
+      />
     </div>
   );
 }
 
-/** One count: its title and the figure, in the figure's colour when it has one. */
-function CountCard({ title, testId, value, tone }: { title: string; testId: string; value: number; tone?: string }) {
+/** One count: its title (a link to its list when it has one) and the figure, in the figure's colour when it has one. */
+function CountCard({
+  title,
+  testId,
+  value,
+  tone,
+  to,
+}: {
+  title: string;
+  testId: string;
+  value: number;
+  tone?: string;
+  to?: string;
+}) {
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
-      <h2 className="text-sm text-ink-muted">{title}</h2>
+      <h2 className="text-sm text-ink-muted">
+        {to ? (
+          <Link to={to} className="text-brand hover:underline">
+            {title}
+          </Link>
+        ) : (
+          title
+        )}
+      </h2>
       <p className={tone ? `mt-1 text-3xl font-semibold ${tone}` : "mt-1 text-3xl font-semibold"} data-testid={testId}>
         {value}
       </p>

@@ -1,8 +1,10 @@
 import { Link } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
 import { formatCents, formatLongDate } from "~/lib/format";
+import type { VerificationLevel } from "~/lib/verification";
 import { useListNavigation } from "./list-navigation";
 import { NewAddressBadge } from "./transactions-table";
+import { VerificationLevelBadge } from "./verification-level";
 
 /**
  * What the rows share, set once on the list rather than on every row: each row's layout, the name link, the muted
@@ -34,6 +36,8 @@ export function PendingList({
     /** Pending withdrawals, and where the oldest one pays out. */
     withdrawals: number;
     payout: { address: string; currency: string | null; isNew?: boolean } | null;
+    /** The client's verification level, shown with a waiting withdrawal. */
+    level?: VerificationLevel;
   }>;
 }) {
   const followLink = useListNavigation();
@@ -57,6 +61,7 @@ export function PendingList({
                   <code data-testid="pending-payout-address">{group.payout.address}</code>
                   <CopyButton value={group.payout.address} />
                   {group.payout.isNew ? <NewAddressBadge /> : null}
+                  {group.level ? <VerificationLevelBadge level={group.level} /> : null}
                 </span>
               ) : null}
             </li>

@@ -13,7 +13,9 @@ import type { HistoryFilters } from "~/lib/history-filters";
 import { typeInSentence, typeLabel } from "~/lib/ledger";
 import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
+import type { VerificationLevel } from "~/lib/verification";
 import { type AdminReply, refusalFor } from "./reply";
+import { VerificationLevelBadge } from "./verification-level";
 
 /**
  * What the table shows of a transaction (a row read with the page, or one pushed by the live feed, which
@@ -63,6 +65,7 @@ export function TransactionsTable({
   clientId,
   reply,
   awaitingSecondApproval = [],
+  level,
 }: {
   rows: TransactionRow[];
   next: string | null;
@@ -73,6 +76,8 @@ export function TransactionsTable({
   clientId: string;
   reply?: AdminReply;
   awaitingSecondApproval?: number[];
+  /** The client's verification level, shown on each pending withdrawal (an unverified client's cannot be paid). */
+  level?: VerificationLevel;
 }) {
   const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
   // Every pending row's Approve submits this one form (the button's value is the row's id), not a form per row.
@@ -122,6 +127,7 @@ export function TransactionsTable({
               <td>
                 {tx.status === "pending" ? (
                   <div>
+                    {level && tx.transactionType === "withdraw" ? <VerificationLevelBadge level={level} /> : null}
                     {awaitingSecondApproval.includes(tx.id) ? (
                       <span className="text-xs font-medium text-pending">Awaiting second approval</span>
                     ) : (

@@ -4,6 +4,7 @@ import { Banner } from "~/components/form";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import {
+  CLIENT_LEVELS,
   CLIENT_SORT_LABELS,
   CLIENT_SORTS,
   CLIENT_STATUSES,
@@ -13,8 +14,10 @@ import {
 import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
+import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
 import { useListNavigation } from "./list-navigation";
 import { type AdminReply, refusalFor } from "./reply";
+import { VerificationLevelBadge } from "./verification-level";
 
 interface ClientRow {
   id: string;
@@ -25,6 +28,7 @@ interface ClientRow {
   balanceCents: number;
   joinedAt: number;
   lastActivityAt: number | null;
+  level: VerificationLevel;
 }
 
 /**
@@ -64,9 +68,9 @@ function useTimedMessage(reply: AdminReply | undefined, intent: string) {
 }
 
 /**
- * The desk's User Management card: search by name or email, a status filter and a sort (name, joined, last
+ * The desk's User Management card: search by name or email, status and verification level filters, a sort (name, joined, last
  * activity, balance, either way), all in the URL; the clients 50 a page (Previous and Next) with their status,
- * balance and last activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
+ * verification level, balance and last activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
  * card's banner for a while; when the server asks for a second-factor code first, a dialog repeats that delete
  * with the code field.
  */
@@ -121,6 +125,14 @@ export function UserManagement({
               </option>
             ))}
           </ListSelect>
+          <ListSelect id="client-level" name="level" label="Level" value={list.level ?? ""}>
+            <option value="">All</option>
+            {CLIENT_LEVELS.map((level) => (
+              <option key={level} value={level}>
+                {VERIFICATION_LEVEL_LABELS[level]}
+              </option>
+            ))}
+          </ListSelect>
           <ListSelect id="client-sort" name="sort" label="Sort by" value={list.sort}>
             {CLIENT_SORTS.map((sort) => (
               <option key={sort} value={sort}>
@@ -171,6 +183,9 @@ export function UserManagement({
               <td className={client.status === "active" ? "text-success" : "text-danger"}>
                 {client.status}
                 {client.suspended ? <span className="ml-2 text-xs text-danger">(suspended)</span> : null}
+                <span className="ml-2">
+                  <VerificationLevelBadge level={client.level} />
+                </span>
               </td>
               <td>{formatCents(client.balanceCents)}</td>
               <td>{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>

@@ -87,4 +87,8 @@ export const AUDIT_ACTIONS = [
   "proposal.reject",
   "proposal.expire",
   "verification.purge",
+  "verification.document_view",
+  "verification.approve",
+  "verification.reject",
+  "verification.request_info",
 ] as const;

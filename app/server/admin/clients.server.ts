@@ -19,6 +19,7 @@ import {
 import { neverPaidTo } from "../ledger/payout-address.server";
 import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
 import { endSessionsOf } from "../session.server";
+import { clientVerification, liveCaseQuery } from "../verification/review-reads.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { profiles, transactions, withdrawalWallets } = schema;
@@ -59,16 +60,18 @@ export async function clientDetail(
   filters: HistoryFilters = {},
   position: HistoryPosition = {},
 ) {
-  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins } = await readTogether(db, {
-    account: accountQuery(db, userId),
-    totals: ledgerTotalsQuery(db, userId),
-    firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
-    stocks: approvedStocks(db, userId),
-    feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
-    page: clientTransactionsQuery(db, userId, filters, position),
-    proposals: waitingProposalsQuery(db, { userId }),
-    admins: adminCountQuery(db),
-  });
+  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins, verification } =
+    await readTogether(db, {
+      account: accountQuery(db, userId),
+      totals: ledgerTotalsQuery(db, userId),
+      firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
+      stocks: approvedStocks(db, userId),
+      feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
+      page: clientTransactionsQuery(db, userId, filters, position),
+      proposals: waitingProposalsQuery(db, { userId }),
+      admins: adminCountQuery(db),
+      verification: liveCaseQuery(db, userId),
+    });
   const [client] = account;
   if (!client?.status) return null;
   const ledger: LedgerTotals = totalsOf(totals);
@@ -95,6 +98,7 @@ export async function clientDetail(
     previous,
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
+    verification: clientVerification(verification, client.createdAt),
   };
 }
 

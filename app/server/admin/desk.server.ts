@@ -1,15 +1,17 @@
 /**
- * The admin desk (/admin) in one round trip: the two counts, the waiting list, one page of the client list,
+ * The admin desk (/admin) in one round trip: the three counts, the waiting list, one page of the client list,
  * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
-import { profileNameKey, USER_ACTIVITY_KEY } from "../../../db/schema";
+import { profileNameKey, USER_ACTIVITY_KEY, type VerificationStatus } from "../../../db/schema";
 import { personColumns } from "../accounts.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
+import { levelConditionSql, levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
+import { awaitingReviewQuery } from "../verification/review-reads.server";
 import { displayName } from "./clients.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
@@ -28,6 +30,7 @@ export const WAITING_CLIENTS = 20;
 const DEFAULT_LIST: ClientListQuery = {
   search: "",
   status: null,
+  level: null,
   sort: "joined",
   dir: "desc",
   after: null,
@@ -35,11 +38,12 @@ const DEFAULT_LIST: ClientListQuery = {
 };
 
 export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pageSize = CLIENTS_PAGE) {
-  const { clients, pending, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
+  const { clients, pending, reviews, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
     clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
     // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
     pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
+    reviews: awaitingReviewQuery(db),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
     page: clientsPageQuery(db, list, pageSize),
     wallets: deskWalletsQuery(db),
@@ -49,7 +53,11 @@ export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pa
   });
   const { rows, next, previous } = clientPageOf(page, list, pageSize);
   return {
-    counts: { totalUsers: clients[0]?.n ?? 0, activeAlerts: pending[0]?.n ?? 0 },
+    counts: {
+      totalUsers: clients[0]?.n ?? 0,
+      activeAlerts: pending[0]?.n ?? 0,
+      awaitingReview: Number(reviews[0]?.n ?? 0),
+    },
     pending: waiting.map(toWaitingClient),
     clients: { clients: rows.map(toClientRow), next, previous },
     wallets,
@@ -103,6 +111,9 @@ function waitingClientsQuery(db: Db, limit: number) {
                                 AND status = 'pending' AND transaction_type = 'withdraw')`,
       payout,
       oldest,
+      // The level, for the payout line: an unverified client's withdrawal cannot be approved.
+      caseStatus: sql<VerificationStatus | null>`${liveCaseStatusSql(waiting.userId)}`.as("case_status"),
+      registeredAt: sql<number>`${users.createdAt}`.as("registered_at"),
     })
     .from(waiting)
     .innerJoin(users, eq(users.id, waiting.userId))
@@ -125,6 +136,7 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   withdrawals: Number(r.withdrawals),
   payout: payoutOf(r.payout),
   oldest: Number(r.oldest),
+  level: levelOf({ caseStatus: r.caseStatus, createdAt: Number(r.registeredAt) }, Date.now()),
 });
 
 /**
@@ -158,7 +170,7 @@ const STATUS_CONDITIONS: Record<ClientStatusFilter, SQL> = {
  * of name or e-mail. A client whose data was deleted has no profile and is not listed until a new sign-in
  * creates one.
  */
-export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number) {
+export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number, now = Date.now()) {
   const term = list.search.toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   const key = CLIENT_SORT_KEYS[list.sort];
@@ -173,6 +185,7 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
       emailConfirmedAt: users.emailConfirmedAt,
       balanceCents: profiles.balanceCents,
       sortValue: sql<string | number>`${key.value}`.as("sort_value"),
+      caseStatus: sql<VerificationStatus | null>`${liveCaseStatusSql(users.id)}`.as("case_status"),
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -181,6 +194,7 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
         role,
         eq(users.role, "user"),
         list.status ? STATUS_CONDITIONS[list.status] : undefined,
+        list.level ? levelConditionSql(list.level, { id: users.id, createdAt: users.createdAt }, now) : undefined,
         pattern
           ? or(
               sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
@@ -229,4 +243,5 @@ const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) =>
   // The Status column: unconfirmed until the e-mail is confirmed, then active unless suspended.
   status: r.emailConfirmedAt ? ("active" as const) : ("unconfirmed" as const),
   suspended: r.status === "suspended",
+  level: levelOf({ caseStatus: r.caseStatus, createdAt: r.createdAt }, Date.now()),
 });

@@ -12,6 +12,7 @@ import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { typeLabel } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
+import type { VerificationStatus } from "../../../db/enums";
 import { CSV_PAGE_SIZE, csvStream, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -24,6 +25,7 @@ import {
   historyPageClauses,
 } from "../ledger/history.server";
 import type { Keyset } from "../paging.server";
+import { levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
 import { displayName } from "./clients.server";
 
 const { transactions, users, profiles } = schema;
@@ -54,6 +56,12 @@ function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, positi
       email: users.email,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
+      // The client's level, only where it decides something: beside a pending withdrawal.
+      caseStatus: sql<VerificationStatus | null>`CASE WHEN ${transactions.status} = 'pending'
+        AND ${transactions.transactionType} = 'withdraw' THEN ${liveCaseStatusSql(transactions.userId)} END`.as(
+        "case_status",
+      ),
+      registeredAt: sql<number>`${users.createdAt}`.as("registered_at"),
     })
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
@@ -76,6 +84,10 @@ const toRow = (r: AdminTransactionRow) => ({
   stock: r.stock,
   status: r.status,
   createdAt: r.createdAt,
+  level:
+    r.status === "pending" && r.transactionType === "withdraw"
+      ? levelOf({ caseStatus: r.caseStatus, createdAt: r.registeredAt }, Date.now())
+      : null,
 });
 
 export async function adminTransactionsPage(db: Db, filters: AdminTransactionFilters, position: HistoryPosition) {

@@ -7,7 +7,8 @@
  *
  * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
  * - An admin, always: saving deposit wallets, a ledger entry, approving any client request (deposit, stock
- *   deposit, withdrawal), deleting a client's data, approving another admin's proposal (second approval).
+ *   deposit, withdrawal), deleting a client's data, approving another admin's proposal (second approval),
+ *   approving a client's identity verification.
  *   An admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to,
  *   no session of theirs is fresh and no code is right, so the action is still refused.
  *
@@ -33,7 +34,8 @@ export type StepUpAction =
   | "ledgerEntry"
   | "requestApproval"
   | "clientDeletion"
-  | "proposalApproval";
+  | "proposalApproval"
+  | "verificationApproval";
 
 export type StepUpCheck = { ok: true } | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD };
 
@@ -56,6 +58,8 @@ const REQUIRED_FOR: Record<StepUpAction, "always" | "withTwoFactor"> = {
   clientDeletion: "always",
   // A second admin's approval is what makes a large move or a wallet change happen.
   proposalApproval: "always",
+  // Approving an identity is what opens withdrawals to the client.
+  verificationApproval: "always",
 };
 
 export function stepUpRequired(user: Pick<SessionUser, "role" | "twoFactorEnabled">, action: StepUpAction): boolean {

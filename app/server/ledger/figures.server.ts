@@ -18,8 +18,8 @@ import { schema } from "../db.server";
 
 const { ledgerTotals: totalsTable } = schema;
 
-/** The client's totals by status and type. */
-export function ledgerTotalsQuery(db: Db, userId: string) {
+/** The client's totals by status and type (`userId` a value, or an expression that finds it). */
+export function ledgerTotalsQuery(db: Db, userId: string | SQLWrapper) {
   return db
     .select({
       status: totalsTable.status,

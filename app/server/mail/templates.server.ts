@@ -12,6 +12,7 @@ import {
   verificationReminderData,
   verificationRestrictedData,
 } from "./verification-mail.server";
+import { renderVerificationDecided, verificationDecidedData } from "./verification-review-mail.server";
 
 export { escapeHtml } from "./compose.server";
 export { SECURITY_EVENTS, type SecurityEvent } from "./security-notice-mail.server";
@@ -117,6 +118,8 @@ export const emailTemplates = {
   verification_reminder: verificationReminderData,
   /** To the client: the deadline passed unverified; new deposits stop. */
   verification_restricted: verificationRestrictedData,
+  /** To the client: their identity verification was approved, rejected or needs more information. */
+  verification_decided: verificationDecidedData,
 } as const;
 
 export type EmailTemplate = keyof typeof emailTemplates;
@@ -275,6 +278,7 @@ const renderers: Renderers = {
   entry_posted: renderEntryPosted,
   verification_reminder: renderVerificationReminder,
   verification_restricted: renderVerificationRestricted,
+  verification_decided: renderVerificationDecided,
 };
 
 export function renderEmail<T extends EmailTemplate>(template: T, data: EmailData<T>, env: AppEnv): RenderedEmail {

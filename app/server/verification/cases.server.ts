@@ -17,6 +17,7 @@ import type { VerificationState } from "~/lib/verification-summary";
 import type { DocumentKind, VerificationStatus } from "../../../db/enums";
 import type { CommandContext, Outcome } from "../commands.server";
 import { type Db, readTogether, returning, schema, writeTogether } from "../db.server";
+import { publishVerificationSubmitted } from "./review.server";
 
 const { verificationCases: cases, verificationDocuments: documents, users } = schema;
 
@@ -167,6 +168,7 @@ export async function submitVerification(
   });
   const row = sent[0];
   if (!row) return { ok: false, error: VERIFICATION_MESSAGES.caseLocked, status: 409 };
-  // The desk's count of cases awaiting review follows this (the admin side's publishVerificationSubmitted).
+  // The desk's count of cases awaiting review and its queue follow at once.
+  publishVerificationSubmitted(context, clientId);
   return { ok: true, caseId: row.id, submittedAt: row.submittedAt };
 }

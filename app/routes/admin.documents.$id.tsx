@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { notFound } from "~/server/http.server";
+import { requireAdmin } from "~/server/session.server";
+import { viewDocument } from "~/server/verification/admin-documents.server";
+
+/**
+ * One identity document's file, for admins only: inert (its own no-script, sandboxed policy), never cached, and
+ * every view audited (app/server/verification/admin-documents.server.ts).
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const response = await viewDocument(context, admin, params.id ?? "");
+  if (!response) notFound("Document not found");
+  return response;
+}

@@ -1,0 +1,159 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import type { AdminReply } from "~/components/admin/reply";
+import { VerificationDecisions } from "~/components/admin/verification-decisions";
+import { VerificationDocuments } from "~/components/admin/verification-documents";
+import { VerificationLevelBadge } from "~/components/admin/verification-level";
+import { Banner } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { formatCents, formatDateTimeUtc, formatLongDate } from "~/lib/format";
+import { adminPageTitle } from "~/lib/navigation";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import {
+  DOCUMENT_KIND_LABELS,
+  IDENTITY_DOCUMENT_TYPE_LABELS,
+  requiredDocumentKinds,
+  VERIFICATION_STATUS_LABELS,
+} from "~/lib/verification";
+import { DECISION_DONE, parseDecisionForm, REVIEW_MESSAGES } from "~/lib/verification-review";
+import { checkStepUp } from "~/server/auth/step-up.server";
+import { readForm } from "~/server/form.server";
+import { notFound, siteOrigin } from "~/server/http.server";
+import { requireAdmin } from "~/server/session.server";
+import { decideVerification } from "~/server/verification/review.server";
+import { reviewCase } from "~/server/verification/review-reads.server";
+
+export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+  { title: adminPageTitle(data ? `Verification of ${data.client.name}` : "Verification") },
+]);
+
+const caseIdOf = (value: string | undefined) => (/^\d{1,12}$/.test(value ?? "") ? Number(value) : null);
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const caseId = caseIdOf(params.id);
+  const review = caseId === null ? null : await reviewCase(context.db, caseId);
+  if (!review) notFound(REVIEW_MESSAGES.notFound);
+  return review;
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string) =>
+    data<AdminReply>({ tone, message, at: Date.now(), intent, ...(field ? { field } : {}) }, { status });
+  const caseId = caseIdOf(params.id);
+  if (caseId === null) return reply("error", REVIEW_MESSAGES.notFound, 404);
+  const parsed = parseDecisionForm(form);
+  if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
+  if (parsed.data.decision === "approve") {
+    // Approving an identity opens withdrawals: a fresh code first, as for the other money decisions.
+    const stepUp = await checkStepUp(context, admin, form, "verificationApproval");
+    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
+  }
+  const result = await decideVerification(
+    { ...context, origin: siteOrigin(context.env, request) },
+    admin,
+    caseId,
+    parsed.data,
+  );
+  if (!result.ok) return reply("error", result.error, result.status);
+  return reply("success", DECISION_DONE[parsed.data.decision]);
+}
+
+/** One label and its value in a facts list. */
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
+      <dt className="text-ink-muted">{label}</dt>
+      <dd className="font-medium break-words">{children}</dd>
+    </div>
+  );
+}
+
+export default function VerificationReview() {
+  const { case: kyc, client, documents } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  // Another reviewer's decision, or the client sending again, shows here without a reload.
+  const refresh = useThrottledRevalidate();
+  useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });
+  const open = kyc.status === "submitted" && !kyc.ended && kyc.submittedAt !== null;
+  return (
+    <section className="space-y-6">
+      <AdminPageHeader title={`Verification of ${client.name}`} />
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <span data-testid="verification-status">{VERIFICATION_STATUS_LABELS[kyc.status]}</span>
+        {kyc.status === "approved" ? null : <VerificationLevelBadge level={client.level} />}
+        <Link to="/admin/verifications" className="text-brand hover:underline">
+          Back to the queue
+        </Link>
+      </p>
+      {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <article className="rounded-xl border border-border bg-surface p-5">
+          <h2 className="text-lg font-semibold">What the client declared</h2>
+          <dl className="mt-2 divide-y divide-border text-sm">
+            <Fact label="Legal name">{kyc.legalName ?? "—"}</Fact>
+            <Fact label="Date of birth">{kyc.dateOfBirth ?? "—"}</Fact>
+            <Fact label="Country of residence">{kyc.country ?? "—"}</Fact>
+            <Fact label="Residential address">{kyc.address ?? "—"}</Fact>
+            <Fact label="Document">
+              {kyc.documentType ? IDENTITY_DOCUMENT_TYPE_LABELS[kyc.documentType] : "—"}
+              {kyc.documentNumber ? ` · ${kyc.documentNumber}` : ""}
+            </Fact>
+            <Fact label="Sent">{kyc.submittedAt ? formatDateTimeUtc(kyc.submittedAt) : "Not sent"}</Fact>
+          </dl>
+        </article>
+        <article className="rounded-xl border border-border bg-surface p-5">
+          <h2 className="text-lg font-semibold">The client's account</h2>
+          <dl className="mt-2 divide-y divide-border text-sm">
+            <Fact label="Client">
+              <Link to={`/user/${client.id}`} className="text-brand hover:underline">
+                {client.name}
+              </Link>
+            </Fact>
+            <Fact label="E-mail">{client.email}</Fact>
+            <Fact label="Registered">{formatLongDate(client.registeredAt)}</Fact>
+            <Fact label="Country given at sign-up">{client.signUpCountry ?? "—"}</Fact>
+            <Fact label="Deposits approved">{formatCents(client.approvedDepositsCents)}</Fact>
+            <Fact label="Deposits pending">{formatCents(client.pendingDepositsCents)}</Fact>
+            {client.suspended ? <Fact label="Account">Suspended</Fact> : null}
+          </dl>
+        </article>
+      </div>
+      <VerificationDocuments documents={documents} />
+      {open && kyc.submittedAt !== null ? (
+        <VerificationDecisions
+          submittedAt={kyc.submittedAt}
+          kinds={kyc.documentType ? requiredDocumentKinds(kyc.documentType) : ["identity_front", "proof_of_address"]}
+          reply={reply}
+        />
+      ) : kyc.reviewedAt ? (
+        <article className="rounded-xl border border-border bg-surface p-5 text-sm" data-testid="verification-decision">
+          <h2 className="text-lg font-semibold">Decision</h2>
+          <p className="mt-2">
+            {`${VERIFICATION_STATUS_LABELS[kyc.status]} by ${kyc.reviewer ?? "an admin"} on ${formatDateTimeUtc(kyc.reviewedAt)}.`}
+          </p>
+          {kyc.reviewDocumentKind ? (
+            <p className="mt-1">{`Document: ${DOCUMENT_KIND_LABELS[kyc.reviewDocumentKind]}`}</p>
+          ) : null}
+          {kyc.reviewNote ? (
+            <p className="mt-1">{`${kyc.status === "rejected" ? "Reason" : "Message"}: ${kyc.reviewNote}`}</p>
+          ) : null}
+        </article>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <RouteError
+      notFound={{ title: REVIEW_MESSAGES.notFound, text: null }}
+      back={{ to: "/admin/verifications", label: "Back to Verifications" }}
+    />
+  );
+}

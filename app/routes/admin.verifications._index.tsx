@@ -1,0 +1,112 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import { VerificationLevelBadge } from "~/components/admin/verification-level";
+import { Banner } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
+import { formatDateTimeUtc, formatLongDate } from "~/lib/format";
+import { adminPageTitle } from "~/lib/navigation";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { IDENTITY_DOCUMENT_TYPE_LABELS, VERIFICATION_STATUS_LABELS } from "~/lib/verification";
+import { parseQueueStatus } from "~/lib/verification-review";
+import { requireAdmin } from "~/server/session.server";
+import { decodeQueueCursor, verificationQueue } from "~/server/verification/review-reads.server";
+import { VERIFICATION_STATUSES } from "../../db/enums";
+
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Verifications") }]);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const params = new URL(request.url).searchParams;
+  const { status, error } = parseQueueStatus(params);
+  const queue = await verificationQueue(context.db, status, decodeQueueCursor(params.get("after")));
+  return { ...queue, status, error, paged: params.has("after") };
+}
+
+const COLUMNS = ["Client", "Country", "Document", "Sent", "Registered", "Level"] as const;
+
+export default function VerificationQueue() {
+  const { cases, next, status, error, paged } = useLoaderData<typeof loader>();
+  // A case sent or decided anywhere shows here without a reload.
+  const refresh = useThrottledRevalidate();
+  useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });
+  return (
+    <section className="space-y-6">
+      <AdminPageHeader title="Verifications">
+        Identity verifications, the longest waiting first. Open one to see its documents and decide it.
+      </AdminPageHeader>
+      {error ? <Banner tone="error">{error}</Banner> : null}
+      <article className="rounded-xl border border-border bg-surface p-5">
+        <Form method="get" className="flex flex-wrap items-end gap-2">
+          <div className="flex flex-col gap-1">
+            <label htmlFor="queue-status" className="text-xs text-ink-muted">
+              Status
+            </label>
+            <select
+              id="queue-status"
+              name="status"
+              defaultValue={status}
+              className="rounded-md border border-border bg-canvas px-3 py-2 text-sm"
+            >
+              {VERIFICATION_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {value === "draft" ? "Not sent yet" : VERIFICATION_STATUS_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="rounded-md border border-border px-4 py-2 text-sm font-medium">
+            Show
+          </button>
+        </Form>
+        {cases.length === 0 ? (
+          <p className="mt-4 text-sm text-ink-muted">No verifications with this status.</p>
+        ) : (
+          <div className="mt-4">
+            <StackedTable
+              columns={COLUMNS}
+              caption="Verifications"
+              bodyClassName={LIST_ROWS}
+              testId="verification-queue"
+            >
+              {cases.map((row) => (
+                <tr key={row.id}>
+                  <td>
+                    <Link to={`/admin/verifications/${row.id}`} className="font-medium text-brand hover:underline">
+                      {row.name}
+                    </Link>
+                    <div className="text-xs text-ink-muted">{row.email}</div>
+                  </td>
+                  <td>{row.country ?? "—"}</td>
+                  <td>{row.documentType ? IDENTITY_DOCUMENT_TYPE_LABELS[row.documentType] : "—"}</td>
+                  <td>{row.submittedAt ? formatDateTimeUtc(row.submittedAt) : "Not sent"}</td>
+                  <td>{formatLongDate(row.registeredAt)}</td>
+                  <td>
+                    <VerificationLevelBadge level={row.level} />
+                  </td>
+                </tr>
+              ))}
+            </StackedTable>
+          </div>
+        )}
+        <div className="mt-3 flex gap-3 text-sm">
+          {paged ? (
+            <Link to={`?status=${status}`} className="text-brand hover:underline">
+              First page
+            </Link>
+          ) : null}
+          {next ? (
+            <Link to={`?status=${status}&after=${next}`} className="text-brand hover:underline">
+              Next page
+            </Link>
+          ) : null}
+        </div>
+      </article>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

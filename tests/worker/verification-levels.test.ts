@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ClientListQuery, parseClientList } from "~/lib/client-list";
+import { parseFeedEvent } from "~/lib/realtime";
+import { VERIFICATION_INTRODUCED_AT, verificationDueAt, verificationLevel } from "~/lib/verification";
+import { clientsPageQuery } from "~/server/admin/desk.server";
+import { createUser, db, getPage, insertTransaction, signedInAdmin } from "../support/fixtures";
+import { insertCase } from "../support/verification-fixtures";
+
+/** The level as the back office shows it: User Management (and its filter), the client page, pending withdrawals. */
+
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  admin = await signedInAdmin();
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Three clients sharing a name found by nobody else's search: one verified, one submitted, one without a case. */
+async function threeClients() {
+  const tag = `Lvl${crypto.randomUUID().slice(0, 8)}`;
+  const verified = await createUser({ firstName: `${tag}verified` });
+  const submitted = await createUser({ firstName: `${tag}submitted` });
+  const none = await createUser({ firstName: `${tag}none` });
+  await insertCase(verified.id, { status: "approved" });
+  await insertCase(submitted.id, { status: "submitted" });
+  return { tag, verified, submitted, none };
+}
+
+const list = (search: string, level: ClientListQuery["level"]): ClientListQuery => ({
+  ...parseClientList(new URLSearchParams()).query,
+  search,
+  level,
+});
+
+async function namesAt(search: string, level: ClientListQuery["level"], now: number) {
+  const rows = await clientsPageQuery(db, list(search, level), 50, now);
+  return rows.map((row) => row.firstName).sort();
+}
+
+describe("User Management's level filter", () => {
+  it("filters by the same rule as the level everywhere else, before and after the deadline", async () => {
+    const { tag } = await threeClients();
+    const before = Date.now();
+    expect(await namesAt(tag, "verified", before)).toEqual([`${tag}verified`]);
+    expect(await namesAt(tag, "unverified", before)).toEqual([`${tag}none`, `${tag}submitted`]);
+    expect(await namesAt(tag, "restricted", before)).toEqual([]);
+    // Past the deadline (14 days from registration, or from the day verification began), unverified is restricted.
+    const after = verificationDueAt(Math.max(Date.now(), VERIFICATION_INTRODUCED_AT)) + DAY;
+    expect(await namesAt(tag, "restricted", after)).toEqual([`${tag}none`, `${tag}submitted`]);
+    expect(await namesAt(tag, "unverified", after)).toEqual([]);
+    expect(await namesAt(tag, "verified", after)).toEqual([`${tag}verified`]);
+    // And the SQL agrees with the rule itself, row by row.
+    for (const row of await clientsPageQuery(db, list(tag, null), 50, after)) {
+      expect(verificationLevel(row.caseStatus, row.createdAt, after)).toBe(
+        row.firstName.endsWith("verified") ? "verified" : "restricted",
+      );
+    }
+  });
+
+  it("is in the desk's URL, shows each client's level, and names a bad value", async () => {
+    const { tag } = await threeClients();
+    const html = await (await getPage(`/admin?q=${tag}&level=verified`, admin.cookie)).text();
+    expect(html).toContain(`${tag}verified`);
+    expect(html).not.toContain(`${tag}none`);
+    expect(html).toMatch(/data-testid="verification-level"[^>]*>Verified</);
+    const bad = await (await getPage(`/admin?q=${tag}&level=gold`, admin.cookie)).text();
+    expect(bad).toContain("Unknown level filter: use unverified, verified or restricted.");
+    expect(bad).toContain(`${tag}none`);
+  });
+});
+
+describe("the level beside a pending withdrawal", () => {
+  it("shows on the client page's pending withdrawal row, on the desk's waiting list and on /admin/transactions", async () => {
+    const client = await createUser({ firstName: "Wanda" });
+    await insertTransaction(client.id, { transactionType: "deposit", status: "approved", amountCents: 50_000 });
+    await insertTransaction(client.id, {
+      transactionType: "withdraw",
+      status: "pending",
+      amountCents: 1_000,
+      withdrawalWalletAddress: "0x4444444444444444444444444444444444444444",
+      createdAt: 1_000,
+    });
+    const page = await (await getPage(`/user/${client.id}`, admin.cookie)).text();
+    // The profile's identity line and the pending withdrawal's row.
+    expect(page.match(/data-testid="verification-level"[^>]*>Unverified</g)).toHaveLength(2);
+    expect(page).toContain("Not started");
+
+    const desk = await (await getPage("/admin", admin.cookie)).text();
+    const row = desk.slice(desk.indexOf(`/user/${client.id}`));
+    expect(row.slice(0, row.indexOf("</li>"))).toMatch(/data-testid="verification-level"[^>]*>Unverified</);
+
+    // Every transaction of the client there, but only the pending withdrawal carries the level.
+    const all = await (
+      await getPage(`/admin/transactions?client=${encodeURIComponent(client.email)}`, admin.cookie)
+    ).text();
+    expect(all.match(/data-testid="verification-level"[^>]*>Unverified</g)).toHaveLength(1);
+  });
+});
+
+describe("the desk feed", () => {
+  it("carries a verification's change as an event the pages reload on", () => {
+    expect(parseFeedEvent({ type: "verification.changed", userId: "u1", extra: 1 })).toEqual({
+      type: "verification.changed",
+      userId: "u1",
+    });
+    expect(parseFeedEvent({ type: "verification.changed" })).toBeNull();
+  });
+});
