@@ -9,7 +9,12 @@ import { randomUUID } from "node:crypto";
 import type { DocumentKind, IdentityDocumentType } from "../db/enums.ts";
 import { DEMO_ADMIN, DEMO_CLIENT, DEMO_SECOND_CLIENT } from "./lib/demo-people.ts";
 import { type D1Target, executeStatements, putLocalObject, query, sqlValue } from "./lib/local-d1.ts";
-import { type SampleDocument, sampleIdentityCard, sampleUtilityBill } from "./lib/sample-documents.ts";
+import {
+  type SampleDocument,
+  sampleIdentityCard,
+  sampleIdentityCardBack,
+  sampleUtilityBill,
+} from "./lib/sample-documents.ts";
 
 const BUCKET = "brokerage-documents";
 const HOUR = 60 * 60 * 1000;
@@ -73,7 +78,7 @@ function demoCases(now: number): DemoCase[] {
       submittedAgoMs: 2 * HOUR,
       documents: [
         ["identity_front", sampleIdentityCard("licence-front.png")],
-        ["identity_back", sampleIdentityCard("licence-back.png")],
+        ["identity_back", sampleIdentityCardBack("licence-back.png")],
         [
           "proof_of_address",
           sampleUtilityBill(`${DEMO_SECOND_CLIENT.firstName} ${DEMO_SECOND_CLIENT.lastName}`, secondAddress, issued),

@@ -116,6 +116,29 @@ export function sampleIdentityCard(fileName = "identity-card-front.png"): Sample
   return sample(fileName, "image/png", png);
 }
 
+/** The back of a made-up identity card: a magnetic-looking band and a barcode of stripes. */
+export function sampleIdentityCardBack(fileName = "identity-card-back.png"): SampleDocument {
+  const stripes = Array.from({ length: 36 }, (_, n) => ({
+    x: 40 + n * 11,
+    y: 200,
+    width: n % 3 === 0 ? 6 : 3,
+    height: 60,
+    colour: [30, 41, 59] as const,
+  }));
+  const png = drawPng(
+    480,
+    300,
+    [236, 242, 250],
+    [
+      { x: 0, y: 40, width: 480, height: 48, colour: [51, 65, 85] },
+      { x: 40, y: 120, width: 260, height: 12, colour: [70, 84, 110] },
+      { x: 40, y: 150, width: 200, height: 12, colour: [70, 84, 110] },
+      ...stripes,
+    ],
+  );
+  return sample(fileName, "image/png", png);
+}
+
 /** A made-up utility bill for `name` at `address`, issued `issuedOn`: a proof of address. */
 export function sampleUtilityBill(name: string, address: string, issuedOn: string): SampleDocument {
   const pdf = writePdf([

@@ -24,8 +24,6 @@ import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./pro
 
 const { profiles, transactions, withdrawalWallets } = schema;
 
-export { displayName };
-
 /**
  * One page of the client page's Transactions table: the history's filters and keyset paging (the client's own
  * indexes, see history.server.ts), with what the desk checks before approving a withdrawal: where it pays out,

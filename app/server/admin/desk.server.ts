@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
+import { displayName } from "~/lib/person-name";
 import { profileNameKey, USER_ACTIVITY_KEY, type VerificationStatus } from "../../../db/schema";
 import { personColumns } from "../accounts.server";
 import type { Db } from "../db.server";
@@ -12,7 +13,6 @@ import { figureSql } from "../ledger/figures.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
 import { levelConditionSql, levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
 import { awaitingReviewQuery } from "../verification/review-reads.server";
-import { displayName } from "./clients.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 import { deskWalletsQuery } from "./wallets.server";

@@ -11,6 +11,7 @@
 import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { typeLabel } from "~/lib/ledger";
+import { displayName } from "~/lib/person-name";
 import { transactionReference } from "~/lib/reference";
 import type { VerificationStatus } from "../../../db/enums";
 import { CSV_PAGE_SIZE, csvStream, moneyCells } from "../csv.server";
@@ -26,7 +27,6 @@ import {
 } from "../ledger/history.server";
 import type { Keyset } from "../paging.server";
 import { levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
-import { displayName } from "./clients.server";
 
 const { transactions, users, profiles } = schema;
 

@@ -4,8 +4,8 @@
  */
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { figure } from "~/lib/money/rules";
-import type { VerificationStatus } from "../../../db/enums";
-import { displayName } from "../admin/clients.server";
+import { displayName } from "~/lib/person-name";
+import { DOCUMENT_KINDS, type VerificationStatus } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
@@ -166,7 +166,7 @@ export async function reviewCase(db: Db, caseId: number, now = Date.now()) {
       })
       .from(documents)
       .where(and(eq(documents.caseId, caseId), isNull(documents.replacedAt)))
-      .orderBy(asc(documents.kind), desc(documents.uploadedAt)),
+      .orderBy(desc(documents.uploadedAt)),
     totals: ledgerTotalsQuery(db, sql`(SELECT user_id FROM verification_cases WHERE id = ${caseId})`),
   });
   const row = found[0];
@@ -201,6 +201,7 @@ export async function reviewCase(db: Db, caseId: number, now = Date.now()) {
       approvedDepositsCents: figure(ledger, "deposits"),
       pendingDepositsCents: figure(ledger, "pendingIn"),
     },
-    documents: files,
+    // In the order a person reads a case: the document's front, its back, then the proof of address.
+    documents: files.toSorted((a, b) => DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind)),
   };
 }
