@@ -459,7 +459,12 @@ describe("a notice and the action that caused it", () => {
       registerClient({ db, env: appEnv }, input, ORIGIN),
     ]);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
-    expect(outcomes.find((outcome) => !outcome.ok)).toEqual({ ok: false, error: MESSAGES.emailTaken });
+    expect(outcomes.find((outcome) => !outcome.ok)).toEqual({
+      ok: false,
+      error: MESSAGES.emailTaken,
+      status: 409,
+      field: "email",
+    });
     expect(await countRows("users", "email = ?", email)).toBe(1);
     expect(await countRows("email_outbox", "to_address = ? AND template = 'welcome'", email)).toBe(1);
   });
