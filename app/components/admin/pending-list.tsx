@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
+import { useListNavigation } from "~/components/list-navigation";
 import { formatCents, formatLongDate } from "~/lib/format";
-import { useListNavigation } from "./list-navigation";
 import { NewAddressBadge } from "./transactions-table";
 
 /**
