@@ -1,11 +1,15 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
+import { renderToBuffer } from "~/server/render/document.server";
 
 const ABORT_DELAY_MS = 5_000;
 
+/**
+ * Every document is rendered whole, then sent: people and crawlers get the same complete answer. No route defers
+ * data, so streaming the shell first would bring nothing forward, and the whole-document render costs less CPU
+ * (docs/decisions/0036). Any error the render meets makes the answer a 500.
+ */
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -14,25 +18,20 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  const controller = new AbortController();
-  const timeout = setTimeout(() => controller.abort(), ABORT_DELAY_MS);
-  const body = await renderToReadableStream(
+  let status = responseStatusCode;
+  const body = await renderToBuffer(
     <NonceProvider value={nonce}>
       <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
     </NonceProvider>,
     {
-      signal: controller.signal,
       nonce,
-      onError(error: unknown) {
-        if (!controller.signal.aborted) console.error(error);
-        responseStatusCode = 500;
+      timeoutMs: ABORT_DELAY_MS,
+      onError(error) {
+        status = 500;
+        console.error(error);
       },
     },
   );
-  body.allReady.then(() => clearTimeout(timeout));
-  // Crawlers get the whole document at once; people get it streamed.
-  if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
-
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(body, { headers: responseHeaders, status });
 }

@@ -6,7 +6,8 @@ import { type TransactionType, typeInSentence } from "~/lib/ledger";
 
 /**
  * 'Cancel' on a client's pending request, with a confirm dialog. It posts to /requests/{id}/cancel, which comes
- * back to this page with a toast; the page's data (balances included) reloads after the action.
+ * back to this page with a toast; the page's data (balances included) reloads after the action. The dialog is made
+ * at the first press, not rendered closed into every pending row of the page (the button needs JavaScript anyway).
  */
 export function CancelRequestButton({
   request,
@@ -14,6 +15,7 @@ export function CancelRequestButton({
   request: { id: number; transactionType: TransactionType; amountCents: number };
 }) {
   const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
   const fetcher = useFetcher();
   const location = useLocation();
   const sent = useRef(false);
@@ -32,33 +34,38 @@ export function CancelRequestButton({
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setAsked(true);
+          setOpen(true);
+        }}
         aria-label={`Cancel ${what}`}
-        className="rounded-md border border-border px-2 py-1 text-xs font-medium hover:bg-surface-raised focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand"
+        className="row-action-cancel"
       >
         Cancel
       </button>
-      <Modal
-        open={open}
-        title="Cancel this request?"
-        onClose={() => setOpen(false)}
-        // The safe choice is the dialog's one way out, and comes first: the dialog focuses it as it opens, so Enter
-        // never cancels by accident.
-        closeLabel="Keep it"
-        actions={
-          <fetcher.Form method="post" action={`/requests/${request.id}/cancel`}>
-            <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-            <button type="submit" disabled={busy} className="button-danger text-sm">
-              {busy ? "Cancelling..." : "Cancel request"}
-            </button>
-          </fetcher.Form>
-        }
-      >
-        <p className="text-sm">
-          Your {what.toLowerCase()} will be cancelled and will not be processed.
-          {request.transactionType === "withdraw" ? " The reserved amount becomes available again at once." : ""}
-        </p>
-      </Modal>
+      {asked ? (
+        <Modal
+          open={open}
+          title="Cancel this request?"
+          onClose={() => setOpen(false)}
+          // The safe choice is the dialog's one way out, and comes first: the dialog focuses it as it opens, so Enter
+          // never cancels by accident.
+          closeLabel="Keep it"
+          actions={
+            <fetcher.Form method="post" action={`/requests/${request.id}/cancel`}>
+              <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+              <button type="submit" disabled={busy} className="button-danger text-sm">
+                {busy ? "Cancelling..." : "Cancel request"}
+              </button>
+            </fetcher.Form>
+          }
+        >
+          <p className="text-sm">
+            Your {what.toLowerCase()} will be cancelled and will not be processed.
+            {request.transactionType === "withdraw" ? " The reserved amount becomes available again at once." : ""}
+          </p>
+        </Modal>
+      ) : null}
     </>
   );
 }

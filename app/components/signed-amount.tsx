@@ -15,16 +15,17 @@ export function SignedAmount({
   cents: number;
 }) {
   const credit = isCredit(type);
-  const tone =
+  // One short class per look (app/tailwind.css): the History shows 50 of these a page.
+  const look =
     status === "approved"
       ? credit
-        ? "text-success"
-        : "text-danger"
+        ? "amount-credit"
+        : "amount-debit"
       : status === "pending"
-        ? "text-ink"
-        : "text-ink-muted line-through";
+        ? "amount-pending"
+        : "amount-void";
   return (
-    <span className={`font-semibold tabular-nums ${tone}`} data-status={status}>
+    <span className={look}>
       {credit ? "+" : "−"}
       {formatCents(cents)}
     </span>

@@ -8,17 +8,7 @@ export const STATUS_LABELS: Record<TransactionStatus, string> = {
   cancelled: "Cancelled",
 };
 
-const STATUS_STYLES: Record<TransactionStatus, string> = {
-  approved: "bg-success/15 text-success",
-  pending: "bg-pending/15 text-pending",
-  rejected: "bg-danger/15 text-danger",
-  cancelled: "bg-ink-muted/15 text-ink-muted",
-};
-
+/** A status as a coloured pill: one short class per status (`status-badge-…`, app/tailwind.css), 50 of them a page. */
 export function TransactionStatusBadge({ status }: { status: TransactionStatus }) {
-  return (
-    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLES[status]}`}>
-      {STATUS_LABELS[status]}
-    </span>
-  );
+  return <span className={`status-badge-${status}`}>{STATUS_LABELS[status]}</span>;
 }

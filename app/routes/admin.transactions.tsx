@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useListNavigation } from "~/components/admin/list-navigation";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
+import { useListNavigation } from "~/components/list-navigation";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StackedTable } from "~/components/stacked-table";

@@ -71,8 +71,8 @@ export function drawPng(width: number, height: number, background: Rgb, boxes: B
 
 /** A one-page PDF showing `lines` of text (ASCII), with a correct cross-reference table. */
 export function writePdf(lines: string[]): Uint8Array {
-  const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = ["BT /F1 14 Tf 72 760 Td 18 TL", ...lines.map((line) => `(${escape(line)}) '`), "ET"].join("\n");
+  const pdfText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const content = ["BT /F1 14 Tf 72 760 Td 18 TL", ...lines.map((line) => `(${pdfText(line)}) '`), "ET"].join("\n");
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import {
   DEMO_SECOND_ADMIN,
   expect,
@@ -22,7 +22,7 @@ import { sampleBillPdf, sampleIdCardPng } from "./verification-files";
 test.setTimeout(180_000);
 
 /** Enters a fresh code where the form asks for one (a session's code may be older than 10 minutes). */
-async function codeIfAsked(page: Page, form: ReturnType<Page["locator"]>, done: ReturnType<Page["locator"]>) {
+async function codeIfAsked(form: Locator, done: Locator) {
   const code = form.getByLabel("Enter the 6-digit code from your authenticator app");
   await expect.poll(async () => (await code.isVisible()) || (await done.isVisible()), { timeout: 15_000 }).toBe(true);
   if (!(await code.isVisible())) return;
@@ -83,7 +83,6 @@ for (const [label, viewport] of [
     await admin.getByRole("button", { name: "Approve verification" }).click();
     const decision = admin.getByTestId("verification-decision");
     await codeIfAsked(
-      admin,
       admin.locator("form").filter({ has: admin.getByRole("button", { name: "Approve verification" }) }),
       decision,
     );

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
+import { useListNavigation } from "~/components/list-navigation";
 import { formatCents, formatLongDate } from "~/lib/format";
 import type { VerificationLevel } from "~/lib/verification";
-import { useListNavigation } from "./list-navigation";
 import { NewAddressBadge } from "./transactions-table";
 import { VerificationLevelBadge } from "./verification-level";
 

@@ -1,6 +1,7 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Banner } from "~/components/form";
+import { useListNavigation } from "~/components/list-navigation";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import {
@@ -15,7 +16,6 @@ import { formatCents, formatLongDate } from "~/lib/format";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
-import { useListNavigation } from "./list-navigation";
 import { type AdminReply, refusalFor } from "./reply";
 import { VerificationLevelBadge } from "./verification-level";
 

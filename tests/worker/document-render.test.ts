@@ -1,0 +1,174 @@
+import { env, exports } from "cloudflare:workers";
+import { createElement, Suspense } from "react";
+import { describe, expect, it } from "vitest";
+import { RenderTimeout, renderToBuffer } from "~/server/render/document.server";
+import { fundedClient, insertTransaction, ORIGIN } from "../support/fixtures";
+
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+async function documentFor(path: string, { cookie, userAgent = CHROME }: { cookie?: string; userAgent?: string } = {}) {
+  const headers: Record<string, string> = { "User-Agent": userAgent };
+  if (cookie) headers.Cookie = cookie;
+  const response = await exports.default.fetch(`${ORIGIN}${path}`, { headers, redirect: "manual" });
+  const html = await response.text();
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1] ?? "";
+  return { response, html, nonce };
+}
+
+/** Every opening <script> tag of a document. */
+const scriptTags = (html: string) => html.match(/<script\b[^>]*>/g) ?? [];
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** A component that never finishes: it suspends on a promise that never settles. */
+function Never(): never {
+  throw new Promise(() => {});
+}
+
+function Broken(): never {
+  throw new Error("broken component");
+}
+
+describe("the document a page answers", () => {
+  it("carries the response's CSP nonce on every script, the single-fetch data included", async () => {
+    const client = await fundedClient(12_345, "Noor");
+    await insertTransaction(client.id, { transactionType: "withdraw", status: "pending", amountCents: 2_500 });
+    const { response, html, nonce } = await documentFor("/dashboard", { cookie: client.cookie });
+    expect(response.status).toBe(200);
+    expect(nonce).not.toBe("");
+    const scripts = scriptTags(html);
+    // The route modules, the scroll restoration, the Remix context, and the loader data as single fetch streams it.
+    expect(scripts.length).toBeGreaterThanOrEqual(4);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(html).toContain("window.__remixContext.streamController.enqueue(");
+    expect(html).toContain("window.__remixContext.streamController.close();");
+  });
+
+  it("holds the page's loader data as single fetch sends it, whole, before the document ends", async () => {
+    const client = await fundedClient(12_345, "Noor");
+    const { html } = await documentFor("/dashboard", { cookie: client.cookie });
+    const dataAt = html.indexOf("streamController.enqueue(");
+    const closeAt = html.indexOf("streamController.close();");
+    expect(dataAt).toBeGreaterThan(0);
+    expect(closeAt).toBeGreaterThan(dataAt);
+    // The client's own figures travel in the data the browser hydrates from.
+    expect(html.slice(dataAt, closeAt)).toContain("Noor");
+    expect(html).toContain("</html>");
+  });
+
+  it("gives a crawler and a person the same whole document", async () => {
+    const person = await documentFor("/login");
+    const crawler = await documentFor("/login", { userAgent: GOOGLEBOT });
+    expect(person.response.status).toBe(200);
+    expect(crawler.response.status).toBe(200);
+    expect(person.response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    // The same document but for the nonce, which is fresh on every response.
+    expect(crawler.html.replaceAll(crawler.nonce, "N")).toBe(person.html.replaceAll(person.nonce, "N"));
+    // Whole: the single-fetch data, which Remix writes after the page's markup, has ended too.
+    expect(person.html).toContain("window.__remixContext.streamController.close();");
+  });
+
+  it("answers a failing loader with a 500 and the error page inside the site's shell, its scripts allowed", async () => {
+    const client = await fundedClient();
+    await env.DB.exec("ALTER TABLE ledger_totals RENAME TO ledger_totals_away");
+    let failed: Awaited<ReturnType<typeof documentFor>>;
+    try {
+      failed = await documentFor("/dashboard", { cookie: client.cookie });
+    } finally {
+      await env.DB.exec("ALTER TABLE ledger_totals_away RENAME TO ledger_totals");
+    }
+    expect(failed.response.status).toBe(500);
+    expect(failed.html).toContain("Something went wrong");
+    expect(failed.html).toContain('aria-label="Main"');
+    expect(failed.html).toContain('aria-label="Footer"');
+    for (const tag of scriptTags(failed.html)) expect(tag).toContain(`nonce="${failed.nonce}"`);
+    // Nothing of the failure's detail reaches the page.
+    expect(failed.html).not.toContain("ledger_totals");
+  });
+});
+
+describe("renderToBuffer", () => {
+  it("sends what is ready once the timeout passes, leaving the rest to the browser, and reports the timeout once", async () => {
+    const errors: unknown[] = [];
+    const started = Date.now();
+    const html = text(
+      await renderToBuffer(
+        createElement(
+          "main",
+          null,
+          createElement("h1", null, "Ready"),
+          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Never)),
+          createElement(Suspense, { fallback: createElement("p", null, "Loading too") }, createElement(Never)),
+        ),
+        { nonce: "n0nce", timeoutMs: 50, onError: (error) => errors.push(error) },
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(html).toContain("<h1>Ready</h1>");
+    expect(html).toContain("Loading");
+    // `<!--$!-->` marks a boundary the browser must render itself.
+    expect(html).toContain("<!--$!-->");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(RenderTimeout);
+  });
+
+  it("waits for every Suspense boundary before answering, with the nonce on React's own scripts", async () => {
+    let resolveData: (value: string) => void = () => {};
+    const data = new Promise<string>((resolve) => {
+      resolveData = resolve;
+    });
+    let value: string | null = null;
+    data.then((v) => {
+      value = v;
+    });
+    function Later() {
+      if (value === null) throw data;
+      return createElement("p", null, value);
+    }
+    setTimeout(() => resolveData("Arrived later"), 20);
+    const html = text(
+      await renderToBuffer(
+        createElement(
+          "main",
+          null,
+          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Later)),
+        ),
+        { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} },
+      ),
+    );
+    expect(html).toContain("Arrived later");
+    expect(html).not.toContain("Loading");
+    for (const tag of scriptTags(html)) expect(tag).toContain('nonce="n0nce"');
+  });
+
+  it("rejects when the shell fails, so that Remix renders its error page instead", async () => {
+    const errors: unknown[] = [];
+    await expect(
+      renderToBuffer(createElement("main", null, createElement(Broken)), {
+        nonce: "n0nce",
+        timeoutMs: 5_000,
+        onError: (error) => errors.push(error),
+      }),
+    ).rejects.toThrow("broken component");
+    expect(errors).toHaveLength(1);
+  });
+
+  it("reports an error inside a Suspense boundary and leaves that part to the browser", async () => {
+    const errors: unknown[] = [];
+    const html = text(
+      await renderToBuffer(
+        createElement(
+          "main",
+          null,
+          createElement("h1", null, "Shell"),
+          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Broken)),
+        ),
+        { nonce: "n0nce", timeoutMs: 5_000, onError: (error) => errors.push(error) },
+      ),
+    );
+    expect(html).toContain("<h1>Shell</h1>");
+    expect(html).toContain("<!--$!-->");
+    expect(errors).toHaveLength(1);
+  });
+});
