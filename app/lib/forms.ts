@@ -49,9 +49,13 @@ export const FORM_MESSAGES = {
  * line and paragraph separators, the byte order mark, the Mongolian vowel separator): a name or an e-mail carrying
  * them shows one thing and stores another ("client\u200b@example.com" looks like "client@example.com").
  */
-const FORBIDDEN_CHARACTERS =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const FORBIDDEN_CHARACTER_CLASS =
+  "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
+const FORBIDDEN_CHARACTERS = new RegExp(FORBIDDEN_CHARACTER_CLASS);
+
+/** Removes every character the forms refuse (for text that is cleaned rather than refused, such as a file's name). */
+export const withoutForbiddenCharacters = (text: string) =>
+  text.replace(new RegExp(FORBIDDEN_CHARACTER_CLASS, "g"), "");
 /**
  * Fields this check leaves alone: passwords are taken as typed (any character may be part of one), and the
  * sign-in form's hidden `redirectTo` falls back to a safe default whatever it holds (safeRedirect).

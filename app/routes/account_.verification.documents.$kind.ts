@@ -41,7 +41,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   const back = (type: "success" | "error", description: string) =>
     redirectWithToast(context.env, PAGE, { type, description });
-  if (Number(request.headers.get("Content-Length")) > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES)
+  // The form's size must be declared and within the limit before anything is read: a body without a length
+  // (chunked) would otherwise be read whole before its file could be refused.
+  const declared = rawFile(request).length;
+  if (declared === null) return back("error", DOCUMENT_UPLOAD_MESSAGES.lengthRequired);
+  if (declared > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES)
     return back("error", DOCUMENT_UPLOAD_MESSAGES.fileTooLarge);
   const file = (await readForm(request)).get("file");
   if (!(file instanceof File)) return back("error", DOCUMENT_UPLOAD_MESSAGES.fileRefused);

@@ -60,7 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     caseId,
     parsed.data,
   );
-  if (!result.ok) return reply("error", result.error, result.status);
+  if (!result.ok) return reply("error", result.error, result.status, "field" in result ? result.field : undefined);
   return reply("success", DECISION_DONE[parsed.data.decision]);
 }
 

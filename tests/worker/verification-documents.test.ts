@@ -153,6 +153,43 @@ describe("uploading a document", () => {
       fileName: "..\\..\\C:/secret/\u202Egpj.exe",
     });
     expect(((await response.json()) as { document: { fileName: string } }).document.fileName).toBe("gpj.exe");
+    // Invisible and direction characters go too, as every form refuses them: the name shows what it stores.
+    const hidden = await uploadDocument(client.cookie, "proof_of_address", SAMPLE_FILES.pdf, {
+      fileName: "a\u061Cb\u200Bc\uFEFFd\u2028e\u2060f.pdf",
+    });
+    expect(((await hidden.json()) as { document: { fileName: string } }).document.fileName).toBe("abcdef.pdf");
+  });
+
+  it("refuses a form without a declared size before reading it, so a chunked body cannot be read whole", async () => {
+    const client = await signedInClient();
+    const before = await storedFor(client.id);
+    const boundary = "chunked-boundary";
+    const body = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(body);
+        controller.enqueue(SAMPLE_FILES.png);
+        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const response = await exports.default.fetch(
+      new Request(`${ORIGIN}/account/verification/documents/proof_of_address`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          "Sec-Fetch-Site": "same-origin",
+          Origin: ORIGIN,
+          Cookie: client.cookie,
+        },
+        body: chunked,
+      }),
+    );
+    expect(response.status).toBe(302);
+    expect(await storedFor(client.id)).toEqual(before);
   });
 
   it("works without JavaScript: the slot's multipart form stores the file and comes back to the page", async () => {

@@ -167,6 +167,10 @@ describe("decisions", () => {
     expect(await noMessage.text()).toContain(REVIEW_MESSAGES.messageRequired);
     const badDocument = await decide(kase.id, { ...fields, documentKind: "selfie", note: "x" });
     expect(await badDocument.text()).toContain(REVIEW_MESSAGES.documentRequired);
+    // The case is a passport's: it has no back to send again.
+    const noSuchSide = await decide(kase.id, { ...fields, documentKind: "identity_back", note: "Send the back." });
+    expect(noSuchSide.status).toBe(400);
+    expect(await noSuchSide.text()).toContain(REVIEW_MESSAGES.documentRequired);
     expect((await caseRow(kase.id))?.status).toBe("submitted");
 
     const done = await decide(kase.id, { ...fields, documentKind: "proof_of_address", note: "Send a recent bill." });

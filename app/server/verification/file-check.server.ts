@@ -3,6 +3,7 @@
  * browser claims: a renamed executable or a text file is refused before anything is stored. Three formats are
  * accepted, so three signatures are all it takes (docs/decisions/0033-identity-documents-on-r2.md).
  */
+import { withoutForbiddenCharacters } from "~/lib/forms";
 import type { DocumentContentType } from "../../../db/enums";
 
 const SIGNATURES: ReadonlyArray<readonly [DocumentContentType, readonly number[]]> = [
@@ -66,11 +67,11 @@ export async function peekStream(
 
 /**
  * A client's file name as we keep it (shown to the client and the reviewer, never used as a key): its last path
- * part, without control characters, at most 200 characters; 'document' when nothing is left.
+ * part, without the control, direction and invisible characters the forms refuse, at most 200 characters;
+ * 'document' when nothing is left.
  */
 export function cleanFileName(name: string | null | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
+  const clean = withoutForbiddenCharacters(base).trim();
   return clean.slice(0, 200) || "document";
 }

@@ -7,9 +7,10 @@
  * from a page older than the client's latest submission) changes nothing and is refused.
  */
 import { eq, sql } from "drizzle-orm";
+import { requiredDocumentKinds } from "~/lib/verification";
 import { DECISION_STATUS, type DecisionInput, REVIEW_MESSAGES } from "~/lib/verification-review";
 import { type Actor, auditInsert } from "../audit.server";
-import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
@@ -31,6 +32,9 @@ export function publishVerificationSubmitted(context: Pick<CommandContext, "bind
   publishToDesk(context, { type: "verification.changed", userId });
 }
 
+/** An outcome whose refusal may name the field it is about. */
+type Refusable<T extends object = object> = Outcome<T> | { ok: false; error: string; status: number; field?: string };
+
 /** The decision's batch; refused with the message to show when the case is not this submission's any more. */
 export async function decideVerificationCase(
   db: Db,
@@ -39,15 +43,22 @@ export async function decideVerificationCase(
   input: DecisionInput,
   verificationUrl: string,
   now = Date.now(),
-): Promise<Result<{ userId: string; emailIds: number[] }>> {
+): Promise<Refusable<{ userId: string; emailIds: number[] }>> {
   const status = DECISION_STATUS[input.decision];
   const client = await db
-    .select({ userId: cases.userId, firstName: profiles.firstName })
+    .select({ userId: cases.userId, firstName: profiles.firstName, documentType: cases.documentType })
     .from(cases)
     .leftJoin(profiles, eq(profiles.userId, cases.userId))
     .where(eq(cases.id, caseId))
     .get();
-  if (!client) return { ok: false, error: REVIEW_MESSAGES.notFound };
+  if (!client) return { ok: false, error: REVIEW_MESSAGES.notFound, status: 404 };
+  // Only a document the case has can be asked for again (a passport has no back).
+  if (
+    input.documentKind &&
+    !(client.documentType && requiredDocumentKinds(client.documentType).includes(input.documentKind))
+  ) {
+    return { ok: false, error: REVIEW_MESSAGES.documentRequired, status: 400, field: "documentKind" };
+  }
   // The rows this decision wrote, and only those: a decision that lost the race matches nothing.
   const decidedHere = sql`verification_cases.id = ${caseId} AND verification_cases.status = ${status}
     AND verification_cases.reviewed_by = ${actor.id} AND verification_cases.reviewed_at = ${now}`;
@@ -90,7 +101,7 @@ export async function decideVerificationCase(
   if (decided.length === 1) {
     return { ok: true, userId: client.userId, emailIds: (notice as Array<{ id: number }>).map((n) => n.id) };
   }
-  return { ok: false, error: REVIEW_MESSAGES.alreadyDecided };
+  return { ok: false, error: REVIEW_MESSAGES.alreadyDecided, status: 409 };
 }
 
 /** The reviewer's decision, then the client's mail goes out and the client's pages and the desk hear of it. */
@@ -99,7 +110,7 @@ export async function decideVerification(
   actor: Required<Actor>,
   caseId: number,
   input: DecisionInput,
-): Promise<Outcome> {
+): Promise<Refusable> {
   const result = await decideVerificationCase(
     context.db,
     actor,
@@ -107,8 +118,7 @@ export async function decideVerification(
     input,
     `${context.origin}/account/verification`,
   );
-  if (!result.ok)
-    return { ok: false, error: result.error, status: result.error === REVIEW_MESSAGES.notFound ? 404 : 409 };
+  if (!result.ok) return result;
   afterCommit(context, {
     emailIds: result.emailIds,
     events: [{ userId: result.userId, event: { type: "verification.changed", userId: result.userId } }],
