@@ -24,6 +24,9 @@ export const LEVEL_MONEY_MESSAGES = {
   /** The desk approving (or proposing to approve) a withdrawal of a client who is not verified. */
   approvalNeedsVerifiedClient:
     "This client's identity is not verified: their withdrawal can be approved only once their verification is approved.",
+  /** The desk posting (or proposing) a withdrawal entry on the account of a client who is not verified. */
+  entryNeedsVerifiedClient:
+    "This client's identity is not verified: no withdrawal can be recorded on their account until their verification is approved.",
 } as const;
 
 /** The line above the deposit form: what the client's level allows before they fill it in. */

@@ -5,6 +5,7 @@ import { ledgerBalance, totalsFromRows } from "~/lib/ledger";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { transactionReference } from "~/lib/reference";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import {
@@ -269,6 +270,8 @@ describe("ledger entries", () => {
 
   it.each(refusals)("refuse %s with the product's message, writing nothing", async (_name, fields, message) => {
     const client = await createUser();
+    // Verified, so that only the entry's own rule can refuse it.
+    await markVerified(client.id);
     const before = { tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() };
     const response = await entry(client.id, fields);
     expect(response.status).toBe(400);
@@ -278,8 +281,29 @@ describe("ledger entries", () => {
     );
   });
 
+  it("refuse a withdrawal entry on an unverified client's account, directly and as a proposal, writing nothing", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { status: "approved", amountCents: 2_000_000 });
+    const before = { tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() };
+    const direct = await entry(client.id, { type: "withdraw", amount: "50" });
+    expect(direct.status).toBe(400);
+    expect(await direct.text()).toContain(LEVEL_MONEY_MESSAGES.entryNeedsVerifiedClient);
+    // At or above the second-approval threshold it would be a proposal: refused before one is made.
+    const proposed = await entry(client.id, { type: "withdraw", amount: "12000", reason: "Paid out by wire" });
+    expect(await proposed.text()).toContain(LEVEL_MONEY_MESSAGES.entryNeedsVerifiedClient);
+    expect(await countRows("proposals", "user_id = ?", client.id)).toBe(0);
+    expect({ tx: await countRows("transactions", "user_id = ?", client.id), audit: await auditCount() }).toEqual(
+      before,
+    );
+    // Money in is still recorded, and once verified the withdrawal is too.
+    expect((await entry(client.id, { type: "deposit", amount: "10" })).status).toBe(200);
+    await markVerified(client.id);
+    expect((await entry(client.id, { type: "withdraw", amount: "50" })).status).toBe(200);
+  });
+
   it("refuse a withdrawal or loss that would take the balance below zero, and allow one that reaches it", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     await insertTransaction(client.id, { status: "approved", amountCents: 1_000 });
     await insertTransaction(client.id, { status: "pending", amountCents: 50_000 });
     const refused = await entry(client.id, { type: "withdraw", amount: "10.01" });

@@ -18,6 +18,7 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
+import { markVerified } from "../support/verification-state";
 
 /**
  * The client hears about money the desk posts to their account: every admin ledger entry, direct or by an
@@ -101,6 +102,7 @@ describe("a direct entry", () => {
 
   it("mails one without a reason too, naming a withdrawal or loss as money out, with its pair", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     await insertTransaction(client.id, { status: "approved", amountCents: 100_000 });
     await entry(client.id, { type: "loss", amount: "40", tradingPair: "BTC/USD" });
     await entry(client.id, { type: "withdraw", amount: "10.50", reason: "" });
@@ -120,6 +122,7 @@ describe("a direct entry", () => {
 
   it("writes no mail when the entry is refused", async () => {
     const client = await createUser();
+    await markVerified(client.id);
     // Overdrawing: refused by the insert itself.
     expect(await (await entry(client.id, { type: "withdraw", amount: "10", reason: "Fee" })).text()).toContain(
       ENTRY_MESSAGES.wouldGoNegative,

@@ -9,12 +9,14 @@ import type { TransactionType } from "~/lib/ledger";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
+import { isVerified, verifiedSql } from "../verification/levels.server";
 import { entryPostedNotice } from "./entry-notice.server";
 
 const { transactions, profiles } = schema;
@@ -88,17 +90,25 @@ export function ledgerEntryWrites(
   };
 }
 
-/** An entry's own rule: on a client's account, and never taking the ledger balance below zero. */
+/**
+ * An entry's own rule: on a client's account, never taking the ledger balance below zero, and money paid out (a
+ * withdrawal entry) only from a verified client's account, as for a client's own withdrawal.
+ */
 export function entryAllowed(userId: string, entry: Pick<LedgerEntry, "type" | "amountCents">): SQL {
   const signed = signedCents(entry.type, entry.amountCents);
-  return sql`${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)`;
+  const paidOut = entry.type === "withdraw" ? sql` AND ${verifiedSql(userId)}` : sql``;
+  return sql`${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)${paidOut}`;
 }
 
-/** Why an entry the statement refused was refused: the account is not a client's, or it would overdraw. */
-export async function entryRefusal(db: Db, userId: string): Promise<string> {
+/**
+ * Why an entry the statement refused was refused: the account is not a client's, a withdrawal from a client who is
+ * not verified, or it would overdraw.
+ */
+export async function entryRefusal(db: Db, userId: string, type?: TransactionType | null): Promise<string> {
   const target = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).get();
   if (!target) return ADMIN_MESSAGES.processingFailed;
   if (target.role !== "user") return ENTRY_MESSAGES.clientsOnly;
+  if (type === "withdraw" && !(await isVerified(db, userId))) return LEVEL_MONEY_MESSAGES.entryNeedsVerifiedClient;
   return ENTRY_MESSAGES.wouldGoNegative;
 }
 
@@ -122,7 +132,7 @@ export async function postLedgerEntry(
     .get();
   if (earlier) return { ok: true, transactionId: earlier.id, emailIds: [] };
   // Refused by the statement's own conditions: say which.
-  return { ok: false, error: await entryRefusal(db, userId) };
+  return { ok: false, error: await entryRefusal(db, userId, entry.type) };
 }
 
 /** The admin's ledger entry, then the client's mail goes out and their feed and the desk hear of it. */

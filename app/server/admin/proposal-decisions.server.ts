@@ -234,7 +234,7 @@ async function approvalRefusal(db: Db, proposalId: number, actor: Actor, now: nu
   if (loaded.proposedBy === actor.id) return PROPOSAL_MESSAGES.ownProposal;
   if (loaded.expiresAt <= now) return PROPOSAL_MESSAGES.expired;
   if (loaded.kind === "wallet_change") return PROPOSAL_MESSAGES.walletChanged;
-  if (loaded.kind === "ledger_entry") return entryRefusal(db, loaded.userId ?? "");
+  if (loaded.kind === "ledger_entry") return entryRefusal(db, loaded.userId ?? "", loaded.transactionType);
   const request = await db
     .select({ status: transactions.status })
     .from(transactions)

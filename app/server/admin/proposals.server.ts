@@ -133,7 +133,7 @@ export async function proposeLedgerEntry(
     .where(sql`${proposals.proposedBy} = ${actor.id} AND ${proposals.idempotencyKey} = ${entry.idempotencyKey}`)
     .get();
   if (earlier) return { ok: true, proposalId: earlier.id, created: false, emailIds: [] };
-  return { ok: false, error: await entryRefusal(db, userId) };
+  return { ok: false, error: await entryRefusal(db, userId, entry.type) };
 }
 
 /**
