@@ -89,7 +89,7 @@ test("a wallet proposal's Reject dialog on a phone shows its whole title, both a
   const proposed = `0x3333${Date.now().toString(16).padStart(36, "0")}`;
   await wallets.getByLabel("ETH", { exact: true }).fill(proposed);
   await wallets.getByRole("button", { name: "Save Changes" }).click();
-  await expect(wallets.getByText("Awaiting second approval")).toBeVisible();
+  await expect(wallets.getByText("Awaiting second approval", { exact: true })).toBeVisible();
   await proposerContext.close();
 
   const title = `Reject: Wallet ETH: ${original} → ${proposed}`;
