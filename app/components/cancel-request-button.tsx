@@ -2,7 +2,8 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Modal } from "~/components/modal";
 import { formatCents } from "~/lib/format";
-import { type TransactionType, typeInSentence } from "~/lib/ledger";
+import { typeInSentence } from "~/lib/labels";
+import type { TransactionType } from "~/lib/ledger";
 
 /**
  * 'Cancel' on a client's pending request, with a confirm dialog. It posts to /requests/{id}/cancel, which comes

@@ -1,14 +1,10 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
-import { STATUS_LABELS } from "~/components/transaction-status";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, type TransactionStatus } from "~/lib/ledger";
+import { STATUS_LABELS, TRANSACTION_TYPE_LABELS } from "~/lib/labels";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
 
 /** Who reads the form: a client on /transactions, or the back office on /admin/transactions and /user/{id}. */
 export type HistoryAudience = "client" | "desk";
-
-const DESK_STATUS_LABELS = Object.fromEntries(
-  TRANSACTION_STATUSES.map((status) => [status, status.charAt(0).toUpperCase() + status.slice(1)]),
-) as Record<TransactionStatus, string>;
 
 /** A link styled as a secondary button on the client's pages. */
 export const CLIENT_LINK_BUTTON =
@@ -26,7 +22,7 @@ const LOOKS = {
     control: "w-full rounded-md border border-border bg-canvas px-3 py-2 text-sm",
     // At phone width the reference gets a row of its own, as it is the field typed into most.
     wideField: "col-span-2 lg:col-span-1",
-    statusLabels: STATUS_LABELS,
+    statusLabels: STATUS_LABELS.client,
     toLabel: "To (UTC, included)",
     // A reference is typed from a mail or a statement: no spelling fixes, shown as it is printed.
     reference: { type: "search", autoComplete: "off", spellCheck: false, className: "font-mono uppercase" },
@@ -41,7 +37,7 @@ const LOOKS = {
     label: "block text-sm font-medium",
     control: "block w-full rounded-md border border-border bg-canvas px-3 py-2 text-sm text-ink",
     wideField: undefined,
-    statusLabels: DESK_STATUS_LABELS,
+    statusLabels: STATUS_LABELS.desk,
     toLabel: "To (UTC)",
     reference: {},
     actions: "flex items-center gap-3",

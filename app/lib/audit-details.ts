@@ -5,7 +5,8 @@
  * its CSV.
  */
 import { formatCents, formatDateTimeUtc } from "./format";
-import { TRANSACTION_TYPES, type TransactionType, typeLabel } from "./ledger";
+import { typeLabel } from "./labels";
+import { TRANSACTION_TYPES, type TransactionType } from "./ledger";
 import { transactionReference } from "./reference";
 import { DOCUMENT_KIND_LABELS } from "./verification";
 

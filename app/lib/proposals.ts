@@ -4,7 +4,8 @@
  */
 
 import { formatCents } from "~/lib/format";
-import { type TransactionType, typeInSentence, typeLabel } from "~/lib/ledger";
+import { typeInSentence, typeLabel } from "~/lib/labels";
+import type { TransactionType } from "~/lib/ledger";
 import type { ProposalKind } from "../../db/enums";
 
 export const PROPOSAL_MESSAGES = {

@@ -12,7 +12,7 @@ import { StackedTable } from "~/components/stacked-table";
 import { adminFilterParams, parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { formatCents } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
-import { typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
 import { adminPageTitle } from "~/lib/navigation";
 import { transactionReference } from "~/lib/reference";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents, formatDateTimeUtc } from "~/lib/format";
-import { typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";

@@ -10,7 +10,7 @@ import { SignedAmount } from "~/components/signed-amount";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { TransactionStatusBadge } from "~/components/transaction-status";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
-import { typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
-import { TRANSACTION_TYPES, type TransactionType, typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
 import { EntryPanel } from "./entry-panel";
 
 /**

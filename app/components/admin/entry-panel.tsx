@@ -2,7 +2,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
-import { type TransactionType, typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import type { TransactionType } from "~/lib/ledger";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 import { ReasonField } from "./reason-field";
 

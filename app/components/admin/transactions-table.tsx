@@ -10,7 +10,7 @@ import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
-import { typeInSentence, typeLabel } from "~/lib/ledger";
+import { statusLabel, typeInSentence, typeLabel } from "~/lib/labels";
 import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
 import type { VerificationLevel } from "~/lib/verification";
@@ -43,8 +43,6 @@ const ROWS_CLASS = [
   "[&>tr>td:last-child>div]:flex [&>tr>td:last-child>div]:flex-wrap [&>tr>td:last-child>div]:items-center",
   "[&>tr>td:last-child>div]:gap-2",
 ].join(" ");
-
-const STATUS_LABELS: Record<string, string> = { cancelled: "Cancelled" };
 
 /**
  * The client page's Transactions table, 50 rows a page newest first (Previous and Next by keyset), filtered by
@@ -123,7 +121,7 @@ export function TransactionsTable({
               <td>
                 <Moment at={tx.createdAt} />
               </td>
-              <td>{STATUS_LABELS[tx.status] ?? tx.status}</td>
+              <td>{statusLabel(tx.status, "deskTable")}</td>
               <td>
                 {tx.status === "pending" ? (
                   <div>

@@ -2,9 +2,8 @@
  * The panels of a monthly statement (/statements/{month}): its three figures, the movements with their running
  * balance, the totals by type, and the requests that moved no money.
  */
-import { STATUS_LABELS } from "~/components/transaction-status";
 import { formatCents, formatLongDate } from "~/lib/format";
-import { typeLabel } from "~/lib/ledger";
+import { statusLabel, typeLabel } from "~/lib/labels";
 import type { monthlyStatement } from "~/server/ledger/statements.server";
 import {
   cell,
@@ -132,7 +131,7 @@ export function StatementPanels({ s }: { s: Statement }) {
               <tr key={r.id} className="border-b border-border last:border-0">
                 <IdentityCells at={r.createdAt} row={r} />
                 <td className={numberCell}>{formatCents(r.amountCents)}</td>
-                <td className={cell}>{STATUS_LABELS[r.status]}</td>
+                <td className={cell}>{statusLabel(r.status, "client")}</td>
               </tr>
             ))}
           </StatementTable>

@@ -6,7 +6,8 @@ import type { ReactNode } from "react";
 import { Moment } from "~/components/moment";
 import { type StackedColumn, StackedTable } from "~/components/stacked-table";
 import { formatCents } from "~/lib/format";
-import { type TransactionType, typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import type { TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 
 export const signed = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`);

@@ -3,7 +3,8 @@
  * balance that only approved rows move, streamed a page at a time (app/server/csv.server.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { centsToAmount, signedCents, typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import { centsToAmount, signedCents } from "~/lib/ledger";
 import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";

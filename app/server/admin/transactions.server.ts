@@ -10,7 +10,7 @@
  */
 import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
-import { typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
 import { displayName } from "~/lib/person-name";
 import { transactionReference } from "~/lib/reference";
 import type { VerificationStatus } from "../../../db/enums";

@@ -5,7 +5,7 @@
  */
 import { and } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
-import { typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";

@@ -5,7 +5,8 @@
  * and time, so a decision that lost a race mails nothing) and at most once per transaction (its dedupe key).
  */
 import { sql } from "drizzle-orm";
-import { type TransactionType, typeLabel } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import type { TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { enqueueEmailFor } from "../mail/outbox.server";
 

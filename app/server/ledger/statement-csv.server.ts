@@ -3,7 +3,9 @@
  * running balance, then the requests that moved nothing, read by the statement's own queries
  * (./statements.server.ts). Amounts follow the CSV convention of docs/product.md (positive, with a direction).
  */
-import { centsToAmount, typeLabel } from "~/lib/ledger";
+
+import { typeLabel } from "~/lib/labels";
+import { centsToAmount } from "~/lib/ledger";
 import { signedCents } from "~/lib/money/rules";
 import { transactionReference } from "~/lib/reference";
 import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatUsd } from "~/lib/format";
-import { isCredit, typeInSentence, typeLabel } from "~/lib/ledger";
+import { typeInSentence, typeLabel } from "~/lib/labels";
+import { isCredit } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { TRANSACTION_TYPES } from "../../../db/enums";
 import type { AppEnv } from "../env.server";
