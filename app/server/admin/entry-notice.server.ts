@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { returning } from "../db.server";
-import { entryPostedData } from "../mail/entry-mail.server";
+import { entryPostedData } from "../mail/templates/entry.server";
 import type { LedgerEntry } from "./entries.server";
 
 export function entryPostedNotice(userId: string, entry: LedgerEntry, decidedBy: string, now: number) {

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
-import { DOCUMENT_KINDS } from "../../../db/enums";
-import type { AppEnv } from "../env.server";
-import { compose, type Fact, greeting } from "./compose.server";
+import { DOCUMENT_KINDS } from "../../../../db/enums";
+import type { AppEnv } from "../../env.server";
+import { compose, type Fact, greeting } from "../compose.server";
+import { mailTemplate } from "./template.server";
 
 /**
  * The client's mail about the review of their identity verification (docs/product.md, "Identity verification"):
  * approved, rejected with the reviewer's reason, or more information needed about one document, with the link to
  * the verification page where they act on it.
  */
-export const verificationDecidedData = z.object({
+const verificationDecidedData = z.object({
   /** The client's first name; set by the enqueuing statement from the profile. */
   name: z.string().trim().max(200),
   decision: z.enum(["approved", "rejected", "more_info_needed"]),
@@ -28,7 +29,7 @@ const SUBJECTS = {
   more_info_needed: "We need more information to verify your identity",
 } as const;
 
-export function renderVerificationDecided(d: VerificationDecidedData, env: AppEnv) {
+function renderVerificationDecided(d: VerificationDecidedData, env: AppEnv) {
   const facts: Fact[] = [
     ...(d.documentKind ? ([["Document", DOCUMENT_KIND_LABELS[d.documentKind]]] as Fact[]) : []),
     ...(d.note ? ([[d.decision === "rejected" ? "Reason" : "What we need", d.note]] as Fact[]) : []),
@@ -48,3 +49,6 @@ export function renderVerificationDecided(d: VerificationDecidedData, env: AppEn
     footnote: `Questions about this decision? Contact ${env.SUPPORT_EMAIL}.`,
   });
 }
+
+/** To the client: their identity verification was approved, rejected or needs more information. */
+export const verificationDecided = mailTemplate(verificationDecidedData, renderVerificationDecided);

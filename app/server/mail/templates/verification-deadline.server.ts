@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
-import type { AppEnv } from "../env.server";
-import { compose, greeting, utcMinute } from "./compose.server";
+import type { AppEnv } from "../../env.server";
+import { compose, greeting, utcMinute } from "../compose.server";
+import { mailTemplate, personName } from "./template.server";
 
 /**
  * The client's mails about their identity-verification deadline (docs/product.md, "Identity verification",
  * "Deadline"): a reminder at 7 days and at 1 day left, and the notice that the account is restricted. The
  * scheduled handler enqueues them (app/server/verification/deadline.server.ts).
  */
-const personName = z.string().trim().max(200);
 /** Our own verification page, when the deployment's address is known (SITE_URL). */
 const verificationUrl = z.url({ protocol: /^https?$/ }).optional();
 
-export const verificationReminderData = z.object({
+const verificationReminderData = z.object({
   /** The client's first name; set by the enqueuing statement from the profile. */
   name: personName,
   daysLeft: z.number().int().min(1).max(14),
@@ -21,11 +21,11 @@ export const verificationReminderData = z.object({
   url: verificationUrl,
 });
 
-export const verificationRestrictedData = z.object({ name: personName, url: verificationUrl });
+const verificationRestrictedData = z.object({ name: personName, url: verificationUrl });
 
 const HOW_TO_FINISH = "Sign in and open Account Settings, then Identity verification, to send your documents.";
 
-export function renderVerificationReminder(d: z.infer<typeof verificationReminderData>, env: AppEnv) {
+function renderVerificationReminder(d: z.infer<typeof verificationReminderData>, env: AppEnv) {
   const left = d.daysLeft === 1 ? "1 day" : `${d.daysLeft} days`;
   return compose(env, `Verify your identity: ${left} left`, {
     paragraphs: [
@@ -38,7 +38,7 @@ export function renderVerificationReminder(d: z.infer<typeof verificationReminde
   });
 }
 
-export function renderVerificationRestricted(d: z.infer<typeof verificationRestrictedData>, env: AppEnv) {
+function renderVerificationRestricted(d: z.infer<typeof verificationRestrictedData>, env: AppEnv) {
   return compose(env, "Your account is restricted until you verify your identity", {
     paragraphs: [
       greeting(d.name),
@@ -49,3 +49,9 @@ export function renderVerificationRestricted(d: z.infer<typeof verificationRestr
     action: d.url ? { label: "Verify my identity", url: d.url } : undefined,
   });
 }
+
+/** To the client: days left to verify their identity (7, then 1). */
+export const verificationReminder = mailTemplate(verificationReminderData, renderVerificationReminder);
+
+/** To the client: the deadline passed unverified; new deposits stop. */
+export const verificationRestricted = mailTemplate(verificationRestrictedData, renderVerificationRestricted);

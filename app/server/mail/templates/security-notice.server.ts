@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { AppEnv } from "../env.server";
-import { compose, greeting, utcMinute } from "./compose.server";
+import type { AppEnv } from "../../env.server";
+import { compose, greeting, utcMinute } from "../compose.server";
+import { mailTemplate } from "./template.server";
 
 /**
  * The security notice (docs/product.md, "Security notices"): one template for every change to how an account is
@@ -18,7 +19,7 @@ export const SECURITY_EVENTS = [
 ] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
 
-export const securityNoticeData = z.object({
+const securityNoticeData = z.object({
   name: z.string().trim().max(200),
   event: z.enum(SECURITY_EVENTS),
   /** When it happened (ms since the epoch), shown in UTC. */
@@ -88,7 +89,7 @@ const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
   },
 };
 
-export function renderSecurityNotice(d: SecurityNoticeData, env: AppEnv) {
+function renderSecurityNotice(d: SecurityNoticeData, env: AppEnv) {
   const text = SECURITY_EVENT_TEXT[d.event];
   return compose(env, text.subject, {
     paragraphs: [greeting(d.name), text.happened(d)],
@@ -102,3 +103,5 @@ export function renderSecurityNotice(d: SecurityNoticeData, env: AppEnv) {
       `If this was you, there is nothing to do. If it was not, reset your password at once (Forgot your password? on the sign-in page), then check your sessions on Account Settings, and contact ${env.SUPPORT_EMAIL}.`,
   });
 }
+
+export const securityNotice = mailTemplate(securityNoticeData, renderSecurityNotice);

@@ -3,9 +3,10 @@ import { formatUsd } from "~/lib/format";
 import { typeInSentence, typeLabel } from "~/lib/labels";
 import { isCredit } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { TRANSACTION_TYPES } from "../../../db/enums";
-import type { AppEnv } from "../env.server";
-import { compose, type Fact, greeting, referenceFact, utcMinute } from "./compose.server";
+import { TRANSACTION_TYPES } from "../../../../db/enums";
+import type { AppEnv } from "../../env.server";
+import { compose, type Fact, greeting, referenceFact, utcMinute } from "../compose.server";
+import { mailTemplate } from "./template.server";
 
 /**
  * The client's mail about money the desk posted to their account (docs/product.md, "Mail"): an admin's ledger
@@ -28,7 +29,7 @@ export const entryPostedData = z.object({
 });
 type EntryPostedData = z.infer<typeof entryPostedData>;
 
-export function renderEntryPosted(d: EntryPostedData, env: AppEnv) {
+function renderEntryPosted(d: EntryPostedData, env: AppEnv) {
   const label = typeLabel(d.entryType);
   const amount = formatUsd(d.amount);
   const detail: Fact[] = d.tradingPair ? [["Trading pair", d.tradingPair]] : d.stock ? [["Stock", d.stock]] : [];
@@ -48,3 +49,6 @@ export function renderEntryPosted(d: EntryPostedData, env: AppEnv) {
     footnote: `Questions about this entry? Contact ${env.SUPPORT_EMAIL} and quote its reference.`,
   });
 }
+
+/** To the client: the desk posted a ledger entry to their account. */
+export const entryPosted = mailTemplate(entryPostedData, renderEntryPosted);
