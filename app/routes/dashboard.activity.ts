@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { latestWithStatus } from "~/server/ledger/reads.server";
-import { pageOf, parseCursor } from "~/server/paging.server";
+import { createdAtCursor, keysetPage, parseCursor } from "~/server/paging.server";
 import { requireClient } from "~/server/session.server";
 
 /** "Show All" on the dashboard: the client's approved activity, 20 rows a page, newest first. */
@@ -9,9 +9,11 @@ const PAGE_SIZE = 20;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
   const before = parseCursor(new URL(request.url).searchParams.get("before"));
-  const { rows, next } = pageOf(
+  const { rows, next } = keysetPage(
     await latestWithStatus(context.db, user.id, "approved", PAGE_SIZE + 1, before),
+    { after: before },
     PAGE_SIZE,
+    createdAtCursor,
   );
   return { rows, nextCursor: next };
 }

@@ -38,26 +38,59 @@ export function keysetOrderBy(columns: KeysetColumns, order: KeysetOrder) {
   return [direction(columns.createdAt), direction(columns.id)] as const;
 }
 
-/** One page of rows read with a limit of `pageSize + 1`, and the cursor of the next page if there is one. */
-export function pageOf<T extends Keyset<number | string>>(rows: T[], pageSize: number) {
-  const page = rows.slice(0, pageSize);
-  const last = page.at(-1);
-  return { rows: page, next: rows.length > pageSize && last ? `${last.createdAt}.${last.id}` : null };
+/**
+ * Where a page starts: the first page, after a row (Next, further in the list's order) or before one (Previous,
+ * read backwards from it, nearest first). `after` wins when a URL carries both.
+ */
+export interface PagePosition<Cursor> {
+  after?: Cursor | null;
+  before?: Cursor | null;
 }
 
+/** A Previous page is read backwards: the cursor condition and the order both flip, and the page turns round. */
+export const readsBackwards = (position: PagePosition<unknown>): boolean =>
+  position.after == null && position.before != null;
+
+export interface KeysetPage<Row> {
+  /** In the list's order. */
+  rows: Row[];
+  /** The cursor of the page after this one, or null on the last. */
+  next: string | null;
+  /** The cursor of the page before this one, or null on the first. */
+  previous: string | null;
+}
+
+/**
+ * The one page builder of every keyset list, both ways: `rows` were read with a limit of `pageSize + 1` (to know
+ * whether there is more), backwards when `readsBackwards(position)`. `cursorOf` writes a row's cursor for the URL.
+ */
+export function keysetPage<Row>(
+  rows: Row[],
+  position: PagePosition<unknown>,
+  pageSize: number,
+  cursorOf: (row: Row) => string,
+): KeysetPage<Row> {
+  const backwards = readsBackwards(position);
+  const more = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  if (backwards) page.reverse();
+  const [first, last] = [page.at(0), page.at(-1)];
+  return {
+    rows: page,
+    // Going backwards, the rows after this page are the ones we came from; going forwards, those before.
+    next: last !== undefined && (backwards || more) ? cursorOf(last) : null,
+    previous: first !== undefined && (backwards ? more : position.after != null) ? cursorOf(first) : null,
+  };
+}
+
+/** The cursor of a list ordered by (created_at, id): "<createdAt>.<id>". */
+export const createdAtCursor = (row: Keyset<number | string>) => `${row.createdAt}.${row.id}`;
+
 const NUMERIC_ID = /^\d+$/;
-const UUID = /^[0-9a-f-]{36}$/;
 
 /** A cursor of a list of numeric ids (transactions). */
 export function parseCursor(value: string | null): Keyset<number> | undefined {
   const [createdAt, id] = (value ?? "").split(".");
   if (!createdAt || !id || !NUMERIC_ID.test(createdAt) || !NUMERIC_ID.test(id)) return undefined;
   return { createdAt: Number(createdAt), id: Number(id) };
-}
-
-/** A cursor of a list of users (uuid ids). */
-export function parseUserCursor(value: string | null): Keyset<string> | undefined {
-  const [createdAt, id] = (value ?? "").split(".");
-  if (!createdAt || !id || !NUMERIC_ID.test(createdAt) || !UUID.test(id)) return undefined;
-  return { createdAt: Number(createdAt), id };
 }

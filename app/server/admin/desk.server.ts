@@ -11,6 +11,7 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
+import { keysetPage, readsBackwards } from "../paging.server";
 import { levelConditionSql, levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
 import { awaitingReviewQuery } from "../verification/review-reads.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
@@ -174,7 +175,7 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
   const term = list.search.toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   const key = CLIENT_SORT_KEYS[list.sort];
-  const backwards = list.before !== null;
+  const backwards = readsBackwards(list);
   // Reading backwards flips both the comparison and the order.
   const ascending = (list.dir === "asc") !== backwards;
   const cursor = list.after ?? list.before;
@@ -213,25 +214,11 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
 }
 
 /** A page read by `clientsPageQuery` in the list's order, with the cursors of its neighbours. */
-export function clientPageOf<T extends { id: string; sortValue: string | number }>(
+export const clientPageOf = <T extends { id: string; sortValue: string | number }>(
   rows: T[],
   list: ClientListQuery,
   pageSize: number,
-) {
-  const backwards = list.before !== null;
-  const more = rows.length > pageSize;
-  const page = rows.slice(0, pageSize);
-  if (backwards) page.reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  const cursorOf = (row: T) => encodeClientCursor({ value: row.sortValue, id: row.id });
-  return {
-    rows: page,
-    // Going backwards, the rows after this page are the ones we came from; going forwards, those before.
-    next: last && (backwards || more) ? cursorOf(last) : null,
-    previous: first && (backwards ? more : list.after !== null) ? cursorOf(first) : null,
-  };
-}
+) => keysetPage(rows, list, pageSize, (row) => encodeClientCursor({ value: row.sortValue, id: row.id }));
 
 const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) => ({
   id: r.id,

@@ -8,7 +8,7 @@ import { afterCommit, type CommandContext, type Outcome } from "../commands.serv
 import type { Db } from "../db.server";
 import { readTogether, schema, writeTogether } from "../db.server";
 import { keyRefusedError, requeueFailedEmail } from "../mail/outbox.server";
-import { afterCursor, type Keyset, keysetOrderBy, pageOf } from "../paging.server";
+import { afterCursor, createdAtCursor, type Keyset, keysetOrderBy, keysetPage } from "../paging.server";
 
 const { emailOutbox } = schema;
 
@@ -110,7 +110,7 @@ export async function mailQueue(
     page: openEmailsQuery(db, options.after, pageSize),
     trouble: mailTroubleQuery(db, now),
   });
-  const { rows, next } = pageOf(page, pageSize);
+  const { rows, next } = keysetPage(page, { after: options.after }, pageSize, createdAtCursor);
   return { emails: rows, next, trouble: toMailTrouble(trouble), keyRefused: Boolean(trouble[0]?.keyRefused) };
 }
 

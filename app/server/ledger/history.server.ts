@@ -19,7 +19,17 @@ import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { type HistoryFilters, historyReferenceId, historyTimeRange, parseHistoryFilters } from "~/lib/history-filters";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { afterCursor, type Keyset, keysetOrderBy, parseCursor } from "../paging.server";
+import {
+  afterCursor,
+  createdAtCursor,
+  type Keyset,
+  type KeysetPage,
+  keysetOrderBy,
+  keysetPage,
+  type PagePosition,
+  parseCursor,
+  readsBackwards,
+} from "../paging.server";
 import { feedColumns } from "./reads.server";
 
 const { transactions } = schema;
@@ -29,7 +39,7 @@ export const HISTORY_PAGE_SIZE = 50;
 const transactionKeyset = { createdAt: transactions.createdAt, id: transactions.id };
 
 /** Where a page starts: the first page, older than a row (Next), or newer than a row (Previous). */
-export type HistoryPosition = { after?: Keyset; before?: Keyset };
+export type HistoryPosition = PagePosition<Keyset>;
 
 /** The filters and page a URL asks for; a bad filter drops every filter and the cursor (the first page). */
 export function historyRequest(url: URL) {
@@ -69,12 +79,12 @@ export function historyConditions({ filters, userId, extra }: HistoryQuery): SQL
  * oldest first (the index walked the other way), and `historyPage` turns them back to newest first.
  */
 export function historyPageClauses(position: HistoryPosition) {
-  const backwards = !position.after && position.before !== undefined;
+  const backwards = readsBackwards(position);
   return {
     backwards,
     cursor: backwards
-      ? afterCursor(transactionKeyset, position.before, "oldest")
-      : afterCursor(transactionKeyset, position.after, "newest"),
+      ? afterCursor(transactionKeyset, position.before ?? undefined, "oldest")
+      : afterCursor(transactionKeyset, position.after ?? undefined, "newest"),
     orderBy: keysetOrderBy(transactionKeyset, backwards ? "oldest" : "newest"),
   };
 }
@@ -109,16 +119,7 @@ export function historyPageQuery(
   return onHistoryPage(db.select(historyColumns).from(transactions).$dynamic(), query, position, pageSize);
 }
 
-export interface HistoryPage<Row> {
-  /** Newest first. */
-  rows: Row[];
-  /** Cursor of the older page ("<createdAt>.<id>"), or null on the last one. */
-  next: string | null;
-  /** Cursor of the newer page, or null on the first one. */
-  previous: string | null;
-}
-
-const cursorOf = (row: Keyset) => `${row.createdAt}.${row.id}`;
+export type HistoryPage<Row> = KeysetPage<Row>;
 
 /** The page the rows of `historyPageQuery` (or a caller's own select with `historyPageClauses`) make. */
 export function historyPage<Row extends Keyset>(
@@ -126,20 +127,7 @@ export function historyPage<Row extends Keyset>(
   position: HistoryPosition,
   pageSize = HISTORY_PAGE_SIZE,
 ): HistoryPage<Row> {
-  const more = rows.length > pageSize;
-  const read = rows.slice(0, pageSize);
-  if (historyPageClauses(position).backwards) {
-    const page = read.reverse();
-    const [first, last] = [page.at(0), page.at(-1)];
-    // The row the reader came from is older than this page, so there is always a Next.
-    return { rows: page, next: last ? cursorOf(last) : null, previous: more && first ? cursorOf(first) : null };
-  }
-  const [first, last] = [read.at(0), read.at(-1)];
-  return {
-    rows: read,
-    next: more && last ? cursorOf(last) : null,
-    previous: position.after && first ? cursorOf(first) : null,
-  };
+  return keysetPage(rows, position, pageSize, createdAtCursor);
 }
 
 /** A page of one client's history in one read. */

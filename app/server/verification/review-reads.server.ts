@@ -9,6 +9,7 @@ import { DOCUMENT_KINDS, type VerificationStatus } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
+import { keysetPage } from "../paging.server";
 import { levelOf } from "./level-lists.server";
 
 const { verificationCases: cases, verificationDocuments: documents, users, profiles } = schema;
@@ -63,10 +64,11 @@ export async function verificationQueue(
     )
     .orderBy(asc(sentAt), asc(cases.id))
     .limit(QUEUE_PAGE + 1);
-  const page = rows.slice(0, QUEUE_PAGE);
-  const last = page.at(-1);
+  const page = keysetPage(rows, { after }, QUEUE_PAGE, (row) =>
+    encodeQueueCursor({ submittedAt: row.submittedAt ?? 0, id: row.id }),
+  );
   return {
-    cases: page.map((row) => ({
+    cases: page.rows.map((row) => ({
       id: row.id,
       userId: row.userId,
       status: row.status,
@@ -78,8 +80,7 @@ export async function verificationQueue(
       registeredAt: row.registeredAt,
       level: levelOf({ caseStatus: row.status, createdAt: row.registeredAt }, now),
     })),
-    next:
-      rows.length > QUEUE_PAGE && last ? encodeQueueCursor({ submittedAt: last.submittedAt ?? 0, id: last.id }) : null,
+    next: page.next,
   };
 }
 
