@@ -8,12 +8,9 @@ import { CheckedSubmit } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
 import { forgotPasswordSchema, MESSAGES } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
-import { requestPasswordReset } from "~/server/auth/passwords.server";
-import { afterCommit } from "~/server/commands.server";
+import { forgotPassword } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
-import { siteOrigin } from "~/server/http.server";
-import { clientIp } from "~/server/rate-limit.server";
-import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
+import { challengeWidget } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
 
@@ -24,15 +21,8 @@ export function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), sent: false }, { status: 400 });
-  if (!(await passesChallenge(context, request, form.data.challenge, "forgot-password")))
-    return data({ error: MESSAGES.challengeRequired, field: undefined, sent: false }, { status: 403 });
-  const { emailIds } = await requestPasswordReset(
-    context,
-    form.data.email,
-    clientIp(request),
-    siteOrigin(context.env, request),
-  );
-  afterCommit(context, { emailIds });
+  const asked = await forgotPassword(context, request, form.data);
+  if (!asked.ok) return data({ ...refusalOf(asked), sent: false }, { status: asked.status });
   // The same answer whether or not the address has an account.
   return { error: null, field: undefined, sent: true };
 }

@@ -10,18 +10,13 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { TermsCheckbox } from "~/components/terms-checkbox";
 import { CheckedSubmit } from "~/components/turnstile";
 import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
-import { MESSAGES, registrationSchema } from "~/lib/schemas/auth";
+import { registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
-import { clientMeta } from "~/server/auth/client-meta.server";
 import { signInProviders } from "~/server/auth/oauth-accounts.server";
-import { registerClient } from "~/server/auth/registration.server";
-import { deviceOf } from "~/server/auth/sign-in.server";
-import { afterCommit } from "~/server/commands.server";
+import { register } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
-import { siteOrigin } from "~/server/http.server";
-import { clientIp } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
-import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
+import { challengeWidget } from "~/server/turnstile.server";
 
 export const meta: MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
@@ -36,18 +31,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, registrationSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
-  if (!(await passesChallenge(context, request, form.data.challenge, "register")))
-    return data<FormRefusal>({ error: MESSAGES.challengeRequired }, { status: 403 });
-  const device = await deviceOf(request, context.env);
-  const result = await registerClient(context, form.data, siteOrigin(context.env, request), {
-    ip: clientIp(request),
-    meta: clientMeta(request, context.cf),
-    deviceHash: device.hash,
-  });
-  if (!result.ok) return data<FormRefusal>({ error: result.error, field: result.field }, { status: result.status });
-  afterCommit(context, { emailIds: result.emailIds });
-  const headers = new Headers({ "Set-Cookie": result.setCookie });
-  if (device.setCookie) headers.append("Set-Cookie", device.setCookie);
+  const registered = await register(context, request, form.data);
+  if (!registered.ok) return data(refusalOf(registered), { status: registered.status });
+  const headers = new Headers();
+  for (const cookie of registered.cookies) headers.append("Set-Cookie", cookie);
   return redirect("/dashboard", { headers });
 }
 

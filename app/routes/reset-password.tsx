@@ -7,10 +7,8 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { MESSAGES, resetPasswordSchema } from "~/lib/schemas/auth";
 import { useRedirectAfterSuccess } from "~/lib/timers";
-import { clientMeta } from "~/server/auth/client-meta.server";
 import { isResetTokenUsable } from "~/server/auth/links.server";
-import { resetPassword } from "~/server/auth/passwords.server";
-import { afterCommit } from "~/server/commands.server";
+import { resetPasswordFromLink } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }]);
@@ -23,14 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readValidForm(request, resetPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), expired: false, done: false }, { status: 400 });
-  const reset = await resetPassword(context, form.data.token, form.data.password, {
-    meta: clientMeta(request, context.cf),
-  });
-  if (!reset.changed) {
-    return data({ error: MESSAGES.resetLinkInvalid, field: undefined, expired: true, done: false }, { status: 410 });
-  }
-  // Every session of the account ended: its open sockets close now, not at the next event.
-  afterCommit(context, { emailIds: reset.emailIds, signedOut: [reset.userId] });
+  const reset = await resetPasswordFromLink(context, request, form.data);
+  if (!reset.ok) return data({ ...refusalOf(reset), expired: true, done: false }, { status: reset.status });
   return { error: null, field: undefined, expired: false, done: true };
 }
 
