@@ -18,6 +18,7 @@ import type { DocumentKind, VerificationStatus } from "../../../db/enums";
 import type { CommandContext, Outcome } from "../commands.server";
 import { type Db, readTogether, returning, schema, writeTogether } from "../db.server";
 import { publishVerificationSubmitted } from "./review.server";
+import { caseDetailColumns } from "./review-reads.server";
 
 const { verificationCases: cases, verificationDocuments: documents, users } = schema;
 
@@ -72,17 +73,7 @@ export async function verificationPageData(db: Db, clientId: string) {
   const { state, details, files } = await readTogether(db, {
     state: verificationStateQuery(db, clientId),
     details: db
-      .select({
-        legalFirstName: cases.legalFirstName,
-        legalLastName: cases.legalLastName,
-        dateOfBirth: cases.dateOfBirth,
-        country: cases.country,
-        address: cases.address,
-        documentType: cases.documentType,
-        documentNumber: cases.documentNumber,
-        submittedAt: cases.submittedAt,
-        reviewedAt: cases.reviewedAt,
-      })
+      .select(caseDetailColumns)
       .from(cases)
       .where(and(eq(cases.userId, clientId), isLive))
       .limit(1),

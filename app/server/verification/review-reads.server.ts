@@ -16,6 +16,19 @@ const { verificationCases: cases, verificationDocuments: documents, users, profi
 
 export const QUEUE_PAGE = 50;
 
+/** What a client declared on their case, and when it was sent and decided: their page and the review page read it. */
+export const caseDetailColumns = {
+  legalFirstName: cases.legalFirstName,
+  legalLastName: cases.legalLastName,
+  dateOfBirth: cases.dateOfBirth,
+  country: cases.country,
+  address: cases.address,
+  documentType: cases.documentType,
+  documentNumber: cases.documentNumber,
+  submittedAt: cases.submittedAt,
+  reviewedAt: cases.reviewedAt,
+};
+
 /** A queue page's boundary: the case's submission time (0 for one never sent) and its id. */
 export interface QueueCursor {
   submittedAt: number;
@@ -129,15 +142,7 @@ export async function reviewCase(db: Db, caseId: number, now = Date.now()) {
         id: cases.id,
         userId: cases.userId,
         status: cases.status,
-        legalFirstName: cases.legalFirstName,
-        legalLastName: cases.legalLastName,
-        dateOfBirth: cases.dateOfBirth,
-        country: cases.country,
-        address: cases.address,
-        documentType: cases.documentType,
-        documentNumber: cases.documentNumber,
-        submittedAt: cases.submittedAt,
-        reviewedAt: cases.reviewedAt,
+        ...caseDetailColumns,
         reviewNote: cases.reviewNote,
         reviewDocumentKind: cases.reviewDocumentKind,
         endedAt: cases.endedAt,
