@@ -1,34 +1,15 @@
 import { Form } from "@remix-run/react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
-import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
 import type { DocumentKind } from "../../../db/enums";
+import { ReasonField } from "./reason-field";
 import { type AdminReply, refusalFor } from "./reply";
 
 /** A text the client reads (a rejection's reason, what to send): labelled, its hint and error tied to it. */
-function NoteField({ label, hint }: { label: string; hint: string }) {
-  const note = useFieldError("note", undefined, true);
-  return (
-    <div>
-      <label htmlFor={note.id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={note.id}
-        name="note"
-        rows={3}
-        maxLength={REASON_MAX_LENGTH}
-        {...note.controlProps}
-        className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
-      />
-      <p id={note.hintId} className="mt-1 text-xs text-ink-muted">
-        {hint}
-      </p>
-      {note.errorText}
-    </div>
-  );
-}
+const NoteField = ({ label, hint }: { label: string; hint: string }) => (
+  <ReasonField name="note" label={label} rows={3} hint={hint} />
+);
 
 function DocumentKindField({ kinds }: { kinds: DocumentKind[] }) {
   const field = useFieldError("documentKind", undefined);
