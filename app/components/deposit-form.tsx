@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { CopyButton } from "~/components/copy-button";
-import { Banner, Field, FormErrors, SelectField } from "~/components/form";
+import { AmountField, Banner, Field, FormErrors, SelectField } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { QrCode } from "~/components/qr-code";
 import type { FormReply } from "~/lib/forms";
@@ -60,16 +60,7 @@ export function DepositForm({
         {error ? <Banner tone="error">{error}</Banner> : null}
         {wallets.length === 0 ? <Banner tone="error">{MONEY_MESSAGES.noWallets}</Banner> : null}
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Field
-          label="Amount (USD)"
-          name="amount"
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min="0.01"
-          defaultValue={amount}
-          required
-        />
+        <AmountField defaultValue={amount} />
         {lockedField}
         <div>
           <SelectField

@@ -41,6 +41,20 @@ export function useFieldError(name: string | undefined, error: string | null | u
 
 const INVALID = "aria-[invalid=true]:border-danger aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-danger/50";
 
+/** The amount every client money form asks for: US dollars and cents, above zero (the server parses it again). */
+export const AmountField = ({ defaultValue }: { defaultValue?: string }) => (
+  <Field
+    label="Amount (USD)"
+    name="amount"
+    type="number"
+    inputMode="decimal"
+    step="0.01"
+    min="0.01"
+    defaultValue={defaultValue}
+    required
+  />
+);
+
 /** Labelled input. Every control has a real <label>; an error about it shows under it as well as in the banner. */
 export function Field({
   label,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
+import { AmountField, Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StepUpField } from "~/components/step-up";
 import { WithdrawalLevelNotice } from "~/components/verification-money-notice";
@@ -82,15 +82,7 @@ export default function Withdraw() {
           <Form method="post" className="mt-6 space-y-5 rounded-xl border border-border bg-surface p-6">
             {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <Field
-              label="Amount (USD)"
-              name="amount"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0.01"
-              required
-            />
+            <AmountField />
             <SelectField label="Cryptocurrency" name="cryptoCurrency" defaultValue="">
               <option value="">Select a cryptocurrency</option>
               {WITHDRAWAL_CURRENCIES.map((currency) => (
