@@ -4,7 +4,8 @@
  * reader that goes away (`cancel`) stops the reads. Every cell is quoted as RFC 4180 says and defused against
  * spreadsheet formulas, and every transaction's money is written one way (`moneyCells`).
  */
-import { centsToAmount, isCredit, type TransactionType } from "~/lib/ledger";
+import { typeLabel } from "~/lib/labels";
+import { centsToAmount, isCredit, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 
 /** Rows per read: large enough that a long history takes few round trips, small enough to stay light. */
 export const CSV_PAGE_SIZE = 1000;
@@ -30,6 +31,27 @@ export const MONEY_COLUMNS = ["direction", "amount"] as const;
 
 export function moneyCells(type: TransactionType, cents: number): [direction: "in" | "out", amount: string] {
   return [isCredit(type) ? "in" : "out", centsToAmount(cents)];
+}
+
+/** A transaction as the full-history CSVs (the client's History, the admin's client export) write it. */
+export const TRANSACTION_COLUMNS = ["date", "type", "status", ...MONEY_COLUMNS, "trading_pair", "stock"] as const;
+
+export function transactionCells(row: {
+  createdAt: number;
+  transactionType: TransactionType;
+  status: TransactionStatus;
+  amountCents: number;
+  tradingPair: string | null;
+  stock: string | null;
+}) {
+  return [
+    new Date(row.createdAt).toISOString(),
+    typeLabel(row.transactionType),
+    row.status,
+    ...moneyCells(row.transactionType, row.amountCents),
+    row.tradingPair,
+    row.stock,
+  ];
 }
 
 export function csvStream<Row, Key>(source: CsvSource<Row, Key>): ReadableStream<Uint8Array> {

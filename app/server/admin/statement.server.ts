@@ -3,9 +3,8 @@
  * balance that only approved rows move, streamed a page at a time (app/server/csv.server.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { typeLabel } from "~/lib/labels";
 import { centsToAmount, signedCents } from "~/lib/ledger";
-import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
+import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
@@ -15,12 +14,7 @@ const keyset = { createdAt: transactions.createdAt, id: transactions.id };
 
 export const STATEMENT_COLUMNS = [
   "id",
-  "date",
-  "type",
-  "status",
-  ...MONEY_COLUMNS,
-  "trading_pair",
-  "stock",
+  ...TRANSACTION_COLUMNS,
   "wallet_address",
   "withdrawal_address",
   "balance",
@@ -40,18 +34,7 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
     keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
     cells: (row) => {
       if (row.status === "approved") balance += signedCents(row.transactionType, row.amountCents);
-      return [
-        row.id,
-        new Date(row.createdAt).toISOString(),
-        typeLabel(row.transactionType),
-        row.status,
-        ...moneyCells(row.transactionType, row.amountCents),
-        row.tradingPair,
-        row.stock,
-        row.walletAddress,
-        row.withdrawalWalletAddress,
-        centsToAmount(balance),
-      ];
+      return [row.id, ...transactionCells(row), row.walletAddress, row.withdrawalWalletAddress, centsToAmount(balance)];
     },
   });
 }

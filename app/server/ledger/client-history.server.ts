@@ -5,9 +5,8 @@
  */
 import { and } from "drizzle-orm";
 import type { HistoryFilters } from "~/lib/history-filters";
-import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
-import { csvStream, MONEY_COLUMNS, moneyCells } from "../csv.server";
+import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { Keyset } from "../paging.server";
@@ -37,15 +36,7 @@ export async function clientHistory(db: Db, userId: string, url: URL) {
   };
 }
 
-export const CLIENT_HISTORY_COLUMNS = [
-  "reference",
-  "date",
-  "type",
-  "status",
-  ...MONEY_COLUMNS,
-  "trading_pair",
-  "stock",
-] as const;
+export const CLIENT_HISTORY_COLUMNS = ["reference", ...TRANSACTION_COLUMNS] as const;
 
 /** The filtered history as CSV, newest first like the page, read a keyset page at a time as the reader pulls. */
 export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters): ReadableStream<Uint8Array> {
@@ -62,14 +53,6 @@ export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters
         .limit(limit);
     },
     keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
-    cells: (row) => [
-      transactionReference(row.id),
-      new Date(row.createdAt).toISOString(),
-      typeLabel(row.transactionType),
-      row.status,
-      ...moneyCells(row.transactionType, row.amountCents),
-      row.tradingPair,
-      row.stock,
-    ],
+    cells: (row) => [transactionReference(row.id), ...transactionCells(row)],
   });
 }

@@ -6,11 +6,12 @@
  * A movement belongs to the month the money moved: its decision (`decided_at`), or when it was written for a
  * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
  */
-import { and, asc, eq, gt, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
+import { afterCursor, keysetOrderBy } from "../paging.server";
 
 const { transactions, ledgerMonths, profiles } = schema;
 
@@ -114,12 +115,6 @@ export function requestsQuery(
   after?: { createdAt: number; id: number },
   limit?: number,
 ) {
-  const afterKey: SQL | undefined = after
-    ? or(
-        gt(transactions.createdAt, after.createdAt),
-        and(eq(transactions.createdAt, after.createdAt), gt(transactions.id, after.id)),
-      )
-    : undefined;
   const query = db
     .select(statementColumns)
     .from(transactions)
@@ -129,10 +124,10 @@ export function requestsQuery(
         gte(transactions.createdAt, period.start),
         lt(transactions.createdAt, period.end),
         inArray(transactions.status, REQUEST_STATUSES),
-        afterKey,
+        afterCursor(transactions, after, "oldest"),
       ),
     )
-    .orderBy(asc(transactions.createdAt), asc(transactions.id));
+    .orderBy(...keysetOrderBy(transactions, "oldest"));
   return limit === undefined ? query : query.limit(limit);
 }
 
