@@ -26,3 +26,14 @@ export function BackToSignIn() {
     </p>
   );
 }
+
+/** The way on from a page a mail's link opened (a confirmation, a cancel link) to the dashboard. */
+export function GoToDashboard() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link to="/dashboard" className={LINK_CLASS}>
+        Go to your dashboard
+      </Link>
+    </p>
+  );
+}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { GoToDashboard } from "~/components/auth-links";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents, formatDateTimeUtc } from "~/lib/format";
@@ -80,11 +81,7 @@ export default function CancelRequest() {
   return (
     <AuthCard title={title}>
       {body}
-      <p className="mt-6 text-sm">
-        <Link to="/dashboard" className="text-brand underline underline-offset-2 hover:no-underline">
-          Go to your dashboard
-        </Link>
-      </p>
+      <GoToDashboard />
     </AuthCard>
   );
 }

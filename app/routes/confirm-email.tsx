@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { GoToDashboard } from "~/components/auth-links";
 import { AuthCard, Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { confirmEmail } from "~/server/auth/links.server";
@@ -20,11 +21,7 @@ export default function ConfirmEmail() {
       ) : (
         <Banner tone="error">This confirmation link is invalid, has expired or was already used.</Banner>
       )}
-      <p className="mt-6 text-center text-sm">
-        <Link to="/dashboard" className="text-brand hover:underline">
-          Go to your dashboard
-        </Link>
-      </p>
+      <GoToDashboard />
     </AuthCard>
   );
 }

@@ -1,16 +1,7 @@
 import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
+import type { SignInRecord } from "~/server/auth/account-sessions.server";
 import type { SignInResult } from "../../../db/enums";
-
-export interface SignInRow {
-  id: number;
-  at: number;
-  result: SignInResult;
-  /** How the sign-in was made: 'Password + authenticator code', 'Google'. */
-  wayIn: string;
-  browser: string;
-  location: string;
-}
 
 const RESULTS: Record<SignInResult, { label: string; className: string }> = {
   success: { label: "Success", className: "text-success" },
@@ -20,7 +11,7 @@ const RESULTS: Record<SignInResult, { label: string; className: string }> = {
 };
 
 /** Recent sign-in activity: the account's latest sign-ins and failed attempts, newest first. */
-export function ActivityCard({ signIns }: { signIns: SignInRow[] }) {
+export function ActivityCard({ signIns }: { signIns: SignInRecord[] }) {
   return (
     <article aria-labelledby="activity-heading" className="rounded-xl border border-border bg-surface p-6">
       <h2 id="activity-heading" className="text-lg font-semibold">

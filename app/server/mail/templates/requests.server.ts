@@ -13,17 +13,19 @@ const clientFacts = (name: string, clientEmail: string | undefined): Fact[] => [
   ...(clientEmail ? ([["Client e-mail", clientEmail]] as Fact[]) : []),
 ];
 
+/** What the desk's notice of a new request says: who asked, how much, through which wallet. */
+const deskNotice = z.object({
+  name: personName,
+  clientEmail: z.email().optional(),
+  amount,
+  walletType,
+  walletAddress: address,
+  transactionId: transactionId.optional(),
+});
+
 /** To the desk: a deposit or stock deposit request awaits review. */
 export const depositRequest = mailTemplate(
-  z.object({
-    name: personName,
-    clientEmail: z.email().optional(),
-    amount,
-    walletType,
-    walletAddress: address,
-    stock: z.string().trim().min(1).max(20).optional(),
-    transactionId: transactionId.optional(),
-  }),
+  deskNotice.extend({ stock: z.string().trim().min(1).max(20).optional() }),
   (d, env) =>
     compose(env, d.stock ? `New stock deposit request: ${d.stock}` : "New deposit request", {
       paragraphs: [
@@ -41,26 +43,17 @@ export const depositRequest = mailTemplate(
 );
 
 /** To the desk: a withdrawal request awaits review. */
-export const withdrawalRequest = mailTemplate(
-  z.object({
-    name: personName,
-    clientEmail: z.email().optional(),
-    amount,
-    walletType,
-    walletAddress: address,
-    transactionId: transactionId.optional(),
+export const withdrawalRequest = mailTemplate(deskNotice, (d, env) =>
+  compose(env, "New withdrawal request", {
+    paragraphs: [`${d.name || "User"} requested a withdrawal that awaits review.`],
+    facts: [
+      ...reference(d.transactionId),
+      ...clientFacts(d.name, d.clientEmail),
+      ["Amount", formatUsd(d.amount)],
+      ["Cryptocurrency", d.walletType],
+      ["Pay to address", d.walletAddress],
+    ],
   }),
-  (d, env) =>
-    compose(env, "New withdrawal request", {
-      paragraphs: [`${d.name || "User"} requested a withdrawal that awaits review.`],
-      facts: [
-        ...reference(d.transactionId),
-        ...clientFacts(d.name, d.clientEmail),
-        ["Amount", formatUsd(d.amount)],
-        ["Cryptocurrency", d.walletType],
-        ["Pay to address", d.walletAddress],
-      ],
-    }),
 );
 
 /** To the client: their withdrawal request was received (the row is inserted by the same batch). */
