@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -13,6 +12,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { changePasswordSchema, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { summarizeVerification } from "~/lib/verification-summary";
@@ -25,6 +25,7 @@ import { twoFactorStatus } from "~/server/auth/two-factor.server";
 import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { requireUser } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 
@@ -63,40 +64,36 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** One reply for both forms; `field` names the input an error is about. */
-type Result = {
-  tone: "success" | "error";
-  message: string;
-  field?: string;
-  intent: "profile" | "password";
-  at: number;
-};
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const formData = await readForm(request);
-  const intent = formData.get("intent") === "password" ? "password" : "profile";
-  const reply = (tone: Result["tone"], message: string, status = 200, field?: string) =>
-    data<Result>({ tone, message, field, intent, at: Date.now() }, { status });
-
-  if (intent === "profile") {
-    const form = validateForm(profileSchema, formData);
-    if (!form.ok) return reply("error", form.error, 400, form.field);
-    await updateProfile(context.db, user.id, form.data);
-    return reply("success", MESSAGES.profileUpdated);
-  }
-  const form = validateForm(changePasswordSchema, formData);
-  if (!form.ok) return reply("error", form.error, 400, form.field);
-  const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
-  if (!result.ok) return reply("error", result.error, result.status, result.field);
-  afterCommit(context, result.effects);
-  return reply("success", MESSAGES.passwordUpdated);
+  return dispatchIntent(
+    formData,
+    {
+      profile: async (reply) => {
+        const form = validateForm(profileSchema, formData);
+        if (!form.ok) return reply.refused(form);
+        await updateProfile(context.db, user.id, form.data);
+        return reply.done(MESSAGES.profileUpdated);
+      },
+      password: async (reply) => {
+        const form = validateForm(changePasswordSchema, formData);
+        if (!form.ok) return reply.refused(form);
+        const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
+        if (!result.ok) return reply.refused(result);
+        afterCommit(context, result.effects);
+        return reply.done(MESSAGES.passwordUpdated);
+      },
+    },
+    // The profile form was the page's only one: a post without an intent is still that form.
+    { fallback: "profile" },
+  );
 }
 
 /** One banner for both forms: cleared when either is submitted, success hidden again after 3 s. */
-function useBanner(result: Result | undefined) {
+function useBanner(result: IntentReply | undefined) {
   const navigation = useNavigation();
-  const [shown, setShown] = useState<Result | null>(null);
+  const [shown, setShown] = useState<IntentReply | null>(null);
   useEffect(() => {
     if (!result) return;
     setShown(result);
@@ -115,9 +112,9 @@ export default function AccountSettings() {
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const passwordChanged = result?.intent === "password" && result.tone === "success" ? result.at : 0;
   // The field an error is about follows the banner: shown with it, cleared with it.
-  const refusalFor = (intent: Result["intent"]) =>
-    banner?.tone === "error" && banner.intent === intent ? { error: banner.message, field: banner.field } : null;
-  const passwordRefusal = passwordError ? { error: passwordError, field: "confirmPassword" } : refusalFor("password");
+  const passwordRefusal = passwordError
+    ? { error: passwordError, field: "confirmPassword" }
+    : refusalFor(banner, "password");
 
   return (
     <section className="mx-auto max-w-3xl space-y-6">
@@ -150,7 +147,7 @@ export default function AccountSettings() {
       <article className="rounded-xl border border-border bg-surface p-6">
         <h2 className="text-lg font-semibold">Profile Settings</h2>
         {/* Keyed on the stored values, so the fields refill whenever they change. */}
-        <FormErrors reply={passwordError ? null : refusalFor("profile")}>
+        <FormErrors reply={passwordError ? null : refusalFor(banner, "profile")}>
           <Form
             method="post"
             className="mt-4 space-y-4"

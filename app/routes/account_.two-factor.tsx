@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useId } from "react";
 import { toast } from "sonner";
@@ -8,10 +8,12 @@ import { Banner, CurrentPasswordField, Field, FormErrors, SubmitButton } from "~
 import { QrCode } from "~/components/qr-code";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { type FormReply, validateForm } from "~/lib/forms";
+import { type IntentReply, refusalFor as sharedRefusalFor } from "~/lib/intent-reply";
 import { confirmTwoFactorSchema, manageTwoFactorSchema, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
 import { regenerateRecoveryCodes } from "~/server/auth/recovery-codes.server";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorSetup } from "~/server/auth/two-factor.server";
 import { readForm } from "~/server/form.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { requireUser, TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
@@ -23,54 +25,42 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 type Intent = "start" | "confirm" | "disable" | "regenerate";
-type Reply = {
-  intent: Intent | "unknown";
-  tone: "success" | "error";
-  message: string;
-  field?: string;
-  /** New recovery codes: in this answer only, never again. */
-  recoveryCodes?: string[];
-  at: number;
-};
+/** New recovery codes: in this answer only, never again. */
+type Reply = IntentReply & { recoveryCodes?: string[] };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context, { twoFactorSetup: true });
   const formData = await readForm(request);
-  const submitted = formData.get("intent");
-  const intent: Reply["intent"] =
-    submitted === "start" || submitted === "confirm" || submitted === "disable" || submitted === "regenerate"
-      ? submitted
-      : "unknown";
-  const reply = (tone: Reply["tone"], message: string, status = 200, extra: Partial<Reply> = {}) =>
-    data<Reply>({ intent, tone, message, at: Date.now(), ...extra }, { status });
-  const refused = (result: { error: string; field?: string; status?: number }) =>
-    reply("error", result.error, result.status ?? 400, result.field ? { field: result.field } : {});
-
-  if (intent === "start") {
-    const started = await startEnrolment(context.db, context.env.TOTP_ENCRYPTION_KEY, user.id);
-    if (!started.ok) return refused({ error: started.error, status: 409 });
-    // The new key is the page's to show: reloading it must not start again.
-    throw redirect(TWO_FACTOR_SETUP_PATH);
-  }
-  if (intent === "confirm") {
-    const form = validateForm(confirmTwoFactorSchema, formData);
-    if (!form.ok) return refused(form);
-    const result = await confirmEnrolment(context, request, user, form.data);
-    if (!result.ok) return refused(result);
-    return reply("success", TWO_FACTOR_MESSAGES.turnedOn, 200, { recoveryCodes: result.recoveryCodes });
-  }
-  if (intent === "disable" || intent === "regenerate") {
-    const form = validateForm(manageTwoFactorSchema, formData);
-    if (!form.ok) return refused(form);
-    if (intent === "disable") {
+  // Turning two-factor off and new recovery codes both ask the owner's password and a code first.
+  const ownerProof = () => validateForm(manageTwoFactorSchema, formData);
+  return dispatchIntent<Intent, Reply>(formData, {
+    start: async (reply) => {
+      const started = await startEnrolment(context.db, context.env.TOTP_ENCRYPTION_KEY, user.id);
+      if (!started.ok) return reply.refused({ error: started.error, status: 409 });
+      // The new key is the page's to show: reloading it must not start again.
+      throw redirect(TWO_FACTOR_SETUP_PATH);
+    },
+    confirm: async (reply) => {
+      const form = validateForm(confirmTwoFactorSchema, formData);
+      if (!form.ok) return reply.refused(form);
+      const result = await confirmEnrolment(context, request, user, form.data);
+      if (!result.ok) return reply.refused(result);
+      return reply.done(TWO_FACTOR_MESSAGES.turnedOn, { recoveryCodes: result.recoveryCodes });
+    },
+    disable: async (reply) => {
+      const form = ownerProof();
+      if (!form.ok) return reply.refused(form);
       const result = await disableTwoFactor(context, request, user, form.data);
-      return result.ok ? reply("success", TWO_FACTOR_MESSAGES.turnedOff) : refused(result);
-    }
-    const result = await regenerateRecoveryCodes(context, request, user, form.data);
-    if (!result.ok) return refused(result);
-    return reply("success", TWO_FACTOR_MESSAGES.codesRegenerated, 200, { recoveryCodes: result.recoveryCodes });
-  }
-  return refused({ error: "Unknown action" });
+      return result.ok ? reply.done(TWO_FACTOR_MESSAGES.turnedOff) : reply.refused(result);
+    },
+    regenerate: async (reply) => {
+      const form = ownerProof();
+      if (!form.ok) return reply.refused(form);
+      const result = await regenerateRecoveryCodes(context, request, user, form.data);
+      if (!result.ok) return reply.refused(result);
+      return reply.done(TWO_FACTOR_MESSAGES.codesRegenerated, { recoveryCodes: result.recoveryCodes });
+    },
+  });
 }
 
 const LINK = "text-brand underline underline-offset-2 hover:no-underline";
@@ -232,8 +222,7 @@ export default function TwoFactorSettings() {
   useEffect(() => {
     if (reply?.tone === "success") toast.success(reply.message);
   }, [reply]);
-  const refusalFor = (intent: Intent): FormReply =>
-    reply?.tone === "error" && reply.intent === intent ? { error: reply.message, field: reply.field } : null;
+  const refusalFor = (intent: Intent): FormReply => sharedRefusalFor(reply, intent);
   const recoveryCodes = reply?.tone === "success" ? reply.recoveryCodes : undefined;
   const mustSetUp = isAdmin && setup.state !== "on";
 

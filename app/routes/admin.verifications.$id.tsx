@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
-import type { AdminReply } from "~/components/admin/reply";
 import { VerificationDecisions } from "~/components/admin/verification-decisions";
 import { VerificationDocuments } from "~/components/admin/verification-documents";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
@@ -21,6 +19,7 @@ import { DECISION_DONE, parseDecisionForm, REVIEW_MESSAGES } from "~/lib/verific
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound, siteOrigin } from "~/server/http.server";
+import { repliesTo } from "~/server/intents.server";
 import { requireAdmin } from "~/server/session.server";
 import { decideVerification } from "~/server/verification/review.server";
 import { reviewCase } from "~/server/verification/review-reads.server";
@@ -42,17 +41,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string) =>
-    data<AdminReply>({ tone, message, at: Date.now(), intent, ...(field ? { field } : {}) }, { status });
+  const reply = repliesTo(String(form.get("intent") ?? ""));
   const caseId = caseIdOf(params.id);
-  if (caseId === null) return reply("error", REVIEW_MESSAGES.notFound, 404);
+  if (caseId === null) return reply.refused({ error: REVIEW_MESSAGES.notFound, status: 404 });
   const parsed = parseDecisionForm(form);
-  if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
+  if (!parsed.ok) return reply.refused(parsed);
   if (parsed.data.decision === "approve") {
     // Approving an identity opens withdrawals: a fresh code first, as for the other money decisions.
     const stepUp = await checkStepUp(context, admin, form, "verificationApproval");
-    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
+    if (!stepUp.ok) return reply.refused(stepUp);
   }
   const result = await decideVerification(
     { ...context, origin: siteOrigin(context.env, request) },
@@ -60,8 +57,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     caseId,
     parsed.data,
   );
-  if (!result.ok) return reply("error", result.error, result.status, "field" in result ? result.field : undefined);
-  return reply("success", DECISION_DONE[parsed.data.decision]);
+  if (!result.ok) return reply.refused(result);
+  return reply.done(DECISION_DONE[parsed.data.decision]);
 }
 
 /** One label and its value in a facts list. */
