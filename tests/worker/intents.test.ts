@@ -1,0 +1,56 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "~/lib/schemas/auth";
+import { UNKNOWN_INTENT } from "~/server/intents.server";
+import { createUser, postForm, sessionCookieFor } from "../support/fixtures";
+
+const profileOf = (userId: string) =>
+  env.DB.prepare("SELECT first_name, last_name, phone_number FROM profiles WHERE user_id = ?").bind(userId).first();
+
+describe("pages with several forms", () => {
+  it("refuse an intent they do not have with 400, and change nothing", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    const before = await profileOf(client.id);
+    const fields = { firstName: "Robin", lastName: "Quinn", phoneNumber: "+1 555 0199" };
+    for (const [path, intent] of [
+      ["/account", "profil"],
+      ["/account", "constructor"],
+      ["/account/two-factor", "toString"],
+      ["/account/two-factor", ""],
+    ] as const) {
+      const response = await postForm(path, { intent, ...fields }, { cookie });
+      expect(response.status, `${path} ${intent}`).toBe(400);
+      expect(await response.text()).toContain(UNKNOWN_INTENT);
+    }
+    expect(await profileOf(client.id)).toEqual(before);
+  });
+
+  it("take a form posted without an intent as the page's first form, where it has one", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    const response = await postForm("/account", { firstName: "Robin", lastName: "Quinn", phoneNumber: "" }, { cookie });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(MESSAGES.profileUpdated);
+    expect(await profileOf(client.id)).toMatchObject({ first_name: "Robin", last_name: "Quinn" });
+  });
+
+  it("answer a refusal with the status its check gave: a wrong current password is 400, with its field", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    const response = await postForm(
+      "/account",
+      {
+        intent: "password",
+        currentPassword: "not-the-password",
+        newPassword: "abcdefgh1",
+        confirmPassword: "abcdefgh1",
+      },
+      { cookie },
+    );
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    expect(body).toContain(MESSAGES.currentPasswordWrong);
+    expect(body).toContain("currentPassword");
+  });
+});
