@@ -1,9 +1,5 @@
-import type { TransactionType } from "~/lib/ledger";
-
-/** The requests a client makes, so the ones a client may cancel (the rest are an admin's entries). */
-export const CANCELLABLE_TYPES = ["deposit", "stock_deposit", "withdraw"] as const satisfies readonly TransactionType[];
-
-export const isCancellable = (type: TransactionType) => (CANCELLABLE_TYPES as readonly string[]).includes(type);
+/** What a client may cancel is the rules table's (`CANCELLABLE` in app/lib/money/constraints.ts). */
+export { isCancellable } from "~/lib/money/rules";
 
 /** What clients and admins read about cancelling and deciding a client's request. */
 export const CANCEL_MESSAGES = {

@@ -16,7 +16,7 @@ import { afterCommit, type CommandContext, type Outcome, type Result } from "../
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { requestDecidedNotice } from "../ledger/decision-notice.server";
-import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
+import { coverSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { isVerified, verifiedSql } from "../verification/levels.server";
 
@@ -25,11 +25,11 @@ const { transactions, profiles } = schema;
 type Decision = "approved" | "rejected";
 
 /**
- * The cover rule of an approval, over the `transactions` row being approved: a withdrawal only while the client's
- * coverable balance still pays it. Shared by every path that approves a withdrawal.
+ * The rules table's cover rule of an approval, over the `transactions` row being approved: a withdrawal only while
+ * the client's coverable balance still pays it.
  */
-export const coveredByBalance = (owner: SQL | string) =>
-  sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
+const coveredByBalance = (owner: SQL | string) =>
+  coverSql("requestApproval", owner, { type: sql`transaction_type`, amountCents: sql`amount_cents` });
 
 /**
  * Every rule an approval of the `transactions` row checks in its own statement: a withdrawal only for a verified

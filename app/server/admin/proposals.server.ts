@@ -6,6 +6,7 @@
  * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import { needsSecondAdmin } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
@@ -21,9 +22,9 @@ import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
 const { proposals, users, profiles } = schema;
 
-/** At or above the threshold (US dollars; 0 means every amount) a move waits for a second admin. */
+/** Whether an entry or a request's approval of this amount waits for a second admin (the rules table's rule). */
 export function needsSecondApproval(env: Pick<AppEnv, "FOUR_EYES_THRESHOLD">, amountCents: number): boolean {
-  return amountCents >= env.FOUR_EYES_THRESHOLD * 100;
+  return needsSecondAdmin("ledgerEntry", env.FOUR_EYES_THRESHOLD, amountCents);
 }
 
 /** The proposal rows one batch just wrote: the proposer's, made at this instant. */
