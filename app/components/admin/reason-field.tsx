@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useFieldError } from "~/components/form";
-import { REASON_MAX } from "~/lib/proposals";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 
 /**
  * The reason a back-office form carries (an entry's, a wallet change's): a labelled textarea of at most 500
@@ -19,7 +19,7 @@ export function ReasonField({ id, hint, className }: { id?: string; hint: ReactN
         id={fieldId}
         name="reason"
         rows={2}
-        maxLength={REASON_MAX}
+        maxLength={REASON_MAX_LENGTH}
         {...reason.controlProps}
         className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
       />

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
-import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
 import type { DocumentKind } from "../../../db/enums";
 import { type AdminReply, refusalFor } from "./reply";
