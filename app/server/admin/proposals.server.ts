@@ -17,7 +17,8 @@ import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
-import { entryAllowed, entryRefusal, type LedgerEntry } from "./entries.server";
+import { entryRefusal, type LedgerEntry } from "./entries.server";
+import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
 const { proposals, users, profiles } = schema;
@@ -107,7 +108,7 @@ export async function proposeLedgerEntry(
                                  idempotency_key, proposed_by, proposed_at, expires_at)
           SELECT 'ledger_entry', ${userId}, ${entry.type}, ${entry.amountCents}, ${tradingPair}, ${stock}, ${reason},
                  ${entry.idempotencyKey}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS}
-          WHERE ${entryAllowed(userId, entry)}
+          WHERE ${PROPOSAL_KIND_RECORDS.ledger_entry.check(userId, entry)}
           ON CONFLICT (proposed_by, idempotency_key) DO NOTHING
           RETURNING id`,
     ),

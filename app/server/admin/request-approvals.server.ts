@@ -12,12 +12,8 @@ import type { Actor } from "../audit.server";
 import type { Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
-import {
-  approvableRequest,
-  type RequestToDecide,
-  requestToDecide,
-  withdrawalApprovalRefusal,
-} from "./decisions.server";
+import { type RequestToDecide, requestToDecide, withdrawalApprovalRefusal } from "./decisions.server";
+import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { announceWrites, clientName, emailIdsOf, type ProposalMade } from "./proposals.server";
 
 const { proposals, transactions } = schema;
@@ -55,7 +51,7 @@ export async function proposeApprovalOf(
                  ${now + PROPOSAL_LIFETIME_MS}
           FROM transactions
           WHERE id = ${input.transactionId} AND user_id = ${input.userId} AND status = 'pending'
-            AND ${approvableRequest(input.userId)}
+            AND ${PROPOSAL_KIND_RECORDS.request_approval.check(input.userId)}
           ON CONFLICT DO NOTHING
           RETURNING id`,
     ),
