@@ -2,7 +2,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppContext } from "../app/load-context";
-import { expireProposals } from "../app/server/admin/proposal-decisions.server";
+import { expireProposals } from "../app/server/admin/proposal-expiry.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
 import { edgeLocation } from "../app/server/auth/client-meta.server";
 import { createDb } from "../app/server/db.server";

@@ -7,6 +7,7 @@ import { formatCents } from "~/lib/format";
 import { typeInSentence, typeLabel } from "~/lib/labels";
 import type { TransactionType } from "~/lib/ledger";
 import type { ProposalKind } from "../../db/enums";
+import { parseReason, REASON_TOO_LONG } from "./schemas/reason";
 
 export const PROPOSAL_MESSAGES = {
   awaiting: "Awaiting second approval",
@@ -14,7 +15,8 @@ export const PROPOSAL_MESSAGES = {
   ownProposalReject: "You cannot reject your own proposal",
   reasonRequired: "Please give a reason: an entry at or above the second-approval threshold waits for another admin",
   rejectReasonRequired: "Please give a reason for rejecting this proposal",
-  reasonTooLong: "Please keep the reason under 500 characters",
+  /** The one message of every reason field (app/lib/schemas/reason.ts). */
+  reasonTooLong: REASON_TOO_LONG,
   notFound: "This proposal was not found",
   alreadyDecided: "This proposal was already decided",
   expired: "This proposal has expired",
@@ -30,9 +32,6 @@ export const PROPOSAL_MESSAGES = {
   secondAdminNeeded: "A second admin is needed to approve this",
   waitingForOther: "Waiting for another admin",
 } as const;
-
-/** Reasons (the proposer's, the rejecting admin's) are kept short enough for a mail and the audit log. */
-export const REASON_MAX = 500;
 
 /** Proposals expire this long after they were made, approved or not. */
 export const PROPOSAL_LIFETIME_MS = 72 * 60 * 60 * 1000;
@@ -73,20 +72,6 @@ export function describeProposal(p: ProposalFacts): string {
   }
   const type = p.transactionType ? typeLabel(p.transactionType) : "Entry";
   return `${type} of ${amount}${suffix}`;
-}
-
-/**
- * A reason typed into a form: at most REASON_MAX characters, and required when `required` gives the message
- * saying why ("" when optional and blank).
- */
-export function parseReason(
-  value: FormDataEntryValue | null,
-  required: string | null,
-): { ok: true; text: string } | { ok: false; error: string } {
-  const text = typeof value === "string" ? value.trim() : "";
-  if (!text && required) return { ok: false, error: required };
-  if (text.length > REASON_MAX) return { ok: false, error: PROPOSAL_MESSAGES.reasonTooLong };
-  return { ok: true, text };
 }
 
 /**

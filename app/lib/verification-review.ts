@@ -5,7 +5,7 @@
  */
 import { DOCUMENT_KINDS, type DocumentKind, VERIFICATION_STATUSES, type VerificationStatus } from "../../db/enums";
 import { formSchema, formValues, type Parsed, text } from "./forms";
-import { REASON_MAX_LENGTH } from "./schemas/requests";
+import { REASON_MAX_LENGTH } from "./schemas/reason";
 import { VERIFICATION_MESSAGES } from "./verification";
 
 export const REVIEW_DECISIONS = ["approve", "reject", "request_info"] as const;

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeskCounts } from "~/components/admin/desk-counts";
 import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
@@ -11,14 +10,16 @@ import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
-import { PROPOSAL_MESSAGES, parseReason } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
 import { adminDesk } from "~/server/admin/desk.server";
+import { proposeWalletsForm } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import { proposeWallets } from "~/server/admin/proposals.server";
+import { adminReply, replyTo } from "~/server/admin/reply.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
+import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { requireAdmin } from "~/server/session.server";
 
@@ -37,35 +38,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
-    data<AdminReply>(
-      { intent, tone, message, at: Date.now(), ...(field ? { field } : {}), ...(subject ? { subject } : {}) },
-      { status },
-    );
+    adminReply(intent, tone, message, status, field, subject);
+  const answer = (outcome: FormOutcome) => replyTo(intent, outcome);
 
-  if (intent === "wallets") {
-    const stepUp = await checkStepUp(context, admin, form, "depositWallets");
-    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
-    // Only the names the modal writes ("wallet-3"): an alias such as "wallet-03" or "wallet-3.0" names nothing.
-    const submitted = [...form.entries()].flatMap(([name, value]) => {
-      const id = /^wallet-([1-9]\d{0,9})$/.exec(name)?.[1];
-      return id
-        ? [{ id: Number(id), walletAddress: String(value), renderedAddress: String(form.get(`was-${id}`) ?? "") }]
-        : [];
-    });
-    // An optional reason, for the admin who approves.
-    const reason = parseReason(form.get("reason"), null);
-    if (!reason.ok) return reply("error", reason.error, 400, "reason");
-    // Every deposit-wallet change waits for a second admin: one proposal per changed wallet.
-    const result = await proposeWallets(context, admin, submitted, reason.text || null);
-    if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", PROPOSAL_MESSAGES.awaiting);
-  }
+  if (intent === "wallets") return answer(await proposeWalletsForm(context, admin, form));
   if (intent === "approveProposal" || intent === "rejectProposal") {
     const proposalId = Number(form.get("proposalId"));
     if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
-    const answer = await decideProposalForm(context, admin, form, { intent, proposalId });
-    if (!answer.ok) return reply("error", answer.error, answer.status, answer.field, answer.subject);
-    return reply("success", answer.message);
+    return answer(await decideProposalForm(context, admin, form, { intent, proposalId }));
   }
   if (intent === "delete") {
     const userId = String(form.get("userId") ?? "");

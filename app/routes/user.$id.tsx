@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -13,25 +12,19 @@ import { TransactionsTable } from "~/components/admin/transactions-table";
 import { ClientVerification } from "~/components/admin/verification-level";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { formatCents } from "~/lib/format";
 import { hasHistoryFilters } from "~/lib/history-filters";
-import { typeLabel } from "~/lib/labels";
 import type { TransactionType } from "~/lib/ledger";
 import { adminPageTitle } from "~/lib/navigation";
-import { PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
-import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
-import { idempotencyKeyOf } from "~/lib/schemas/money";
-import { parseReason, REASON_TOO_LONG } from "~/lib/schemas/requests";
+import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
-import { decide } from "~/server/admin/decisions.server";
-import { postEntry } from "~/server/admin/entries.server";
+import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import { needsSecondApproval, proposeEntry } from "~/server/admin/proposals.server";
-import { approveRequest } from "~/server/admin/request-approvals.server";
-import { checkStepUp } from "~/server/auth/step-up.server";
+import { adminReply, replyTo } from "~/server/admin/reply.server";
+import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { historyRequest } from "~/server/ledger/history.server";
@@ -68,61 +61,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
-    data<AdminReply>(
-      { tone, message, at: Date.now(), intent, ...(field ? { field } : {}), ...(subject ? { subject } : {}) },
-      { status },
-    );
+    adminReply(intent, tone, message, status, field, subject);
+  const answer = (outcome: FormOutcome) => replyTo(intent, outcome);
 
   if (intent === "approve" || intent === "reject") {
     const transactionId = Number(form.get("transactionId"));
     if (!Number.isInteger(transactionId)) return reply("error", ENTRY_MESSAGES.failed, 400);
-    // The id must be this client's: an admin page never decides another client's row by accident.
     const request = { transactionId, userId };
-    if (intent === "approve") {
-      // Approving any request changes what the client may take out: a fresh code first, as for every money act.
-      const stepUp = await checkStepUp(context, admin, form, "requestApproval");
-      if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field, String(transactionId));
-      // At or above the threshold the approval is a proposal another admin decides.
-      const approved = await approveRequest(context, admin, request);
-      if (!approved.ok) return reply("error", approved.error, approved.status);
-      return reply("success", approved.proposed ? PROPOSAL_MESSAGES.awaiting : "Transaction approved");
-    }
-    const reason = parseReason(form.get("reason"));
-    if (!reason.ok) return reply("error", REASON_TOO_LONG, 400, "reason", String(transactionId));
-    const result = await decide(context, admin, { ...request, decision: "rejected", reason: reason.reason });
-    if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", "Transaction rejected");
+    const act = intent === "approve" ? approveOrPropose : rejectRequest;
+    return answer(await act(context, admin, form, request));
   }
-  if (intent === "entry") {
-    const stepUp = await checkStepUp(context, admin, form, "ledgerEntry");
-    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field);
-    const parsed = parseLedgerEntryForm(form);
-    if (!parsed.ok) return reply("error", parsed.error, 400, parsed.field);
-    const idempotencyKey = idempotencyKeyOf(form);
-    if (!idempotencyKey) return reply("error", ENTRY_MESSAGES.failed, 400);
-    const proposal = needsSecondApproval(context.env, parsed.data.amountCents);
-    const reason = parseEntryReason(form, proposal);
-    if (!reason.ok) return reply("error", reason.error, 400, "reason");
-    if (proposal) {
-      const proposed = await proposeEntry(context, admin, userId, {
-        ...parsed.data,
-        idempotencyKey,
-        reason: reason.text,
-      });
-      if (!proposed.ok) return reply("error", proposed.error, proposed.status);
-      return reply("success", PROPOSAL_MESSAGES.awaiting);
-    }
-    const result = await postEntry(context, admin, userId, { ...parsed.data, idempotencyKey, memo: reason.text });
-    if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", `${typeLabel(parsed.data.type)} of ${formatCents(parsed.data.amountCents)} recorded`);
-  }
+  if (intent === "entry") return answer(await postOrPropose(context, admin, form, userId));
   if (intent === "approveProposal" || intent === "rejectProposal") {
     const proposalId = Number(form.get("proposalId"));
     if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
     // Only this client's proposals from this page.
-    const answer = await decideProposalForm(context, admin, form, { intent, proposalId, userId });
-    if (!answer.ok) return reply("error", answer.error, answer.status, answer.field, answer.subject);
-    return reply("success", answer.message);
+    return answer(await decideProposalForm(context, admin, form, { intent, proposalId, userId }));
   }
   if (intent === "suspend" || intent === "activate") {
     const status = intent === "suspend" ? "suspended" : "active";

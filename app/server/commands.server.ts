@@ -45,3 +45,12 @@ export function afterCommit(context: CommandContext, effects: AfterCommit): void
  */
 export type Result<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
 export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; status: number };
+
+/**
+ * What a form's command answers a page: done, with the message to show, or refused with the HTTP status and,
+ * when the refusal is about one field, that field (and, for an act on one row of a list, that row's id). Pages
+ * take all of it from here: none compares a message's text to choose a status.
+ */
+export type FormOutcome =
+  | { ok: true; message: string }
+  | { ok: false; error: string; status: number; field?: string; subject?: string };

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { transactionReference } from "~/lib/reference";
-import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
+import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 import { appEnv, countRows, createUser, insertTransaction, postForm, signedInAdmin } from "../support/fixtures";
 

@@ -4,7 +4,8 @@ import { Banner, FormErrors, SubmitButton, useFieldError } from "~/components/fo
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatDateTimeUtc } from "~/lib/format";
-import { PROPOSAL_MESSAGES, REASON_MAX } from "~/lib/proposals";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import { asksForCode } from "~/lib/step-up";
 import { type AdminReply, refusalFor } from "./reply";
 
@@ -157,7 +158,7 @@ function RejectForm({ proposalId }: { proposalId: number }) {
           id="proposal-reject-reason"
           name="reason"
           required
-          maxLength={REASON_MAX}
+          maxLength={REASON_MAX_LENGTH}
           rows={3}
           {...reason.controlProps}
           className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"

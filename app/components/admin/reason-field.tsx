@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useFieldError } from "~/components/form";
-import { REASON_MAX } from "~/lib/proposals";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 
 /**
  * A text a back-office form carries for someone else to read (an entry's reason, a wallet change's, a verification
@@ -33,7 +33,7 @@ export function ReasonField({
         id={fieldId}
         name={name}
         rows={rows}
-        maxLength={REASON_MAX}
+        maxLength={REASON_MAX_LENGTH}
         {...reason.controlProps}
         className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
       />

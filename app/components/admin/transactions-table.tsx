@@ -12,7 +12,7 @@ import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { statusLabel, typeInSentence, typeLabel } from "~/lib/labels";
 import type { FeedTransaction } from "~/lib/realtime";
-import { REASON_MAX_LENGTH } from "~/lib/schemas/requests";
+import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import type { VerificationLevel } from "~/lib/verification";
 import { type AdminReply, refusalFor } from "./reply";
 import { VerificationLevelBadge } from "./verification-level";

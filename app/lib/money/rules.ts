@@ -4,7 +4,10 @@
  * SQL expressions the server puts inside its statements (`figureSql`) are derived from `FIGURES`, and a
  * property test holds them equal on random ledgers. Nothing else in the code base may spell out a sign.
  *
- * Only type imports here: Node scripts (seed, bench data) import this file as it is.
+ * What may happen to money (covers, cancelling, step-up, a second admin, the levels' limits) is the sibling table
+ * in `constraints.ts`, re-exported at the end of this file.
+ *
+ * Only type imports here, and the sibling's: Node scripts (seed, bench data) import this file as it is.
  */
 import type { TransactionStatus, TransactionType } from "../../../db/enums";
 
@@ -65,6 +68,14 @@ export const FIGURES = {
   stockBalance: { measure: "cents", weights: { approved: { stock_deposit: 1 } } },
   /** The admin's "Total Fee Deposits": approved fee deposits. */
   feeDeposits: { measure: "cents", weights: { approved: { fee_deposit: 1 } } },
+  /**
+   * What an unverified client's deposit limit counts: deposits and stock deposits, awaiting a decision or approved
+   * (fee deposits are the firm's, never a client's request).
+   */
+  clientDeposits: {
+    measure: "cents",
+    weights: { approved: { deposit: 1, stock_deposit: 1 }, pending: { deposit: 1, stock_deposit: 1 } },
+  },
   /** Money a client's pending requests would bring in: deposits of every kind awaiting a decision. */
   pendingIn: { measure: "cents", weights: { pending: { deposit: 1, stock_deposit: 1, fee_deposit: 1 } } },
   /** Money a client's pending requests would take out: withdrawals awaiting a decision. */
@@ -224,3 +235,5 @@ export function profileProjectionSql(userIdSql = "profiles.user_id"): string {
     `win_rate = ${winRateSql(userIdSql)}`,
   ].join(", ");
 }
+
+export * from "./constraints.ts";

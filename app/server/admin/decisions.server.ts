@@ -9,14 +9,14 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
-import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/requests";
+import { parseReason, REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { requestDecidedNotice } from "../ledger/decision-notice.server";
-import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
+import { coverSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { isVerified, verifiedSql } from "../verification/levels.server";
 
@@ -25,11 +25,11 @@ const { transactions, profiles } = schema;
 type Decision = "approved" | "rejected";
 
 /**
- * The cover rule of an approval, over the `transactions` row being approved: a withdrawal only while the client's
- * coverable balance still pays it. Shared by every path that approves a withdrawal.
+ * The rules table's cover rule of an approval, over the `transactions` row being approved: a withdrawal only while
+ * the client's coverable balance still pays it.
  */
-export const coveredByBalance = (owner: SQL | string) =>
-  sql`(transaction_type <> 'withdraw' OR ${figureSql("coverable", owner)} >= amount_cents)`;
+const coveredByBalance = (owner: SQL | string) =>
+  coverSql("requestApproval", owner, { type: sql`transaction_type`, amountCents: sql`amount_cents` });
 
 /**
  * Every rule an approval of the `transactions` row checks in its own statement: a withdrawal only for a verified
@@ -50,13 +50,19 @@ export async function withdrawalApprovalRefusal(
   return (await isVerified(db, userId)) ? notCovered : LEVEL_MONEY_MESSAGES.approvalNeedsVerifiedClient;
 }
 
-/** What the decision mail says about the request, read before the batch (null when nothing is pending). */
-async function pendingRequest(db: Db, transactionId: number) {
+/**
+ * A client's request as a decision needs it, read once before the batch: what the decision mail says (type,
+ * amount, when, the client's first name), its owner and status, and the stock a proposal names. Null when there
+ * is no such row.
+ */
+export async function requestToDecide(db: Db, transactionId: number) {
   const row = await db
     .select({
       id: transactions.id,
+      userId: transactions.userId,
       transactionType: transactions.transactionType,
       amountCents: transactions.amountCents,
+      stock: transactions.stock,
       createdAt: transactions.createdAt,
       status: transactions.status,
       firstName: profiles.firstName,
@@ -65,15 +71,17 @@ async function pendingRequest(db: Db, transactionId: number) {
     .leftJoin(profiles, eq(profiles.userId, transactions.userId))
     .where(eq(transactions.id, transactionId))
     .get();
-  return row?.status === "pending" ? { ...row, name: row.firstName?.trim() ?? "" } : null;
+  return row ? { ...row, name: row.firstName?.trim() ?? "" } : null;
 }
+
+export type RequestToDecide = NonNullable<Awaited<ReturnType<typeof requestToDecide>>>;
 
 export async function decideTransaction(
   db: Db,
   actor: Required<Actor>,
   transactionId: number,
   decision: Decision,
-  scope: { userId?: string; reason?: string | null } = {},
+  scope: { userId?: string; reason?: string | null; request?: RequestToDecide | null } = {},
   now = Date.now(),
 ): Promise<Result<{ userId: string; transaction: FeedTransaction; emailIds: number[] }>> {
   // Only a rejection carries a reason; it is stored, audited and mailed to the client.
@@ -82,7 +90,9 @@ export async function decideTransaction(
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
   const coverCheck = decision === "approved" ? sql`AND ${approvableRequest(owner)}` : sql``;
-  const request = await pendingRequest(db, transactionId);
+  // The row as the caller already read it, or read here; only a pending one is mailed about.
+  const read = scope.request !== undefined ? scope.request : await requestToDecide(db, transactionId);
+  const request = read?.status === "pending" ? read : null;
   const { decided, notice } = await writeTogether(db, {
     decided: returning<FeedTransaction>(
       sql`UPDATE transactions SET status = ${decision}, decided_by = ${actor.id}, decided_at = ${now},
@@ -130,17 +140,29 @@ export async function decideTransaction(
   return { ok: false, error: await withdrawalApprovalRefusal(db, current.userId) };
 }
 
-/** The admin's approve or reject, then the client's feed and the desk hear of it. */
+/**
+ * The admin's approve or reject, then the client's feed and the desk hear of it. A reason too long is the form's
+ * fault (400, on its field); every refusal of the decision itself is a conflict with the row's state (409).
+ */
 export async function decide(
   context: CommandContext,
   actor: Required<Actor>,
-  input: { transactionId: number; decision: Decision; userId?: string; reason?: string | null },
-): Promise<Outcome> {
+  input: {
+    transactionId: number;
+    decision: Decision;
+    userId?: string;
+    reason?: string | null;
+    request?: RequestToDecide | null;
+  },
+): Promise<Outcome & { field?: "reason" }> {
+  const reason = parseReason(input.reason ?? null);
+  if (!reason.ok) return { ok: false, error: reason.error, status: 400, field: "reason" };
   const result = await decideTransaction(context.db, actor, input.transactionId, input.decision, {
     userId: input.userId,
-    reason: input.reason,
+    reason: reason.text || null,
+    request: input.request,
   });
-  if (!result.ok) return { ok: false, error: result.error, status: result.error === REASON_TOO_LONG ? 400 : 409 };
+  if (!result.ok) return { ok: false, error: result.error, status: 409 };
   afterCommit(context, {
     emailIds: result.emailIds,
     events: [{ userId: result.userId, event: { type: "transaction.updated", transaction: result.transaction } }],

@@ -14,7 +14,7 @@ import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
-import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
+import { coverSql, figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { isVerified, verifiedSql } from "../verification/levels.server";
 import { entryPostedNotice } from "./entry-notice.server";
@@ -95,9 +95,8 @@ export function ledgerEntryWrites(
  * withdrawal entry) only from a verified client's account, as for a client's own withdrawal.
  */
 export function entryAllowed(userId: string, entry: Pick<LedgerEntry, "type" | "amountCents">): SQL {
-  const signed = signedCents(entry.type, entry.amountCents);
   const paidOut = entry.type === "withdraw" ? sql` AND ${verifiedSql(userId)}` : sql``;
-  return sql`${isClient(userId)} AND (${signed} > 0 OR ${figureSql("ledgerBalance", userId)} + ${signed} >= 0)${paidOut}`;
+  return sql`${isClient(userId)} AND ${coverSql("entry", userId, entry)}${paidOut}`;
 }
 
 /**

@@ -3,24 +3,20 @@
  * them: the proposer is refused before anything else, approving needs a fresh second factor, rejecting a reason.
  */
 import { sql } from "drizzle-orm";
-import { PROPOSAL_MESSAGES, parseReason } from "~/lib/proposals";
-import type { STEP_UP_FIELD } from "~/lib/step-up";
+import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { parseReason } from "~/lib/schemas/reason";
 import { checkStepUp } from "../auth/step-up.server";
-import type { CommandContext } from "../commands.server";
+import type { CommandContext, FormOutcome } from "../commands.server";
 import { schema } from "../db.server";
 import type { SessionUser } from "../session.server";
 import { approve, reject } from "./proposal-decisions.server";
-
-type Answer =
-  | { ok: true; message: string }
-  | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD | "reason"; subject?: string };
 
 export async function decideProposalForm(
   context: CommandContext,
   admin: SessionUser,
   form: FormData,
   input: { intent: "approveProposal" | "rejectProposal"; proposalId: number; userId?: string },
-): Promise<Answer> {
+): Promise<FormOutcome> {
   const { proposals } = schema;
   const own = await context.db
     .select({ id: proposals.id })

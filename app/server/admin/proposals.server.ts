@@ -6,6 +6,7 @@
  * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import { needsSecondAdmin } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
@@ -16,14 +17,15 @@ import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
 import { publishToDesk } from "../realtime.server";
-import { entryAllowed, entryRefusal, type LedgerEntry } from "./entries.server";
+import { entryRefusal, type LedgerEntry } from "./entries.server";
+import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 
 const { proposals, users, profiles } = schema;
 
-/** At or above the threshold (US dollars; 0 means every amount) a move waits for a second admin. */
+/** Whether an entry or a request's approval of this amount waits for a second admin (the rules table's rule). */
 export function needsSecondApproval(env: Pick<AppEnv, "FOUR_EYES_THRESHOLD">, amountCents: number): boolean {
-  return amountCents >= env.FOUR_EYES_THRESHOLD * 100;
+  return needsSecondAdmin("ledgerEntry", env.FOUR_EYES_THRESHOLD, amountCents);
 }
 
 /** The proposal rows one batch just wrote: the proposer's, made at this instant. */
@@ -106,7 +108,7 @@ export async function proposeLedgerEntry(
                                  idempotency_key, proposed_by, proposed_at, expires_at)
           SELECT 'ledger_entry', ${userId}, ${entry.type}, ${entry.amountCents}, ${tradingPair}, ${stock}, ${reason},
                  ${entry.idempotencyKey}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS}
-          WHERE ${entryAllowed(userId, entry)}
+          WHERE ${PROPOSAL_KIND_RECORDS.ledger_entry.check(userId, entry)}
           ON CONFLICT (proposed_by, idempotency_key) DO NOTHING
           RETURNING id`,
     ),

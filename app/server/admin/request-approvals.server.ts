@@ -1,26 +1,20 @@
 /**
- * An admin approves a client's request (a deposit, a stock deposit or a withdrawal): below FOUR_EYES_THRESHOLD
- * the decision is written at once (decisions.server.ts); at or above it the approval is a proposal a second
- * admin decides (docs/decisions/0022-four-eyes.md). A deposit's approval credits the balance the client may then
- * withdraw, so it waits like a withdrawal's: otherwise one admin could credit a large deposit that never arrived
- * and pay it out in withdrawals under the threshold. Step-up is checked by the route before this runs.
+ * The proposal to approve a client's request (a deposit, a stock deposit or a withdrawal), made when the rules
+ * table says the approval waits for a second admin (`approveOrPropose` in money-acts.server.ts decides; docs/
+ * decisions/0022-four-eyes.md). A deposit's approval credits the balance the client may then withdraw, so it
+ * waits like a withdrawal's: otherwise one admin could credit a large deposit that never arrived and pay it out in
+ * withdrawals under the threshold.
  */
 import { sql } from "drizzle-orm";
 import { describeProposal, PROPOSAL_LIFETIME_MS } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import type { Actor } from "../audit.server";
-import type { CommandContext, Outcome, Result } from "../commands.server";
+import type { Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
-import { approvableRequest, decide, withdrawalApprovalRefusal } from "./decisions.server";
-import {
-  announceWrites,
-  clientName,
-  emailIdsOf,
-  needsSecondApproval,
-  type ProposalMade,
-  proposalChanged,
-} from "./proposals.server";
+import { type RequestToDecide, requestToDecide, withdrawalApprovalRefusal } from "./decisions.server";
+import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
+import { announceWrites, clientName, emailIdsOf, type ProposalMade } from "./proposals.server";
 
 const { proposals, transactions } = schema;
 
@@ -34,12 +28,19 @@ export async function proposeRequestApproval(
   input: { transactionId: number; userId: string },
   now = Date.now(),
 ): Promise<Result<ProposalMade>> {
-  const request = await db
-    .select({ amountCents: transactions.amountCents, type: transactions.transactionType, stock: transactions.stock })
-    .from(transactions)
-    .where(sql`${transactions.id} = ${input.transactionId} AND ${transactions.userId} = ${input.userId}`)
-    .get();
-  if (!request) return { ok: false, error: ADMIN_MESSAGES.transactionNotFound };
+  const request = await requestToDecide(db, input.transactionId);
+  if (!request || request.userId !== input.userId) return { ok: false, error: ADMIN_MESSAGES.transactionNotFound };
+  return proposeApprovalOf(db, actor, request, now);
+}
+
+/** The proposal for a request the caller has read (`requestToDecide`), this client's. */
+export async function proposeApprovalOf(
+  db: Db,
+  actor: Required<Actor>,
+  request: RequestToDecide,
+  now = Date.now(),
+): Promise<Result<ProposalMade>> {
+  const input = { transactionId: request.id, userId: request.userId };
   const name = (await clientName(db, input.userId)) ?? "";
   const mine = sql`p.kind = 'request_approval' AND p.transaction_id = ${input.transactionId}`;
   const { inserted, ...rest } = await writeTogether(db, {
@@ -50,7 +51,7 @@ export async function proposeRequestApproval(
                  ${now + PROPOSAL_LIFETIME_MS}
           FROM transactions
           WHERE id = ${input.transactionId} AND user_id = ${input.userId} AND status = 'pending'
-            AND ${approvableRequest(input.userId)}
+            AND ${PROPOSAL_KIND_RECORDS.request_approval.check(input.userId)}
           ON CONFLICT DO NOTHING
           RETURNING id`,
     ),
@@ -60,7 +61,7 @@ export async function proposeRequestApproval(
       mine,
       describeProposal({
         kind: "request_approval",
-        transactionType: request.type,
+        transactionType: request.transactionType,
         amountCents: request.amountCents,
         stock: request.stock,
         clientName: name,
@@ -84,29 +85,4 @@ export async function proposeRequestApproval(
     .get();
   if (current?.status !== "pending") return { ok: false, error: ADMIN_MESSAGES.alreadyDecided };
   return { ok: false, error: await withdrawalApprovalRefusal(db, input.userId) };
-}
-
-/**
- * The desk's Approve on a client's request: the row is read once; at or above the threshold it becomes a
- * proposal (then its mails and the desk's card), below it the decision is written. `proposed` says which.
- */
-export async function approveRequest(
-  context: CommandContext,
-  actor: Required<Actor>,
-  input: { transactionId: number; userId: string },
-): Promise<Outcome<{ proposed: boolean }>> {
-  const row = await context.db
-    .select({ type: transactions.transactionType, amountCents: transactions.amountCents })
-    .from(transactions)
-    .where(sql`${transactions.id} = ${input.transactionId} AND ${transactions.userId} = ${input.userId}`)
-    .get();
-  if (row && needsSecondApproval(context.env, row.amountCents)) {
-    const result = await proposeRequestApproval(context.db, actor, input);
-    if (!result.ok) return { ok: false, error: result.error, status: 409 };
-    if (result.created) proposalChanged(context, result.emailIds);
-    return { ok: true, proposed: true };
-  }
-  // Not this client's row, or none: the decision answers that it was not found.
-  const decided = await decide(context, actor, { ...input, decision: "approved" });
-  return decided.ok ? { ok: true, proposed: false } : decided;
 }

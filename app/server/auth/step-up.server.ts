@@ -5,18 +5,16 @@
  * person holds a sheet of paper, not the phone, and a session signed in with one is asked for a code at its
  * first money act, with a prompt that says why.
  *
- * - A client with two-factor sign-in on: a withdrawal request (which is also how a payout address is saved).
- * - An admin, always: saving deposit wallets, a ledger entry, approving any client request (deposit, stock
- *   deposit, withdrawal), deleting a client's data, approving another admin's proposal (second approval),
- *   approving a client's identity verification.
- *   An admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to,
- *   no session of theirs is fresh and no code is right, so the action is still refused.
+ * Which acts need it, and from whom, is the rules table's (`STEP_UP_ACTS` in app/lib/money/constraints.ts). An
+ * admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to, no
+ * session of theirs is fresh and no code is right, so the action is still refused.
  *
  * Without a fresh factor the action answers with the code prompt and writes nothing. A wrong code answers
  * 'Invalid code' and spends one of the account's second-factor budget (`BUDGETS.secondFactorPerAccount`,
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
  * Routes check before the command runs and hand a refusal back like any other.
  */
+import { type StepUpAction, stepUpRequired } from "~/lib/money/rules";
 import { RECOVERY_RESET_HOLD_MS, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
@@ -27,15 +25,7 @@ import { freshSecondFactor, tryAuthenticatorCode } from "./second-factor-proof.s
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
 
-/** The actions behind step-up; every route that runs one names it. */
-export type StepUpAction =
-  | "withdrawal"
-  | "depositWallets"
-  | "ledgerEntry"
-  | "requestApproval"
-  | "clientDeletion"
-  | "proposalApproval"
-  | "verificationApproval";
+export type { StepUpAction };
 
 export type StepUpCheck = { ok: true } | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD };
 
@@ -43,28 +33,6 @@ type StepUpContext = { db: Db; env: AppEnv };
 
 const PASSED: StepUpCheck = { ok: true };
 const asked = (error: string, status: number): StepUpCheck => ({ ok: false, error, status, field: STEP_UP_FIELD });
-
-/**
- * Who must step up for each action: anyone for the back office's (only admins reach them, and their actions move
- * every client's money), only someone with two-factor sign-in on for a withdrawal (a client without it has no
- * code to give).
- */
-const REQUIRED_FOR: Record<StepUpAction, "always" | "withTwoFactor"> = {
-  withdrawal: "withTwoFactor",
-  depositWallets: "always",
-  ledgerEntry: "always",
-  // Approving a client's deposit, stock deposit or withdrawal: each changes what the client may take out.
-  requestApproval: "always",
-  clientDeletion: "always",
-  // A second admin's approval is what makes a large move or a wallet change happen.
-  proposalApproval: "always",
-  // Approving an identity is what opens withdrawals to the client.
-  verificationApproval: "always",
-};
-
-export function stepUpRequired(user: Pick<SessionUser, "role" | "twoFactorEnabled">, action: StepUpAction): boolean {
-  return REQUIRED_FOR[action] === "always" || user.role === "admin" || user.twoFactorEnabled;
-}
 
 /** The proofs that make a session fresh for step-up: the authenticator's code, not a recovery code. */
 const STEP_UP_PROOFS: ReadonlySet<SecondFactorMethod> = new Set(["totp"]);

@@ -7,8 +7,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
+import { cancellableSql, isCancellable } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
-import { CANCEL_MESSAGES, isCancellable } from "~/lib/schemas/requests";
+import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -34,8 +35,7 @@ export async function cancelRequest(
   const { cancelled } = await writeTogether(db, {
     cancelled: returning<FeedTransaction>(
       sql`UPDATE transactions SET status = 'cancelled', decided_by = ${owner.id}, decided_at = ${now}
-          WHERE id = ${transactionId} AND user_id = ${owner.id} AND status = 'pending'
-            AND transaction_type IN ('deposit', 'stock_deposit', 'withdraw')
+          WHERE id = ${transactionId} AND user_id = ${owner.id} AND ${sql.raw(cancellableSql())}
           RETURNING ${FEED_RETURNING}`,
     ),
     // Written only for the cancel this batch made (same owner and moment), so a replay adds no second row.

@@ -5,6 +5,8 @@
  */
 import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import {
+  type CoverRuleName,
+  coverSql as coverSqlText,
   emptyTotals,
   type FigureName,
   figureSql as figureSqlText,
@@ -59,13 +61,37 @@ export function figureSql(name: FigureName, userId: string | SQLWrapper): SQL<nu
   return bindUserId((placeholder) => figureSqlText(name, placeholder), userId);
 }
 
-/** The rules module writes SQL text around a user id expression; here the id becomes a bound value. */
-function bindUserId(text: (userIdSql: string) => string, userId: string | SQLWrapper): SQL<number> {
-  const placeholder = "\u0000";
-  const parts = text(placeholder)
-    .split(placeholder)
-    .flatMap((part, i) => (i === 0 ? [sql.raw(part)] : [sql`${userId}`, sql.raw(part)]));
+type Bindable = string | number | SQLWrapper;
+
+/**
+ * The rules module writes SQL text around expressions it is given; here each becomes a bound value (or the SQL
+ * it is). The marks hold a NUL, which no SQL of the rules module contains.
+ */
+function bindAll(text: (...placeholders: string[]) => string, values: Bindable[]): SQL<number> {
+  // Each value's mark is its index between two NULs, so splitting on NUL alternates text and indexes.
+  const marks = values.map((_, i) => `\u0000${i}\u0000`);
+  const parts = text(...marks)
+    .split("\u0000")
+    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part)]}`));
   return sql.join(parts) as SQL<number>;
+}
+
+const bindUserId = (text: (userIdSql: string) => string, userId: Bindable) =>
+  bindAll((placeholder = "") => text(placeholder), [userId]);
+
+/**
+ * A cover rule of the rules table (`COVER_RULES`) as a condition for a statement's WHERE: the move's type and
+ * amount are bound values, or the columns of the row the statement writes (`sql\`transaction_type\``).
+ */
+export function coverSql(
+  name: CoverRuleName,
+  userId: string | SQLWrapper,
+  move: { type: Bindable; amountCents: Bindable },
+): SQL {
+  return bindAll(
+    (user = "", type = "", amount = "") => coverSqlText(name, user, type, amount),
+    [userId, move.type, move.amountCents],
+  );
 }
 
 /** What the client may still withdraw, pending withdrawals reserved. */

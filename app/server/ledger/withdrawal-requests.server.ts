@@ -4,6 +4,7 @@
  * the insert itself.
  */
 import { sql } from "drizzle-orm";
+import { coverHolds } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
@@ -13,7 +14,7 @@ import { returning, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { type EmailData, emailTemplates } from "../mail/templates.server";
 import { readClientLevel, withdrawalRemaining, withdrawalWithinLevelSql } from "../verification/levels.server";
-import { withdrawableCents, withdrawableSql } from "./figures.server";
+import { coverSql, ledgerTotals } from "./figures.server";
 import { neverPaidTo } from "./payout-address.server";
 import { FEED_RETURNING } from "./reads.server";
 import {
@@ -97,7 +98,8 @@ export async function requestWithdrawal(
           SELECT ${client.id}, 'withdraw', ${request.amountCents}, 'pending',
                  coalesce((SELECT wallet_address FROM deposit_wallets ORDER BY id LIMIT 1), ''),
                  ${request.address}, ${request.idempotencyKey}, ${client.id}, ${now}
-          WHERE ${activeProfile(client.id)} AND ${withdrawableSql(client.id)} >= ${request.amountCents}
+          WHERE ${activeProfile(client.id)}
+            AND ${coverSql("withdrawalRequest", client.id, { type: "withdraw", amountCents: request.amountCents })}
             AND ${withdrawalWithinLevelSql(env, client.id, request.amountCents, now)}
           ON CONFLICT (user_id, idempotency_key) DO NOTHING
           RETURNING ${FEED_RETURNING}`,
@@ -132,7 +134,8 @@ async function withdrawalRefusal(db: Db, env: AppEnv, userId: string, amountCent
   if ((await readClientLevel(db, userId, now)).level !== "verified") {
     return VERIFICATION_MESSAGES.verifyBeforeWithdrawing;
   }
-  if ((await withdrawableCents(db, userId)) < amountCents) return EXCEEDS_BALANCE_MESSAGE;
+  const move = { type: "withdraw", amountCents } as const;
+  if (!coverHolds("withdrawalRequest", await ledgerTotals(db, userId), move)) return EXCEEDS_BALANCE_MESSAGE;
   const remaining = await withdrawalRemaining(db, env, userId, now);
   const window = remaining.day.remainingCents < amountCents ? "day" : "month";
   return LEVEL_MONEY_MESSAGES.withdrawalLimit(window, remaining[window].limitCents, remaining[window].remainingCents);

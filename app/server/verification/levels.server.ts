@@ -4,6 +4,7 @@
  * statements carry themselves, so that the database decides at the moment of writing.
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { LEVEL_LIMITS, type LevelLimitName } from "~/lib/money/rules";
 import {
   VERIFICATION_ROLLING_DAY_MS,
   VERIFICATION_ROLLING_MONTH_MS,
@@ -15,6 +16,7 @@ import type { WithdrawalWindow } from "~/lib/verification-money";
 import type { VerificationStatus } from "../../../db/enums";
 import type { Db } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { figureSql } from "../ledger/figures.server";
 
 /** True while the client's live case is approved: the only state in which money may leave. */
 export const verifiedSql = (userId: string | SQLWrapper): SQL<number> =>
@@ -46,13 +48,9 @@ export async function readClientLevel(db: Db, userId: string, now = Date.now()):
   return { level, status, daysLeft: level === "verified" ? 0 : verificationDaysLeft(createdAt, now) };
 }
 
-/** The deposit types a client asks for themselves; an unverified client's limit counts them, pending and approved. */
-const CLIENT_DEPOSIT_TYPES = sql`('deposit', 'stock_deposit')`;
-
-/** An unverified client's deposits so far (pending plus approved), from the totals the ledger's triggers keep. */
+/** What the unverified deposit limit counts (the rules table's `LEVEL_LIMITS`), from the ledger's totals. */
 export const depositsSoFarSql = (userId: string | SQLWrapper): SQL<number> =>
-  sql`(SELECT coalesce(sum(cents), 0) FROM ledger_totals
-       WHERE user_id = ${userId} AND status IN ('pending', 'approved') AND transaction_type IN ${CLIENT_DEPOSIT_TYPES})`;
+  figureSql(LEVEL_LIMITS.unverifiedDeposits.figure, userId);
 
 /**
  * The deposit's level condition, for the insert's WHERE: a verified client deposits without this limit; anyone
@@ -60,11 +58,13 @@ export const depositsSoFarSql = (userId: string | SQLWrapper): SQL<number> =>
  * refused before the statement; the deadline is a matter of time, not of data a parallel request could change.)
  */
 export const depositWithinLevelSql = (env: AppEnv, userId: string, amountCents: number): SQL =>
-  sql`(${verifiedSql(userId)} OR ${depositsSoFarSql(userId)} + ${amountCents} <= ${env.UNVERIFIED_DEPOSIT_LIMIT * 100})`;
+  sql`(${verifiedSql(userId)} OR ${depositsSoFarSql(userId)} + ${amountCents} <= ${limitCents(env, LEVEL_LIMITS.unverifiedDeposits.limit)})`;
+
+const limitCents = (env: AppEnv, name: LevelLimitName) => env[name] * 100;
 
 export async function depositRemainingCents(db: Db, env: AppEnv, userId: string): Promise<number> {
   const row = await db.get<{ value: number }>(sql`SELECT ${depositsSoFarSql(userId)} AS value`);
-  return env.UNVERIFIED_DEPOSIT_LIMIT * 100 - Number(row?.value ?? 0);
+  return limitCents(env, LEVEL_LIMITS.unverifiedDeposits.limit) - Number(row?.value ?? 0);
 }
 
 const WINDOW_MS: Record<WithdrawalWindow, number> = {
@@ -72,13 +72,19 @@ const WINDOW_MS: Record<WithdrawalWindow, number> = {
   month: VERIFICATION_ROLLING_MONTH_MS,
 };
 
-export const withdrawalLimitCents = (env: AppEnv, window: WithdrawalWindow) =>
-  (window === "day" ? env.WITHDRAWAL_LIMIT_DAY : env.WITHDRAWAL_LIMIT_MONTH) * 100;
+const WINDOW_LIMIT = { day: LEVEL_LIMITS.withdrawalDay, month: LEVEL_LIMITS.withdrawalMonth } as const;
 
-/** The client's withdrawals (pending plus approved) asked for within the rolling window that ends at `now`. */
+export const withdrawalLimitCents = (env: AppEnv, window: WithdrawalWindow) =>
+  limitCents(env, WINDOW_LIMIT[window].limit);
+
+/** The client's withdrawals the window's limit counts (the rules table's statuses), asked for before `now`. */
 const withdrawnInWindowSql = (userId: string, window: WithdrawalWindow, now: number): SQL<number> =>
   sql`(SELECT coalesce(sum(amount_cents), 0) FROM transactions
-       WHERE user_id = ${userId} AND transaction_type = 'withdraw' AND status IN ('pending', 'approved')
+       WHERE user_id = ${userId} AND transaction_type = 'withdraw'
+         AND status IN (${sql.join(
+           WINDOW_LIMIT[window].counts.map((status) => sql`${status}`),
+           sql`, `,
+         )})
          AND created_at > ${now - WINDOW_MS[window]})`;
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * What may happen to money, in one place beside the figures (`rules.ts`, which re-exports this module): what a
+ * move must be covered by, what a client may cancel, which acts need a fresh code and which a second admin, and
+ * what a client's verification level allows (docs/product.md, "Money rules"). The SQL conditions the server puts in
+ * its statements (`coverSql`, `cancellableSql`; the levels' limits in app/server/verification/levels.server.ts)
+ * and the TypeScript checks (`coverHolds`, `mayCancel`, `depositWithinLevel`) are both derived from these tables, and property tests hold them equal on random
+ * ledgers. Nothing else in the code base may spell out one of these rules.
+ *
+ * Only type imports and `./rules.ts` here (functions, used at call time only: the two modules import each other),
+ * so the Node scripts can import the rules module as it is.
+ */
+import type { TransactionStatus, TransactionType } from "../../../db/enums";
+import { type FigureName, figure, figureSql, type LedgerTotals, signedCents } from "./rules.ts";
+
+/* ---------------------------------------------------------------- cover: money out never overdraws a figure */
+
+/**
+ * A move of money is covered when it brings money in, or when the figure it is checked against stays at 0 or more
+ * once the move is counted (a withdrawal of 50 against a figure of 50 passes; of 51 does not).
+ */
+export const COVER_RULES = {
+  /** A client's withdrawal request is covered by withdrawable: the withdrawals already waiting are reserved. */
+  withdrawalRequest: { figure: "withdrawable" },
+  /**
+   * Approving a client's request: a withdrawal must still be covered by coverable (withdrawable without the
+   * reserve, as the withdrawal being approved is one of the pending ones); a deposit always passes.
+   */
+  requestApproval: { figure: "coverable" },
+  /** An admin entry never takes the ledger balance below zero: a withdrawal or loss entry must be covered by it. */
+  entry: { figure: "ledgerBalance" },
+} as const satisfies Record<string, { figure: FigureName }>;
+
+export type CoverRuleName = keyof typeof COVER_RULES;
+
+/** One move: its type (which says its direction, by the ledger balance's signs) and its amount. */
+export interface Move {
+  type: TransactionType;
+  amountCents: number;
+}
+
+/** The cover rule in TypeScript, over a client's totals. */
+export function coverHolds(name: CoverRuleName, totals: LedgerTotals, move: Move): boolean {
+  const signed = signedCents(move.type, move.amountCents);
+  return signed > 0 || figure(totals, COVER_RULES[name].figure) + signed >= 0;
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** The signed amount of a move in SQL, its type and amount being SQL expressions (columns or `?`). */
+function signedAmountSql(typeSql: string, amountSql: string): string {
+  const sign = (type: TransactionType) => signedCents(type, 1);
+  const types: TransactionType[] = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"];
+  const cases = types.map((type) => `WHEN ${quote(type)} THEN ${sign(type)}`).join(" ");
+  return `(${amountSql} * CASE ${typeSql} ${cases} ELSE 0 END)`;
+}
+
+/**
+ * The cover rule in SQL, for the WHERE of the statement that writes the move: `userIdSql`, `typeSql` and
+ * `amountSql` are SQL expressions (columns, or `?` for bound values); only the table's constants are spliced in.
+ */
+export function coverSql(name: CoverRuleName, userIdSql: string, typeSql: string, amountSql: string): string {
+  const signed = signedAmountSql(typeSql, amountSql);
+  return `(${signed} > 0 OR ${figureSql(COVER_RULES[name].figure, userIdSql)} + ${signed} >= 0)`;
+}
+
+/* ---------------------------------------------------------------- cancelling */
+
+/** What a client may cancel: a request of their own (the types a client asks for) while it waits for a decision. */
+export const CANCELLABLE = {
+  types: ["deposit", "stock_deposit", "withdraw"],
+  statuses: ["pending"],
+} as const satisfies { types: readonly TransactionType[]; statuses: readonly TransactionStatus[] };
+
+export const isCancellable = (type: TransactionType) => (CANCELLABLE.types as readonly string[]).includes(type);
+
+export const mayCancel = (type: TransactionType, status: TransactionStatus) =>
+  isCancellable(type) && (CANCELLABLE.statuses as readonly string[]).includes(status);
+
+/** The cancel rule in SQL over a row's type and status columns. */
+export function cancellableSql(typeSql = "transaction_type", statusSql = "status"): string {
+  const list = (values: readonly string[]) => values.map(quote).join(", ");
+  return `(${typeSql} IN (${list(CANCELLABLE.types)}) AND ${statusSql} IN (${list(CANCELLABLE.statuses)}))`;
+}
+
+/* ---------------------------------------------------------------- a fresh code (step-up) */
+
+/**
+ * The acts that need a fresh second factor, and from whom: `always` for the back office's (only admins reach them,
+ * and they move every client's money), `withTwoFactor` for a client's withdrawal (a client without two-factor
+ * sign-in has no code to give). Every route that runs one names it.
+ */
+export const STEP_UP_ACTS = {
+  withdrawal: "withTwoFactor",
+  depositWallets: "always",
+  ledgerEntry: "always",
+  // Approving a client's deposit, stock deposit or withdrawal: each changes what the client may take out.
+  requestApproval: "always",
+  clientDeletion: "always",
+  // A second admin's approval is what makes a large move or a wallet change happen.
+  proposalApproval: "always",
+  // Approving an identity is what opens withdrawals to the client.
+  verificationApproval: "always",
+} as const satisfies Record<string, "always" | "withTwoFactor">;
+
+export type StepUpAction = keyof typeof STEP_UP_ACTS;
+
+export function stepUpRequired(user: { role: string; twoFactorEnabled: boolean }, action: StepUpAction): boolean {
+  return STEP_UP_ACTS[action] === "always" || user.role === "admin" || user.twoFactorEnabled;
+}
+
+/* ---------------------------------------------------------------- a second admin (four eyes) */
+
+/**
+ * The acts a second admin must approve: `fromThreshold` at or above FOUR_EYES_THRESHOLD (whole US dollars; 0 means
+ * every amount), `always` whatever the amount. A deposit's approval waits like a withdrawal's: it credits money
+ * the client may then withdraw.
+ */
+export const SECOND_ADMIN_ACTS = {
+  ledgerEntry: "fromThreshold",
+  requestApproval: "fromThreshold",
+  walletChange: "always",
+} as const satisfies Record<string, "always" | "fromThreshold">;
+
+export type SecondAdminAct = keyof typeof SECOND_ADMIN_ACTS;
+
+export function needsSecondAdmin(act: SecondAdminAct, thresholdDollars: number, amountCents = 0): boolean {
+  return SECOND_ADMIN_ACTS[act] === "always" || amountCents >= thresholdDollars * 100;
+}
+
+/* ---------------------------------------------------------------- what a verification level allows */
+
+/** The configured limits (whole US dollars), by their configuration names. */
+export type LevelLimitName = "UNVERIFIED_DEPOSIT_LIMIT" | "WITHDRAWAL_LIMIT_DAY" | "WITHDRAWAL_LIMIT_MONTH";
+
+/**
+ * A client's level and their money: an unverified client's deposits (pending and approved, the `clientDeposits`
+ * figure) stay within UNVERIFIED_DEPOSIT_LIMIT; a Restricted client (unverified past the deadline) asks for none;
+ * only a verified client withdraws (asks, is approved, has an entry paid out), and within two rolling limits over
+ * the withdrawals asked for (pending and approved) in the last 24 hours and 30 days.
+ */
+export const LEVEL_LIMITS = {
+  unverifiedDeposits: { figure: "clientDeposits", limit: "UNVERIFIED_DEPOSIT_LIMIT", unlessVerified: true },
+  withdrawalDay: { window: "day", limit: "WITHDRAWAL_LIMIT_DAY", counts: ["pending", "approved"] },
+  withdrawalMonth: { window: "month", limit: "WITHDRAWAL_LIMIT_MONTH", counts: ["pending", "approved"] },
+} as const;
+
+/** A limit holds when what is already counted plus this amount stays within it. */
+export const withinLimit = (countedCents: number, amountCents: number, limitDollars: number) =>
+  countedCents + amountCents <= limitDollars * 100;
+
+/** The unverified deposit limit in TypeScript: a verified client is not held by it. */
+export function depositWithinLevel(
+  limits: Pick<Record<LevelLimitName, number>, "UNVERIFIED_DEPOSIT_LIMIT">,
+  verified: boolean,
+  totals: LedgerTotals,
+  amountCents: number,
+): boolean {
+  const rule = LEVEL_LIMITS.unverifiedDeposits;
+  return (verified && rule.unlessVerified) || withinLimit(figure(totals, rule.figure), amountCents, limits[rule.limit]);
+}
