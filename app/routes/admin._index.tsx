@@ -4,7 +4,6 @@ import { DeskCounts } from "~/components/admin/desk-counts";
 import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
 import { PendingList } from "~/components/admin/pending-list";
 import { ProposalsCard } from "~/components/admin/proposals-card";
-import type { AdminReply } from "~/components/admin/reply";
 import { UserManagement } from "~/components/admin/user-management";
 import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -17,10 +16,9 @@ import { deleteClient } from "~/server/admin/deletion.server";
 import { adminDesk } from "~/server/admin/desk.server";
 import { proposeWalletsForm } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import { adminReply, replyTo } from "~/server/admin/reply.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
-import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
+import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { requireAdmin } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
@@ -36,26 +34,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
-    adminReply(intent, tone, message, status, field, subject);
-  const answer = (outcome: FormOutcome) => replyTo(intent, outcome);
-
-  if (intent === "wallets") return answer(await proposeWalletsForm(context, admin, form));
-  if (intent === "approveProposal" || intent === "rejectProposal") {
+  const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
     const proposalId = Number(form.get("proposalId"));
-    if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
-    return answer(await decideProposalForm(context, admin, form, { intent, proposalId }));
-  }
-  if (intent === "delete") {
-    const userId = String(form.get("userId") ?? "");
-    const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
-    if (!stepUp.ok) return reply("error", stepUp.error, stepUp.status, stepUp.field, userId);
-    const result = await deleteClient(context, admin, userId);
-    if (!result.ok) return reply("error", result.error, result.status);
-    return reply("success", ADMIN_MESSAGES.deleted);
-  }
-  return reply("error", "Unknown action", 400);
+    if (!Number.isInteger(proposalId)) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
+    return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId }));
+  };
+  return dispatchIntent(form, {
+    wallets: async (reply) => reply.outcome(await proposeWalletsForm(context, admin, form)),
+    approveProposal: (reply) => proposal(reply, "approveProposal"),
+    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
+    delete: async (reply) => {
+      const userId = String(form.get("userId") ?? "");
+      const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
+      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
+      const result = await deleteClient(context, admin, userId);
+      if (!result.ok) return reply.refused(result);
+      return reply.done(ADMIN_MESSAGES.deleted);
+    },
+  });
 }
 
 export default function AdminPanel() {

@@ -7,12 +7,12 @@ import { ClientHoldings } from "~/components/admin/client-holdings";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProposalsCard } from "~/components/admin/proposals-card";
-import { type AdminReply, refusalFor } from "~/components/admin/reply";
 import { TransactionsTable } from "~/components/admin/transactions-table";
 import { ClientVerification } from "~/components/admin/verification-level";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { hasHistoryFilters } from "~/lib/history-filters";
+import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
 import { adminPageTitle } from "~/lib/navigation";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
@@ -23,10 +23,9 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import { adminReply, replyTo } from "~/server/admin/reply.server";
-import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
+import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { requireAdmin } from "~/server/session.server";
 
@@ -59,32 +58,39 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const userId = params.id ?? "";
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const reply = (tone: AdminReply["tone"], message: string, status = 200, field?: string, subject?: string) =>
-    adminReply(intent, tone, message, status, field, subject);
-  const answer = (outcome: FormOutcome) => replyTo(intent, outcome);
-
-  if (intent === "approve" || intent === "reject") {
+  /** A request of this client's, by the form's id: an admin page never decides another client's row by accident. */
+  const clientRequest = () => {
     const transactionId = Number(form.get("transactionId"));
-    if (!Number.isInteger(transactionId)) return reply("error", ENTRY_MESSAGES.failed, 400);
-    const request = { transactionId, userId };
-    const act = intent === "approve" ? approveOrPropose : rejectRequest;
-    return answer(await act(context, admin, form, request));
-  }
-  if (intent === "entry") return answer(await postOrPropose(context, admin, form, userId));
-  if (intent === "approveProposal" || intent === "rejectProposal") {
+    return Number.isInteger(transactionId) ? { transactionId, userId } : null;
+  };
+  const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
     const proposalId = Number(form.get("proposalId"));
-    if (!Number.isInteger(proposalId)) return reply("error", PROPOSAL_MESSAGES.notFound, 400);
+    if (!Number.isInteger(proposalId)) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
     // Only this client's proposals from this page.
-    return answer(await decideProposalForm(context, admin, form, { intent, proposalId, userId }));
-  }
-  if (intent === "suspend" || intent === "activate") {
-    const status = intent === "suspend" ? "suspended" : "active";
-    const result = await changeClientStatus(context, admin, userId, status);
-    if (!result.ok) return reply("error", `Failed to ${intent} user: ${result.error}`, result.status);
-    return reply("success", intent === "suspend" ? "User suspended" : "User activated");
-  }
-  return reply("error", ENTRY_MESSAGES.failed, 400);
+    return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId, userId }));
+  };
+  const status = async (reply: Replies, intent: "suspend" | "activate") => {
+    const result = await changeClientStatus(context, admin, userId, intent === "suspend" ? "suspended" : "active");
+    if (!result.ok) return reply.refused({ ...result, error: `Failed to ${intent} user: ${result.error}` });
+    return reply.done(intent === "suspend" ? "User suspended" : "User activated");
+  };
+  return dispatchIntent(form, {
+    approve: async (reply) => {
+      const request = clientRequest();
+      if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
+      return reply.outcome(await approveOrPropose(context, admin, form, request));
+    },
+    reject: async (reply) => {
+      const request = clientRequest();
+      if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
+      return reply.outcome(await rejectRequest(context, admin, form, request));
+    },
+    entry: async (reply) => reply.outcome(await postOrPropose(context, admin, form, userId)),
+    approveProposal: (reply) => proposal(reply, "approveProposal"),
+    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
+    suspend: (reply) => status(reply, "suspend"),
+    activate: (reply) => status(reply, "activate"),
+  });
 }
 
 export default function ClientDetail() {

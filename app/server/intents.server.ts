@@ -6,6 +6,7 @@
  */
 import { data } from "@remix-run/cloudflare";
 import type { IntentReply } from "~/lib/intent-reply";
+import type { FormOutcome } from "./commands.server";
 
 /** A refusal as commands and checks return it: the message, the status (400 if it has none), its field or row. */
 export interface Refusal {
@@ -22,10 +23,14 @@ export function repliesTo<Extra extends object = object>(intent: string) {
     data<IntentReply & Partial<Extra>>({ ...reply, ...extra, intent, at: Date.now() } as IntentReply & Partial<Extra>, {
       status,
     });
+  const done = (message: string, extra?: Partial<Extra>) => answer({ tone: "success", message }, 200, extra);
+  const refused = ({ error, status = 400, field, subject }: Refusal) =>
+    answer({ tone: "error", message: error, ...(field ? { field } : {}), ...(subject ? { subject } : {}) }, status);
   return {
-    done: (message: string, extra?: Partial<Extra>) => answer({ tone: "success", message }, 200, extra),
-    refused: ({ error, status = 400, field, subject }: Refusal) =>
-      answer({ tone: "error", message: error, ...(field ? { field } : {}), ...(subject ? { subject } : {}) }, status),
+    done,
+    refused,
+    /** A command's whole outcome: its success message, or its refusal with the status, field and row it gave. */
+    outcome: (outcome: FormOutcome) => (outcome.ok ? done(outcome.message) : refused(outcome)),
   };
 }
 

@@ -26,6 +26,30 @@ describe("pages with several forms", () => {
     expect(await profileOf(client.id)).toEqual(before);
   });
 
+  it("on the back office too: the desk and the client page refuse an unknown intent, and no row moves", async () => {
+    const client = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const cookie = await sessionCookieFor(admin.id);
+    const count = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT (SELECT count(*) FROM transactions) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM proposals) AS n",
+        ).first<{ n: number }>()
+      )?.n;
+    const before = await count();
+    for (const [path, intent] of [
+      ["/admin", "deleteAll"],
+      ["/admin", "hasOwnProperty"],
+      [`/user/${client.id}`, "approveAll"],
+      [`/user/${client.id}`, ""],
+    ] as const) {
+      const response = await postForm(path, { intent, transactionId: "1", userId: client.id }, { cookie });
+      expect(response.status, `${path} ${intent}`).toBe(400);
+      expect(await response.text()).toContain(UNKNOWN_INTENT);
+    }
+    expect(await count()).toBe(before);
+  });
+
   it("take a form posted without an intent as the page's first form, where it has one", async () => {
     const client = await createUser();
     const cookie = await sessionCookieFor(client.id);

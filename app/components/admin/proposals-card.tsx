@@ -4,10 +4,10 @@ import { Banner, FormErrors, SubmitButton, useFieldError } from "~/components/fo
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatDateTimeUtc } from "~/lib/format";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import { asksForCode } from "~/lib/step-up";
-import { type AdminReply, refusalFor } from "./reply";
 
 interface ProposalRow {
   id: number;
@@ -34,7 +34,7 @@ export function ProposalsCard({
   proposals: ProposalRow[];
   viewerId: string;
   adminCount: number;
-  reply?: AdminReply;
+  reply?: IntentReply;
   /** Whether the card shows the outcome of an approve or reject (false where the page shows every reply). */
   showOutcome?: boolean;
 }) {

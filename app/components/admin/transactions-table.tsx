@@ -10,11 +10,11 @@ import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { statusLabel, typeInSentence, typeLabel } from "~/lib/labels";
 import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import type { VerificationLevel } from "~/lib/verification";
-import { type AdminReply, refusalFor } from "./reply";
 import { VerificationLevelBadge } from "./verification-level";
 
 /**
@@ -72,7 +72,7 @@ export function TransactionsTable({
   submitted: Partial<Record<string, string>>;
   filterErrors: string[];
   clientId: string;
-  reply?: AdminReply;
+  reply?: IntentReply;
   awaitingSecondApproval?: number[];
   /** The client's verification level, shown on each pending withdrawal (an unverified client's cannot be paid). */
   level?: VerificationLevel;

@@ -13,10 +13,10 @@ import {
   clientListHref,
 } from "~/lib/client-list";
 import { formatCents, formatLongDate } from "~/lib/format";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
-import { type AdminReply, refusalFor } from "./reply";
 import { VerificationLevelBadge } from "./verification-level";
 
 interface ClientRow {
@@ -53,8 +53,8 @@ const COLUMNS = [
 ] as const;
 
 /** A reply of one intent, shown until its timer runs out: 3 s for a success, 5 s for an error. */
-function useTimedMessage(reply: AdminReply | undefined, intent: string) {
-  const [shown, setShown] = useState<AdminReply | null>(null);
+function useTimedMessage(reply: IntentReply | undefined, intent: string) {
+  const [shown, setShown] = useState<IntentReply | null>(null);
   const relevant = reply?.intent === intent ? reply : undefined;
   const stamp = relevant?.at;
   // biome-ignore lint/correctness/useExhaustiveDependencies: one timer per reply, identified by its stamp
@@ -87,7 +87,7 @@ export function UserManagement({
   previous: string | null;
   list: ClientListQuery;
   errors: string[];
-  reply?: AdminReply;
+  reply?: IntentReply;
 }) {
   const deleteMessage = useTimedMessage(reply, "delete");
   const awaitingCode = reply?.intent === "delete" ? reply.subject : undefined;

@@ -1,10 +1,10 @@
 import { Form } from "@remix-run/react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
 import type { DocumentKind } from "../../../db/enums";
 import { ReasonField } from "./reason-field";
-import { type AdminReply, refusalFor } from "./reply";
 
 /** A text the client reads (a rejection's reason, what to send): labelled, its hint and error tied to it. */
 const NoteField = ({ label, hint }: { label: string; hint: string }) => (
@@ -51,7 +51,7 @@ export function VerificationDecisions({
 }: {
   submittedAt: number;
   kinds: DocumentKind[];
-  reply: AdminReply | undefined;
+  reply: IntentReply | undefined;
 }) {
   const submission = <input type="hidden" name="submittedAt" value={submittedAt} />;
   return (

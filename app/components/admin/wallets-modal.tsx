@@ -4,11 +4,11 @@ import { toast } from "sonner";
 import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpField } from "~/components/step-up";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { asksForCode } from "~/lib/step-up";
 import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
 import { ReasonField } from "./reason-field";
-import { type AdminReply, refusalFor } from "./reply";
 
 /**
  * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address, and an
@@ -16,7 +16,7 @@ import { type AdminReply, refusalFor } from "./reply";
  * address proposed, and its field is not editable until that change is decided. A saved change shows in the
  * modal's banner and a toast, and the modal closes 1.5 s later.
  */
-export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?: AdminReply }) {
+export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?: IntentReply }) {
   const [open, setOpen] = useState(false);
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "wallets";
@@ -95,7 +95,7 @@ type DeskWallet = { id: number; walletType: string; walletAddress: string; await
  * waits for a second admin, the address proposed shows under the label and the field is read-only (a disabled
  * field is not sent, so the save leaves this wallet alone).
  */
-function WalletField({ wallet, reply }: { wallet: DeskWallet; reply?: AdminReply }) {
+function WalletField({ wallet, reply }: { wallet: DeskWallet; reply?: IntentReply }) {
   const name = `wallet-${wallet.id}`;
   const field = useFieldError(name, reply?.tone === "error" && reply.field === name ? reply.message : undefined);
   const awaitingId = `${name}-awaiting`;
