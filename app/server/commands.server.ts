@@ -8,7 +8,7 @@ import type { FeedEvent } from "~/lib/realtime";
 import type { Db } from "./db.server";
 import type { AppEnv, WorkerBindings } from "./env.server";
 import { deliverInBackground } from "./mail/outbox.server";
-import { disconnectSession, disconnectUser, publish } from "./realtime.server";
+import { disconnectSession, disconnectUser, publish, publishToDesk } from "./realtime.server";
 
 /** What a command needs beyond its input: the request's database, configuration and runtime. */
 export interface CommandContext {
@@ -23,6 +23,8 @@ interface AfterCommit {
   emailIds?: number[];
   /** Feed events about the rows the batch wrote, for the owner's feed and the admin desk. */
   events?: Array<{ userId: string; event: FeedEvent }>;
+  /** Events for the admin desk alone (a proposal changed, a case was sent): none of a client's business. */
+  deskEvents?: FeedEvent[];
   /** Users whose sessions the batch ended, all of them: their open sockets close too. */
   signedOut?: string[];
   /** One session that ended (a sign-out): only its sockets close. */
@@ -34,6 +36,7 @@ interface AfterCommit {
 export function afterCommit(context: CommandContext, effects: AfterCommit): void {
   if (effects.emailIds?.length) deliverInBackground(context.ctx, context.db, context.env, effects.emailIds);
   for (const { userId, event } of effects.events ?? []) publish(context, userId, event);
+  for (const event of effects.deskEvents ?? []) publishToDesk(context, event);
   for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
   if (effects.endedSession) disconnectSession(context, effects.endedSession.userId, effects.endedSession.sessionId);
   for (const { userId, sessionId } of effects.endedSessions ?? []) disconnectSession(context, userId, sessionId);

@@ -13,7 +13,6 @@ import type { Actor } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
-import { publishToDesk } from "../realtime.server";
 import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { decisionRecords, type LoadedProposal, proposalFor } from "./proposal-records.server";
 
@@ -121,8 +120,8 @@ export async function approve(
   afterCommit(context, {
     emailIds: result.emailIds,
     events: event ? [{ userId: event.userId, event: { type: event.type, transaction: event.transaction } }] : [],
+    deskEvents: [{ type: "proposal.changed" }],
   });
-  publishToDesk(context, { type: "proposal.changed" });
   return { ok: true };
 }
 
@@ -134,7 +133,6 @@ export async function reject(
 ): Promise<Outcome> {
   const result = await rejectProposal(context.db, actor, input.proposalId, input.reason, { userId: input.userId });
   if (!result.ok) return { ok: false, error: result.error, status: 409 };
-  afterCommit(context, { emailIds: result.emailIds });
-  publishToDesk(context, { type: "proposal.changed" });
+  afterCommit(context, { emailIds: result.emailIds, deskEvents: [{ type: "proposal.changed" }] });
   return { ok: true };
 }

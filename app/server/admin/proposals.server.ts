@@ -16,7 +16,6 @@ import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
-import { publishToDesk } from "../realtime.server";
 import { entryRefusal, type LedgerEntry } from "./entries.server";
 import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
@@ -209,8 +208,7 @@ export async function proposeWalletChanges(
 
 /** After a proposal is made or decided: the desk's card reloads, and its mails go out. */
 export function proposalChanged(context: CommandContext, emailIds: number[] = []) {
-  afterCommit(context, { emailIds });
-  publishToDesk(context, { type: "proposal.changed" });
+  afterCommit(context, { emailIds, deskEvents: [{ type: "proposal.changed" }] });
 }
 
 export type Proposed = Outcome<{ proposalId: number }>;

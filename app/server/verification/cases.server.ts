@@ -15,9 +15,8 @@ import {
 } from "~/lib/verification";
 import type { VerificationState } from "~/lib/verification-summary";
 import type { DocumentKind, VerificationStatus } from "../../../db/enums";
-import type { CommandContext, Outcome } from "../commands.server";
+import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import { type Db, readTogether, returning, schema, writeTogether } from "../db.server";
-import { publishVerificationSubmitted } from "./review.server";
 import { caseDetailColumns } from "./review-reads.server";
 
 const { verificationCases: cases, verificationDocuments: documents, users } = schema;
@@ -160,6 +159,6 @@ export async function submitVerification(
   const row = sent[0];
   if (!row) return { ok: false, error: VERIFICATION_MESSAGES.caseLocked, status: 409 };
   // The desk's count of cases awaiting review and its queue follow at once.
-  publishVerificationSubmitted(context, clientId);
+  afterCommit(context, { deskEvents: [{ type: "verification.changed", userId: clientId }] });
   return { ok: true, caseId: row.id, submittedAt: row.submittedAt };
 }

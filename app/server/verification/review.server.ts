@@ -14,7 +14,6 @@ import { afterCommit, type CommandContext, type Outcome } from "../commands.serv
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
-import { publishToDesk } from "../realtime.server";
 
 const { verificationCases: cases, profiles } = schema;
 
@@ -23,14 +22,6 @@ const DECISION_ACTIONS = {
   reject: "verification.reject",
   request_info: "verification.request_info",
 } as const;
-
-/**
- * Tells the admin desk that a client sent their case for review (its count and the queue reload). The client's
- * submit command calls it after its batch commits.
- */
-export function publishVerificationSubmitted(context: Pick<CommandContext, "bindings" | "ctx">, userId: string) {
-  publishToDesk(context, { type: "verification.changed", userId });
-}
 
 /** An outcome whose refusal may name the field it is about. */
 type Refusable<T extends object = object> = Outcome<T> | { ok: false; error: string; status: number; field?: string };
