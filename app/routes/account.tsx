@@ -22,7 +22,6 @@ import { clientMeta } from "~/server/auth/client-meta.server";
 import { providersOf } from "~/server/auth/oauth-links.server";
 import { changePassword } from "~/server/auth/passwords.server";
 import { twoFactorStatus } from "~/server/auth/two-factor.server";
-import { afterCommit } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { dispatchIntent } from "~/server/intents.server";
@@ -81,7 +80,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!form.ok) return reply.refused(form);
         const result = await changePassword(context, user, form.data, { meta: clientMeta(request, context.cf) });
         if (!result.ok) return reply.refused(result);
-        afterCommit(context, result.effects);
         return reply.done(MESSAGES.passwordUpdated);
       },
     },

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { afterCommit } from "~/server/commands.server";
-import { destroySession, getSessionUser } from "~/server/session.server";
+import { signOut } from "~/server/auth/account-sessions.server";
 
 export async function loader() {
   return redirect("/");
@@ -9,8 +8,6 @@ export async function loader() {
 
 /** Sign Out: ends the session on the server, clears the cookie, returns home. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await getSessionUser(request, context);
-  const clearCookie = await destroySession(request, context);
-  if (user) afterCommit(context, { endedSession: { userId: user.id, sessionId: user.sessionId } });
+  const { clearCookie } = await signOut(context, request);
   return redirect("/", { headers: { "Set-Cookie": clearCookie } });
 }

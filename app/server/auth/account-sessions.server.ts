@@ -4,7 +4,7 @@ import { describeBrowser, describeLocation } from "~/lib/user-agent";
 import type { SecondFactorMethod, SignInResult } from "../../../db/enums";
 import { afterCommit, type CommandContext, type Result } from "../commands.server";
 import { type Db, readTogether, schema } from "../db.server";
-import { isLiveSession, type SessionUser } from "../session.server";
+import { destroySession, getSessionUser, isLiveSession, type SessionUser } from "../session.server";
 
 /**
  * The sessions and sign-in activity on /account (docs/decisions/0021): the user's live sessions, each
@@ -197,4 +197,15 @@ export function pruneSignInEvents(db: Db, now = Date.now()) {
  */
 export function pruneDeadSessions(db: Db, now = Date.now()) {
   return db.delete(sessions).where(not(isLiveSession(now)));
+}
+
+/**
+ * Sign Out: ends this browser's session on the server, then closes that session's open sockets (only its own: the
+ * account's other sessions stay). Answers the cookie that clears it in the browser.
+ */
+export async function signOut(context: CommandContext, request: Request): Promise<{ clearCookie: string }> {
+  const user = await getSessionUser(request, context);
+  const clearCookie = await destroySession(request, context);
+  if (user) afterCommit(context, { endedSession: { userId: user.id, sessionId: user.sessionId } });
+  return { clearCookie };
 }

@@ -5,6 +5,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { MESSAGES } from "~/lib/schemas/auth";
 import type { AccountContext } from "../accounts.server";
+import { afterCommit, type CommandContext } from "../commands.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmail } from "../mail/outbox.server";
 import { hashPassword, scryptCostFor } from "../password.server";
@@ -102,18 +103,16 @@ export async function resetPassword(
 }
 /**
  * Changes the password after checking the current one; the user's other sessions end, this one stays, and the
- * password-changed notice is enqueued, in one batch. `effects` is for `afterCommit`: the notice to deliver and
- * the ended sessions whose sockets close. `meta` describes the browser the change came from.
+ * password-changed notice is enqueued, in one batch; after it, the notice is delivered and the ended sessions'
+ * sockets close. `meta` describes the browser the change came from.
  */
 export async function changePassword(
-  { db, env }: AccountContext,
+  context: CommandContext,
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
   { meta, now = Date.now() }: { meta: ClientMeta; now?: number },
-): Promise<
-  | { ok: true; effects: { emailIds: number[]; endedSessions: Array<{ userId: string; sessionId: string }> } }
-  | ({ ok: false } & PasswordRefusal)
-> {
+): Promise<{ ok: true } | ({ ok: false } & PasswordRefusal)> {
+  const { db, env } = context;
   const account = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
   if (!account) return { ok: false, error: MESSAGES.currentPasswordWrong, field: "currentPassword", status: 400 };
   const refused = await checkCurrentPassword(db, user.id, input.currentPassword, account.passwordHash, now);
@@ -130,11 +129,9 @@ export async function changePassword(
       securityNotice(db, { to: user.email, name: user.firstName, event: "password_changed", meta, at: now }),
     ),
   });
-  return {
-    ok: true,
-    effects: {
-      emailIds: notice.map((row) => row.id),
-      endedSessions: otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
-    },
-  };
+  afterCommit(context, {
+    emailIds: notice.map((row) => row.id),
+    endedSessions: otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
+  });
+  return { ok: true };
 }
