@@ -7,7 +7,7 @@ import { DepositLevelNotice } from "~/components/verification-money-notice";
 import { refusalOf } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
-import { submitDepositForm } from "~/server/ledger/deposit-requests.server";
+import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -29,8 +29,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const result = await submitDepositForm(request, context);
-  if (!result.ok) return data(refusalOf(result), { status: result.status });
+  const input = await readDepositForm(request, context);
+  if (!input.ok) return data(refusalOf(input), { status: input.status });
+  const result = await submitDeposit(context, input.client, input.deposit);
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.depositSubmitted,

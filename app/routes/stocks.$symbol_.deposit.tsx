@@ -8,7 +8,7 @@ import { DepositLevelNotice } from "~/components/verification-money-notice";
 import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
-import { submitDepositForm } from "~/server/ledger/deposit-requests.server";
+import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -30,7 +30,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const result = await submitDepositForm(request, context, (form) => {
+  const input = await readDepositForm(request, context, (form) => {
     // A stock must be selected, and the URL's symbol must be a known one (any case).
     const selected = String(form.get("stock") ?? "").trim();
     if (!selected) return refuse(STOCK_MESSAGES.selectStock, "stock");
@@ -38,7 +38,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!stock || stock.symbol !== selected.toUpperCase()) return refuse(STOCK_MESSAGES.invalidSymbol, "stock");
     return { ok: true, data: stock.symbol };
   });
-  if (!result.ok) return data(refusalOf(result), { status: result.status });
+  if (!input.ok) return data(refusalOf(input), { status: input.status });
+  const result = await submitDeposit(context, input.client, input.deposit);
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",
     description: MONEY_MESSAGES.depositSubmitted,

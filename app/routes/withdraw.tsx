@@ -7,15 +7,12 @@ import { StepUpField } from "~/components/step-up";
 import { WithdrawalLevelNotice } from "~/components/verification-money-notice";
 import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
-import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
+import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
-import { checkStepUp } from "~/server/auth/step-up.server";
-import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
-import { moneyRequester } from "~/server/ledger/requests.server";
-import { mayRequestWithdrawal, submitWithdrawal } from "~/server/ledger/withdrawal-requests.server";
-import { getSessionUser, requireClient } from "~/server/session.server";
+import { readWithdrawalForm, submitWithdrawal } from "~/server/ledger/withdrawal-requests.server";
+import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { withdrawalLevelView } from "~/server/verification/levels.server";
 
@@ -33,29 +30,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const requester = moneyRequester(await getSessionUser(request, context));
-  if (!requester.ok) return data({ error: requester.error }, { status: requester.status });
-  const client = requester.client;
-  // Before the code prompt: an unverified client could never send this form, so no code is asked of them.
-  const verified = await mayRequestWithdrawal(context.db, client.id);
-  if (!verified.ok) return data({ error: verified.error }, { status: verified.status });
-
-  const form = await readForm(request);
-  // Before anything is read for the request: without a fresh second factor only the code prompt answers.
-  const stepUp = await checkStepUp(context, client, form, "withdrawal");
-  if (!stepUp.ok) return data(refusalOf(stepUp), { status: stepUp.status });
-  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
-  if (!parsed.ok) return data(refusalOf(parsed), { status: 400 });
-  const idempotencyKey = idempotencyKeyOf(form);
-  if (!idempotencyKey) return data({ error: MONEY_MESSAGES.formExpired }, { status: 400 });
-
-  // The balance check above is for the message; the insert itself re-checks, atomically.
-  const result = await submitWithdrawal(
-    context,
-    client,
-    { ...parsed.data, idempotencyKey },
-    siteOrigin(context.env, request),
-  );
+  const input = await readWithdrawalForm(request, context);
+  if (!input.ok) return data(refusalOf(input), { status: input.status });
+  const result = await submitWithdrawal(context, input.client, input.withdrawal, siteOrigin(context.env, request));
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return redirectWithToast(context.env, "/dashboard", {
     type: "success",

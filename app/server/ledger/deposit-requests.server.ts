@@ -92,7 +92,7 @@ export async function requestDeposit(
  * ask, their level (a Restricted client is refused before anything is read), the amount, a wallet of the
  * firm's, then the stock (for a stock deposit), then the form's key.
  */
-async function readDepositForm(
+export async function readDepositForm(
   request: Request,
   context: CommandContext,
   checkStock?: (form: FormData) => Parsed<string>,
@@ -122,16 +122,7 @@ async function readDepositForm(
   };
 }
 
-/**
- * The deposit forms' command (/deposit and /stocks/{symbol}/deposit): the form read and checked, then the
- * request submitted. A refusal carries its status and, when it is about one field, that field's name.
- */
-export async function submitDepositForm(
-  request: Request,
-  context: CommandContext,
-  checkStock?: (form: FormData) => Parsed<string>,
-): Promise<Outcome<{ transactionId: number }> | ({ ok: false; status: number } & FormRefusal)> {
-  const input = await readDepositForm(request, context, checkStock);
-  if (!input.ok) return input;
-  return submitted(context, input.client, requestDeposit(context.db, context.env, input.client, input.deposit));
+/** The deposit forms' command: the request submitted for the client the form was read for. */
+export function submitDeposit(context: CommandContext, client: SessionUser, deposit: DepositRequest) {
+  return submitted(context, client, requestDeposit(context.db, context.env, client, deposit));
 }

@@ -4,22 +4,28 @@
  * the insert itself.
  */
 import { sql } from "drizzle-orm";
+import { type FormRefusal, refusalOf } from "~/lib/forms";
 import { coverHolds } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
+import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
+import { checkStepUp } from "../auth/step-up.server";
 import type { CommandContext, Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { readForm } from "../form.server";
 import { type EmailData, emailTemplates } from "../mail/templates.server";
+import { getSessionUser, type SessionUser } from "../session.server";
 import { readClientLevel, withdrawalRemaining, withdrawalWithinLevelSql } from "../verification/levels.server";
-import { coverSql, ledgerTotals } from "./figures.server";
+import { coverSql, ledgerTotals, withdrawableCents } from "./figures.server";
 import { neverPaidTo } from "./payout-address.server";
 import { FEED_RETURNING } from "./reads.server";
 import {
   activeProfile,
   EXCEEDS_BALANCE_MESSAGE,
+  moneyRequester,
   type Requester,
   type RequestOutcome,
   requestNotice,
@@ -162,4 +168,31 @@ export function submitWithdrawal(
   origin: string,
 ) {
   return submitted(context, client, requestWithdrawal(context.db, context.env, client, request, origin));
+}
+
+/**
+ * The withdrawal form's input, checked in the form's order: who may ask, their level (an unverified client could
+ * never send this form, so no code is asked of them), a fresh second factor (without it only the code prompt
+ * answers, before anything else is read), the fields against what may still be withdrawn, then the form's key.
+ */
+export async function readWithdrawalForm(
+  request: Request,
+  context: CommandContext,
+): Promise<
+  { ok: true; client: SessionUser; withdrawal: WithdrawalRequest } | ({ ok: false; status: number } & FormRefusal)
+> {
+  const requester = moneyRequester(await getSessionUser(request, context));
+  if (!requester.ok) return requester;
+  const { client } = requester;
+  const verified = await mayRequestWithdrawal(context.db, client.id);
+  if (!verified.ok) return verified;
+  const form = await readForm(request);
+  const stepUp = await checkStepUp(context, client, form, "withdrawal");
+  if (!stepUp.ok) return { ok: false, ...refusalOf(stepUp), status: stepUp.status };
+  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
+  if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
+  const idempotencyKey = idempotencyKeyOf(form);
+  if (!idempotencyKey) return { ok: false, error: MONEY_MESSAGES.formExpired, status: 400 };
+  // The balance check above is for the message; the insert itself re-checks, atomically.
+  return { ok: true, client, withdrawal: { ...parsed.data, idempotencyKey } };
 }
