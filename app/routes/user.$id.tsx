@@ -14,6 +14,7 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { hasHistoryFilters } from "~/lib/history-filters";
 import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
+import { secondAdminFromCents } from "~/lib/money/constraints";
 import { adminPageTitle } from "~/lib/navigation";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
@@ -46,7 +47,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     filterErrors: errors,
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
-    secondApprovalFromCents: context.env.FOUR_EYES_THRESHOLD * 100,
+    secondApprovalFromCents: secondAdminFromCents(context.env.FOUR_EYES_THRESHOLD),
     // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
       p.kind === "request_approval" && p.transactionId !== null ? [p.transactionId] : [],

@@ -123,8 +123,11 @@ export const SECOND_ADMIN_ACTS = {
 
 export type SecondAdminAct = keyof typeof SECOND_ADMIN_ACTS;
 
+/** The smallest amount, in cents, that a `fromThreshold` act hands to a second admin (what the forms say). */
+export const secondAdminFromCents = (thresholdDollars: number) => thresholdDollars * 100;
+
 export function needsSecondAdmin(act: SecondAdminAct, thresholdDollars: number, amountCents = 0): boolean {
-  return SECOND_ADMIN_ACTS[act] === "always" || amountCents >= thresholdDollars * 100;
+  return SECOND_ADMIN_ACTS[act] === "always" || amountCents >= secondAdminFromCents(thresholdDollars);
 }
 
 /* ---------------------------------------------------------------- what a verification level allows */
