@@ -27,9 +27,20 @@ interface Manifest {
 /** The browser's build: the manifest's URLs (`/assets/…`) are paths under it. */
 const clientDir = join(ROOT, "build", "client");
 const assetsDir = join(clientDir, "assets");
-const manifestFile = existsSync(assetsDir)
-  ? readdirSync(assetsDir).find((name) => /^manifest-.*\.js$/.test(name))
-  : undefined;
+/**
+ * The manifest the server build names: after `npm run dev` the folder also holds the manifests of earlier rebuilds.
+ * A server build without one (or none at all) falls back to the only manifest there is.
+ */
+function manifestOfTheBuild(): string | undefined {
+  const serverBuild = join(ROOT, "build", "server", "index.js");
+  const named = existsSync(serverBuild)
+    ? /"\/assets\/(manifest-[0-9a-f]+\.js)"/.exec(readFileSync(serverBuild, "utf8"))?.[1]
+    : undefined;
+  if (named && existsSync(join(assetsDir, named))) return named;
+  const found = existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => /^manifest-.*\.js$/.test(name)) : [];
+  return found.length === 1 ? found[0] : undefined;
+}
+const manifestFile = manifestOfTheBuild();
 if (!manifestFile) {
   console.error("No Remix build manifest in build/client/assets: run `npm run build` first.");
   process.exit(1);
