@@ -1,4 +1,4 @@
-/// <reference types="@remix-run/dev" />
+/// <reference types="vite/client" />
 /// <reference types="@remix-run/cloudflare" />
 
 declare module "@remix-run/server-runtime" {

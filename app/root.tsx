@@ -12,7 +12,7 @@ import { Toasts } from "~/components/toasts";
 import { useNonce } from "~/lib/nonce";
 import { getSessionUser, mustSetUpTwoFactor } from "~/server/session.server";
 import { getToast } from "~/server/toast.server";
-import stylesheet from "~/tailwind.css";
+import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

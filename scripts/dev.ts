@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 with the Remix build
- * rebuilding on change and wrangler reloading the Worker.
+ * rebuilding on change (scripts/build-watch.ts, Vite's build in watch mode) and wrangler reloading the Worker.
  *
  * Settings (environment):
  * - PORT: the port to serve on (8787).
@@ -9,7 +9,7 @@
  * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
  *   cron's every minute; `wrangler dev` never fires cron triggers by itself).
  *
- * wrangler dev and remix watch are restarted when they exit unexpectedly (scripts/lib/supervise.ts); Ctrl-C or
+ * wrangler dev and the build watcher are restarted when they exit unexpectedly (scripts/lib/supervise.ts); Ctrl-C or
  * SIGTERM stops both, with everything they started.
  */
 import { join, resolve } from "node:path";
@@ -29,7 +29,7 @@ if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRO
 
 ensureDevVars();
 console.log("Building…");
-run(join(BIN, "remix"), ["build"]);
+run(join(BIN, "remix"), ["vite:build"]);
 // Another dev server started at the same moment on the same state folder would apply the same migrations.
 await withFolderLock(
   target.persistTo ?? join(ROOT, ".wrangler", "state"),
@@ -42,8 +42,13 @@ await withFolderLock(
 );
 
 const supervised: Supervised[] = [
-  // remix watch takes a free port of its own (3001-3100) for live reload; the app does not use it.
-  supervise({ name: "remix watch", command: join(BIN, "remix"), args: () => ["watch"], stdio: ["ignore", 1, 2] }),
+  // No port of its own: it only writes build/, which wrangler dev watches.
+  supervise({
+    name: "build watcher",
+    command: join(BIN, "node"),
+    args: () => [join(ROOT, "scripts", "build-watch.ts")],
+    stdio: ["ignore", 1, 2],
+  }),
   supervise({
     name: "wrangler dev",
     command: join(BIN, "wrangler"),

@@ -1,6 +1,6 @@
 /**
  * `npm run size`: the JavaScript each route sends (entry + shared chunks + the route chain's modules, gzip),
- * read from the Remix build manifest. Fails when a route exceeds 150 KiB or the landing page 110 KiB.
+ * read from the Remix build manifest (build/client/assets/manifest-*.js, written by `npm run build`). Fails when a route exceeds 150 KiB or the landing page 110 KiB.
  * Runs in CI after the build.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -24,13 +24,28 @@ interface Manifest {
   routes: Record<string, ManifestRoute>;
 }
 
-const buildDir = join(ROOT, "public", "build");
-const manifestFile = readdirSync(buildDir).find((name) => /^manifest-.*\.js$/.test(name));
+/** The browser's build: the manifest's URLs (`/assets/…`) are paths under it. */
+const clientDir = join(ROOT, "build", "client");
+const assetsDir = join(clientDir, "assets");
+/**
+ * The manifest the server build names: after `npm run dev` the folder also holds the manifests of earlier rebuilds.
+ * A server build without one (or none at all) falls back to the only manifest there is.
+ */
+function manifestOfTheBuild(): string | undefined {
+  const serverBuild = join(ROOT, "build", "server", "index.js");
+  const named = existsSync(serverBuild)
+    ? /"\/assets\/(manifest-[0-9a-f]+\.js)"/.exec(readFileSync(serverBuild, "utf8"))?.[1]
+    : undefined;
+  if (named && existsSync(join(assetsDir, named))) return named;
+  const found = existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => /^manifest-.*\.js$/.test(name)) : [];
+  return found.length === 1 ? found[0] : undefined;
+}
+const manifestFile = manifestOfTheBuild();
 if (!manifestFile) {
-  console.error("No Remix build manifest in public/build: run `npm run build` first.");
+  console.error("No Remix build manifest in build/client/assets: run `npm run build` first.");
   process.exit(1);
 }
-const manifestSource = readFileSync(join(buildDir, manifestFile), "utf8");
+const manifestSource = readFileSync(join(assetsDir, manifestFile), "utf8");
 const manifest = JSON.parse(
   manifestSource.slice(manifestSource.indexOf("{"), manifestSource.lastIndexOf("}") + 1),
 ) as Manifest;
@@ -39,7 +54,7 @@ const gzipCache = new Map<string, number>();
 function gzipBytes(url: string): number {
   let size = gzipCache.get(url);
   if (size === undefined) {
-    size = gzipSync(readFileSync(join(ROOT, "public", url))).length;
+    size = gzipSync(readFileSync(join(clientDir, url))).length;
     gzipCache.set(url, size);
   }
   return size;

@@ -8,7 +8,7 @@ import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "~/server/http.server";
 import { monthlyStatement, parseStatementMonth } from "~/server/ledger/statements.server";
 import { requireClient } from "~/server/session.server";
-import printStylesheet from "~/styles/statement-print.css";
+import printStylesheet from "~/styles/statement-print.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
 

@@ -132,7 +132,7 @@ test("a filter chosen before the page's scripts have started is kept and applied
   const scriptsHeld = new Promise<void>((resolve) => {
     releaseScripts = resolve;
   });
-  await page.route("**/build/**/*.js", async (route) => {
+  await page.route("**/assets/**/*.js", async (route) => {
     await scriptsHeld;
     await route.continue();
   });

@@ -4,11 +4,12 @@
  *
  * Two dev servers run side by side, each on its own ports and its own throwaway state folder (never the
  * developer's .wrangler/state): both must answer, the scheduled handler must run under dev, a crashed wrangler
- * must come back on the same port with the same data, and SIGTERM must leave no process behind.
+ * must come back on the same port with the same data, an edit to a route file must be served (page and browser
+ * module) after the rebuild, and SIGTERM must leave no process behind.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -161,18 +162,15 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     second?.kill();
   });
 
-  test("two dev servers on one machine both answer, neither collides on a port", async (t) => {
+  test("two dev servers on one machine both answer, neither collides on a port", async () => {
     await Promise.all([first.healthy(), second.healthy()]);
     for (const server of [first, second]) {
       const tail = server.output.slice(-4000);
       assert.doesNotMatch(server.output, /wrangler dev exited/, tail);
-      // remix watch takes the first free port from 3001 for live reload; two started in the same instant can pick
-      // the same one, and the loser is restarted by the supervisor on the next. Any other collision fails.
-      const collisions = server.output
-        .split("\n")
-        .filter((line) => /address already in use/i.test(line) && !/:30\d\d\b/.test(line));
+      // The build watcher listens on no port: any collision fails.
+      const collisions = server.output.split("\n").filter((line) => /address already in use/i.test(line));
       assert.deepEqual(collisions, [], tail);
-      if (/remix watch exited/.test(server.output)) t.diagnostic(`remix watch was restarted on ${server.origin}`);
+      assert.doesNotMatch(server.output, /build watcher exited/, tail);
     }
   });
 
@@ -216,6 +214,29 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     assert.doesNotMatch(first.output, /cron: /, "the timer reported a failure");
   });
 
+  test("an edit to a route file is served after the rebuild, the page and its browser module alike", async () => {
+    const routeFile = join(ROOT, "app", "routes", "about-us.tsx");
+    const original = readFileSync(routeFile, "utf8");
+    const marker = `About Us (edited ${Date.now()})`;
+    assert.ok(original.includes('<Article title="About Us"'), "the route file changed: pick another line to edit");
+    try {
+      writeFileSync(routeFile, original.replace('<Article title="About Us"', `<Article title="${marker}"`));
+      const page = await waitUntil("the edited page", 120_000, async () => {
+        const html = await (await fetch(`${first.origin}/about-us`)).text();
+        return html.includes(marker) ? html : undefined;
+      });
+      // The server's manifest names the browser's new module for the route, and it is there, edited too:
+      // hydration would otherwise fail or render the old text.
+      const moduleUrl = /\/assets\/about-us-[\w-]+\.js/.exec(page)?.[0];
+      assert.ok(moduleUrl, "the page names no browser module for /about-us");
+      const module = await fetch(`${first.origin}${moduleUrl}`);
+      assert.equal(module.status, 200);
+      assert.ok((await module.text()).includes(marker), "the browser module is the old one");
+    } finally {
+      writeFileSync(routeFile, original);
+    }
+  });
+
   test("a crashed wrangler comes back on the same port with the same database", async () => {
     const cookie = await signInCookie(second.origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret);
     const admin = () => fetch(`${second.origin}/admin`, { headers: { Cookie: cookie }, redirect: "manual" });
@@ -236,11 +257,11 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     assert.equal((await admin()).status, 200);
   });
 
-  test("SIGTERM stops wrangler, workerd and remix watch, leaving no process behind", async () => {
+  test("SIGTERM stops wrangler, workerd and the build watcher, leaving no process behind", async () => {
     const started = [...first.processes(), ...second.processes()];
     const commands = started.map(commandOf).join("\n");
     assert.match(commands, /workerd/);
-    assert.match(commands, /remix watch/);
+    assert.match(commands, /scripts\/build-watch\.ts/);
     await Promise.all([first.terminate(), second.terminate()]);
     const left = await waitUntil("every process to stop", 10_000, () => {
       const running = started.filter(alive);
