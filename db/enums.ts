@@ -1,5 +1,11 @@
 /** The data model's enumerations, free of imports so browser code can share them with the schema. */
 export const ROLES = ["user", "admin"] as const;
+/**
+ * What an admin may do in the back office comes from the roles they hold (one or more): the permission table in
+ * app/lib/permissions.ts says what each allows.
+ */
+export const BACK_OFFICE_ROLES = ["support", "operator", "approver", "compliance", "owner"] as const;
+export type BackOfficeRole = (typeof BACK_OFFICE_ROLES)[number];
 export const PROFILE_STATUSES = ["active", "suspended"] as const;
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
 /** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */

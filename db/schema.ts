@@ -8,6 +8,7 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 
 import {
   AUTH_TOKEN_PURPOSES,
+  BACK_OFFICE_ROLES,
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_KINDS,
   IDENTITY_DOCUMENT_TYPES,
@@ -84,6 +85,26 @@ export const sessions = sqliteTable(
     secondFactorMethod: text("second_factor_method", { enum: SECOND_FACTOR_METHODS }),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * The back-office roles each admin holds (one row per role). What a role allows is the permission table in
+ * app/lib/permissions.ts; a trigger keeps roles to admins (migration 0016).
+ */
+export const adminRoles = sqliteTable(
+  "admin_roles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: BACK_OFFICE_ROLES }).notNull(),
+    grantedBy: text("granted_by").references(() => users.id, { onDelete: "set null" }),
+    grantedAt: integer("granted_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    check("admin_roles_role", sql`${t.role} IN (${inList(BACK_OFFICE_ROLES)})`),
+  ],
 );
 
 /**

@@ -2,6 +2,7 @@
  * The HTTP errors a loader or an action throws. Thrown, they stop the route; the route's error boundary
  * (app/components/route-error.tsx) renders them inside the site's shell, with their status.
  */
+import { PERMISSION_MESSAGES } from "~/lib/permissions";
 
 export const HTTP_MESSAGES = {
   notFound: "Not Found",
@@ -19,6 +20,11 @@ function plain(message: string, status: number): Response {
 /** 404: there is nothing at this address (an unknown page, a client that does not exist). */
 export function notFound(message: string = HTTP_MESSAGES.notFound): never {
   throw plain(message, 404);
+}
+
+/** 403: the admin's roles do not allow this (app/lib/permissions.ts); nothing was done. */
+export function forbidden(message: string = PERMISSION_MESSAGES.forbidden): never {
+  throw plain(message, 403);
 }
 
 /** 400: the request cannot be understood as sent; nothing was done. */

@@ -1,12 +1,14 @@
 import { redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
-import type { SecondFactorMethod } from "../../db/enums";
+import { may, type Permission } from "~/lib/permissions";
+import { BACK_OFFICE_ROLES, type BackOfficeRole, type SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
 import { appCookie, cookieName } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
+import { forbidden } from "./http.server";
 
 /** Signed out after 30 minutes without activity, and after 12 hours whatever happens (docs/product.md, "Constants"). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -32,6 +34,8 @@ export interface SessionUser {
   secondFactorMethod: SecondFactorMethod | null;
   /** When two-factor sign-in was last turned off with a recovery code (the step-up hold counts from it). */
   secondFactorResetAt: number | null;
+  /** The back-office roles an admin holds (none for a client): what they may do is app/lib/permissions.ts. */
+  roles: BackOfficeRole[];
 }
 
 /** The second factor a sign-in (or a step-up) proved, and when. */
@@ -146,6 +150,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       secondFactorAt: sessions.secondFactorAt,
       secondFactorMethod: sessions.secondFactorMethod,
       secondFactorResetAt: users.secondFactorResetAt,
+      roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE admin_roles.user_id = ${users.id})`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -163,8 +168,8 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     if (context.ctx) context.ctx.waitUntil(touch.run());
     else await touch.run();
   }
-  const { lastSeenAt: _ignored, twoFactorEnabled, ...user } = row;
-  return { ...user, twoFactorEnabled: Boolean(twoFactorEnabled), sessionId };
+  const { lastSeenAt: _ignored, twoFactorEnabled, roles, ...user } = row;
+  return { ...user, twoFactorEnabled: Boolean(twoFactorEnabled), roles: rolesOf(roles), sessionId };
 }
 
 /**
@@ -242,4 +247,18 @@ export async function requireAdmin(request: Request, context: SessionContext) {
   const user = await requireUser(request, context);
   if (user.role !== "admin") throw redirect("/dashboard");
   return user;
+}
+
+/** The roles a stored list names (`group_concat`), only those the table knows. */
+const rolesOf = (list: string | null): BackOfficeRole[] =>
+  BACK_OFFICE_ROLES.filter((role) => (list ?? "").split(",").includes(role));
+
+/**
+ * An admin whose roles allow `permission` (app/lib/permissions.ts): a visitor goes to sign in, a client to their
+ * dashboard, an admin without the role gets 403 and nothing is done.
+ */
+export async function requirePermission(request: Request, context: SessionContext, permission: Permission) {
+  const admin = await requireAdmin(request, context);
+  if (!may(admin.roles, permission)) throw forbidden();
+  return admin;
 }

@@ -6,6 +6,7 @@ import { createDb, schema } from "~/server/db.server";
 import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
 import { insertSession, newSession } from "~/server/session.server";
+import type { BackOfficeRole } from "../../db/enums";
 import { markVerified } from "./verification-state";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
@@ -23,7 +24,14 @@ let counter = 0;
  * makes one who has not enrolled yet); `totpSecret` is then the authenticator's secret, to compute codes.
  */
 export async function createUser(
-  options: { role?: "user" | "admin"; firstName?: string; email?: string; twoFactor?: boolean } = {},
+  options: {
+    role?: "user" | "admin";
+    firstName?: string;
+    email?: string;
+    twoFactor?: boolean;
+    /** An admin's back-office roles: an owner (who may do everything) unless the test says otherwise. */
+    roles?: BackOfficeRole[];
+  } = {},
 ) {
   counter++;
   const id = crypto.randomUUID();
@@ -42,6 +50,9 @@ export async function createUser(
       lastName: "Tester",
       role: options.role ?? "user",
     }),
+    ...(options.role === "admin" ? (options.roles ?? ["owner"]) : []).map((role) =>
+      db.insert(schema.adminRoles).values({ userId: id, role }),
+    ),
   ]);
   const twoFactor = options.twoFactor ?? options.role === "admin";
   const totpSecret = twoFactor ? await enableTwoFactor(id) : null;

@@ -12,6 +12,7 @@ describe("migrations on an empty D1", () => {
       "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name <> 'd1_migrations' ORDER BY type, name",
     ).all<{ type: string; name: string }>();
     expect(results.filter((r) => r.type === "table").map((r) => r.name)).toEqual([
+      "admin_roles",
       "audit_log",
       "auth_failures",
       "auth_tokens",
@@ -37,6 +38,7 @@ describe("migrations on an empty D1", () => {
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
+      "admin_roles_admins_only",
       "audit_log_no_delete",
       "audit_log_no_update",
       "ledger_months_after_delete",
