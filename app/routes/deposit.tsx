@@ -10,7 +10,7 @@ import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { requestTakenToDashboard } from "~/server/toast.server";
 import { depositLevelView } from "~/server/verification/levels.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Make a Deposit" }]);
@@ -33,10 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
-  return redirectWithToast(context.env, "/dashboard", {
-    type: "success",
-    description: MONEY_MESSAGES.depositSubmitted,
-  });
+  return requestTakenToDashboard(context.env, MONEY_MESSAGES.depositSubmitted);
 }
 
 export default function Deposit() {

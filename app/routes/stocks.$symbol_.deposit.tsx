@@ -11,7 +11,7 @@ import { findStock } from "~/lib/stocks";
 import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { requestTakenToDashboard } from "~/server/toast.server";
 import { depositLevelView } from "~/server/verification/levels.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }]);
@@ -41,10 +41,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitDeposit(context, input.client, input.deposit);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
-  return redirectWithToast(context.env, "/dashboard", {
-    type: "success",
-    description: MONEY_MESSAGES.depositSubmitted,
-  });
+  return requestTakenToDashboard(context.env, MONEY_MESSAGES.depositSubmitted);
 }
 
 export default function StockDeposit() {

@@ -13,7 +13,7 @@ import { siteOrigin } from "~/server/http.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import { readWithdrawalForm, submitWithdrawal } from "~/server/ledger/withdrawal-requests.server";
 import { requireClient } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { requestTakenToDashboard } from "~/server/toast.server";
 import { withdrawalLevelView } from "~/server/verification/levels.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
@@ -34,10 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitWithdrawal(context, input.client, input.withdrawal, siteOrigin(context.env, request));
   if (!result.ok) return data({ error: result.error }, { status: result.status });
-  return redirectWithToast(context.env, "/dashboard", {
-    type: "success",
-    description: MONEY_MESSAGES.withdrawalSubmitted,
-  });
+  return requestTakenToDashboard(context.env, MONEY_MESSAGES.withdrawalSubmitted);
 }
 
 export default function Withdraw() {

@@ -38,3 +38,7 @@ export async function getToast(request: Request, env: AppEnv): Promise<{ toast: 
   if (raw) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
   return { toast: result.success ? result.data : null, headers };
 }
+
+/** A client's request was taken: back to the dashboard, where it shows as pending, with the page's message. */
+export const requestTakenToDashboard = (env: AppEnv, message: string) =>
+  redirectWithToast(env, "/dashboard", { type: "success", description: message });
