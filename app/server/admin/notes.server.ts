@@ -4,10 +4,8 @@
  * past a deletion. Nothing here is ever read for the client's own pages, mails, CSVs or feed.
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import { type ClientFlag, flagsOf } from "~/lib/client-flags";
 import { may, PERMISSION_MESSAGES } from "~/lib/permissions";
-import { displayName } from "~/lib/person-name";
 import { NOTE_MESSAGES, parseNoteForm } from "~/lib/schemas/notes";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -21,8 +19,7 @@ export const NOTES_SHOWN = 50;
 /** The scheduler's name in the audit log. */
 const CRON: Actor = { id: "cron" };
 
-const { clientNotes, clientFlags, users, profiles } = schema;
-const corrected = alias(clientNotes, "corrected_note");
+const { clientNotes, clientFlags, users } = schema;
 
 /**
  * The client's live notes (a deleted client's are kept, not shown), newest first, each with its author, the note
@@ -34,19 +31,15 @@ export function clientNotesQuery(db: Db, userId: string) {
       id: clientNotes.id,
       body: clientNotes.body,
       correctsId: clientNotes.correctsId,
-      correctsAt: corrected.createdAt,
+      correctsAt: sql<number | null>`(SELECT c.created_at FROM client_notes c WHERE c.id = ${clientNotes.correctsId})`,
       corrected: sql<number>`EXISTS (SELECT 1 FROM client_notes k WHERE k.corrects_id = ${clientNotes.id})`,
       flagsAdded: clientNotes.flagsAdded,
       flagsRemoved: clientNotes.flagsRemoved,
       createdAt: clientNotes.createdAt,
       authorEmail: users.email,
-      authorFirstName: profiles.firstName,
-      authorLastName: profiles.lastName,
     })
     .from(clientNotes)
-    .leftJoin(corrected, eq(corrected.id, clientNotes.correctsId))
     .leftJoin(users, eq(users.id, clientNotes.authorId))
-    .leftJoin(profiles, eq(profiles.userId, clientNotes.authorId))
     .where(and(eq(clientNotes.userId, userId), isNull(clientNotes.retainUntil)))
     .orderBy(desc(clientNotes.id))
     .limit(NOTES_SHOWN);
@@ -60,7 +53,8 @@ export function clientFlagsQuery(db: Db, userId: string) {
 export const toClientNote = (row: Awaited<ReturnType<typeof clientNotesQuery>>[number]) => ({
   id: row.id,
   body: row.body,
-  author: row.authorEmail ? displayName(row.authorFirstName, row.authorLastName, row.authorEmail) : "Unknown admin",
+  // By e-mail, as the desk names a proposal's admin: two admins may share a name, never an address.
+  author: row.authorEmail ?? "Unknown admin",
   createdAt: row.createdAt,
   corrects: row.correctsId === null ? null : { id: row.correctsId, createdAt: row.correctsAt },
   corrected: Boolean(row.corrected),
