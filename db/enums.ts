@@ -6,6 +6,12 @@ export const ROLES = ["user", "admin"] as const;
  */
 export const BACK_OFFICE_ROLES = ["support", "operator", "approver", "compliance", "owner"] as const;
 export type BackOfficeRole = (typeof BACK_OFFICE_ROLES)[number];
+/**
+ * The flags a back-office note may set on or clear from a client (their labels: app/lib/client-flags.ts). The
+ * migration's checks (0018) spell the same list.
+ */
+export const CLIENT_FLAGS = ["watch", "vip", "do_not_contact"] as const;
+export type ClientFlag = (typeof CLIENT_FLAGS)[number];
 export const PROFILE_STATUSES = ["active", "suspended"] as const;
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
 /** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */

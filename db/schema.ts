@@ -4,11 +4,22 @@
  * before delete) are triggers in db/migrations/0001_ledger_guards.sql, not only code.
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 import {
   AUTH_TOKEN_PURPOSES,
   BACK_OFFICE_ROLES,
+  CLIENT_FLAGS,
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_KINDS,
   IDENTITY_DOCUMENT_TYPES,
@@ -667,5 +678,57 @@ export const verificationDocuments = sqliteTable(
     // One current file of each kind per case.
     uniqueIndex("verification_documents_current_idx").on(t.caseId, t.kind).where(sql`replaced_at IS NULL`),
     index("verification_documents_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The back office's notes on a client (docs/product.md, "Back-office roles", "Client notes"), never shown to the
+ * client. Append-only (migration 0018's triggers): a correction is a new note naming the one it corrects
+ * (`correctsId`, a live note of the same client). A note may set and clear flags (JSON arrays of `CLIENT_FLAGS`);
+ * `retainUntil` is set once, when the client's data is deleted, and the purge deletes the note after it.
+ */
+export const clientNotes = sqliteTable(
+  "client_notes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => users.id),
+    body: text("body").notNull(),
+    correctsId: integer("corrects_id").references((): AnySQLiteColumn => clientNotes.id),
+    flagsAdded: text("flags_added").notNull().default("[]"),
+    flagsRemoved: text("flags_removed").notNull().default("[]"),
+    createdAt: integer("created_at").notNull().default(now),
+    retainUntil: integer("retain_until"),
+  },
+  (t) => [
+    check("client_notes_body", sql`length(trim(${t.body})) BETWEEN 1 AND 2000`),
+    check(
+      "client_notes_flags",
+      sql`json_valid(${t.flagsAdded}) AND json_type(${t.flagsAdded}) = 'array' AND json_valid(${t.flagsRemoved}) AND json_type(${t.flagsRemoved}) = 'array'`,
+    ),
+    index("client_notes_user_idx").on(t.userId, t.id),
+    index("client_notes_corrects_idx").on(t.correctsId).where(sql`${t.correctsId} IS NOT NULL`),
+    index("client_notes_retain_idx").on(t.retainUntil).where(sql`${t.retainUntil} IS NOT NULL`),
+  ],
+);
+
+/** A client's current flags as their notes leave them, kept by a trigger on `client_notes` (migration 0018). */
+export const clientFlags = sqliteTable(
+  "client_flags",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    flag: text("flag", { enum: CLIENT_FLAGS }).notNull(),
+    /** The note that set it. */
+    noteId: integer("note_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.flag] }),
+    check("client_flags_flag", sql`${t.flag} IN (${inList(CLIENT_FLAGS)})`),
   ],
 );

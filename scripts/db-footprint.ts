@@ -172,6 +172,7 @@ const reads: Array<[string, () => Promise<unknown>, number]> = [
         search: "nobody-matches",
         status: null,
         level: null,
+        flag: null,
         sort: "joined",
         dir: "desc",
         after: null,

@@ -140,6 +140,19 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
       `INSERT INTO deposit_wallets (wallet_type, wallet_address, updated_at) VALUES (${sqlValue(wallet.walletType)}, ${sqlValue(wallet.walletAddress)}, ${now})`,
     );
   }
+  // One back-office note with the VIP flag on the demo client, so the client page's Notes and the desk's Flag filter
+  // have something to show (never seen by the client).
+  statements.push(
+    `INSERT INTO client_notes (user_id, author_id, body, flags_added, created_at) VALUES (${[
+      DEMO_CLIENT.id,
+      DEMO_ADMIN.id,
+      "Long-standing client, funds every month. Prefers e-mail to calls.",
+      '["vip"]',
+      now - 2 * day,
+    ]
+      .map(sqlValue)
+      .join(", ")})`,
+  );
   return statements;
 }
 

@@ -2,6 +2,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppContext } from "../app/load-context";
+import { purgeExpiredNotes } from "../app/server/admin/notes.server";
 import { expireProposals } from "../app/server/admin/proposal-expiry.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
 import { edgeLocation } from "../app/server/auth/client-meta.server";
@@ -101,6 +102,7 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
     ),
   );
   ctx.waitUntil(purgeExpiredVerifications(db, bindings.DOCUMENTS, controller.scheduledTime));
+  ctx.waitUntil(purgeExpiredNotes(db, controller.scheduledTime));
 };
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<AppBindings["Bindings"]>;

@@ -1,7 +1,8 @@
+import { CLIENT_FLAGS, type ClientFlag } from "./client-flags";
 import type { VerificationLevel } from "./verification";
 
 /**
- * The desk's client list as the URL states it: search, status and verification level filters, sort column and direction, and a keyset
+ * The desk's client list as the URL states it: search, status, verification level and flag filters, sort column and direction, and a keyset
  * cursor (`after` for Next, `before` for Previous). One parser for the loader; a bad value is named in a message
  * and dropped, so the list still shows.
  */
@@ -30,6 +31,7 @@ export interface ClientListQuery {
   search: string;
   status: ClientStatusFilter | null;
   level: VerificationLevel | null;
+  flag: ClientFlag | null;
   sort: ClientSort;
   dir: SortDirection;
   after: ClientCursor | null;
@@ -41,6 +43,7 @@ export const CLIENT_LIST_MESSAGES = {
   dir: "Unknown sort direction: use asc or desc.",
   status: "Unknown status filter: use active, suspended or unconfirmed.",
   level: "Unknown level filter: use unverified, verified or restricted.",
+  flag: `Unknown flag filter: use ${CLIENT_FLAGS.join(", ")}.`,
   cursor: "That page link is no longer valid: showing the first page.",
 };
 
@@ -75,6 +78,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
   const dir = pick("dir", ["asc", "desc"] as const, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
   const status = pick("status", CLIENT_STATUSES, CLIENT_LIST_MESSAGES.status);
   const level = pick("level", CLIENT_LEVELS, CLIENT_LIST_MESSAGES.level);
+  const flag = pick("flag", CLIENT_FLAGS, CLIENT_LIST_MESSAGES.flag);
   const after = decodeClientCursor(params.get("after"), sort);
   const before = after ? null : decodeClientCursor(params.get("before"), sort);
   if (after === "bad" || before === "bad") errors.push(CLIENT_LIST_MESSAGES.cursor);
@@ -83,6 +87,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
       search: params.get("q")?.trim().slice(0, 100) ?? "",
       status,
       level,
+      flag,
       sort,
       dir,
       after: after === "bad" ? null : after,
@@ -101,6 +106,7 @@ export function clientListHref(query: ClientListQuery, change: Partial<Record<st
   if (query.search) params.set("q", query.search);
   if (query.status) params.set("status", query.status);
   if (query.level) params.set("level", query.level);
+  if (query.flag) params.set("flag", query.flag);
   if (query.sort !== "joined") params.set("sort", query.sort);
   if (query.dir !== defaultDirection(query.sort)) params.set("dir", query.dir);
   for (const [key, value] of Object.entries(change)) {

@@ -53,6 +53,13 @@ const FORBIDDEN_CHARACTER_CLASS =
   "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]";
 const FORBIDDEN_CHARACTERS = new RegExp(FORBIDDEN_CHARACTER_CLASS);
 
+/**
+ * Whether a text carries a character the forms refuse; `lineBreaks` lets a multi-line text (a client note) keep its
+ * line feeds, and only them.
+ */
+export const hasForbiddenCharacters = (text: string, { lineBreaks = false } = {}) =>
+  FORBIDDEN_CHARACTERS.test(lineBreaks ? text.replaceAll("\n", " ") : text);
+
 /** Removes every character the forms refuse (for text that is cleaned rather than refused, such as a file's name). */
 export const withoutForbiddenCharacters = (text: string) =>
   text.replace(new RegExp(FORBIDDEN_CHARACTER_CLASS, "g"), "");

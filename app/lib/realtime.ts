@@ -55,7 +55,9 @@ export type FeedEvent =
    * A client's identity verification was sent for review or decided: the desk's count and queue reload, and so
    * does the client's own page when it is a decision.
    */
-  | { type: "verification.changed"; userId: string };
+  | { type: "verification.changed"; userId: string }
+  /** Desk only: a note was written on a client, so their open back-office page reloads its notes and flags. */
+  | { type: "client.notes.changed"; userId: string };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -106,7 +108,7 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
   if (value.type === "proposal.changed") return { type: value.type };
-  if (value.type === "client.deleted" || value.type === "verification.changed")
+  if (value.type === "client.deleted" || value.type === "verification.changed" || value.type === "client.notes.changed")
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;
   const transaction = parseFeedTransaction(value.transaction);

@@ -3,7 +3,9 @@ import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@r
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ClientActions } from "~/components/admin/client-actions";
+import { ClientFlagBadges } from "~/components/admin/client-flags";
 import { ClientHoldings } from "~/components/admin/client-holdings";
+import { ClientNotes } from "~/components/admin/client-notes";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProposalsCard } from "~/components/admin/proposals-card";
@@ -16,6 +18,7 @@ import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
 import { secondAdminFromCents } from "~/lib/money/constraints";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
@@ -23,6 +26,7 @@ import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
+import { addClientNote } from "~/server/admin/notes.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -47,6 +51,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     filterErrors: errors,
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
+    mayWriteNotes: may(admin.roles, "writeNotes"),
     secondApprovalFromCents: secondAdminFromCents(context.env.FOUR_EYES_THRESHOLD),
     // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
@@ -91,6 +96,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     rejectProposal: (reply) => proposal(reply, "rejectProposal"),
     suspend: (reply) => status(reply, "suspend"),
     activate: (reply) => status(reply, "activate"),
+    note: async (reply) => reply.outcome(await addClientNote(context, admin, userId, form)),
   });
 }
 
@@ -113,6 +119,9 @@ export default function ClientDetail() {
     secondApprovalFromCents,
     awaitingSecondApproval,
     verification,
+    notes,
+    flags,
+    mayWriteNotes,
   } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -133,6 +142,12 @@ export default function ClientDetail() {
       refresh();
     },
     onReconnect: refresh,
+  });
+  // Notes are desk news, never on the client's own feed: another admin's note reloads this page from the desk's.
+  useFeed("/ws/admin", {
+    onEvent: (event) => {
+      if (event.type === "client.notes.changed" && event.userId === profile.id) refresh();
+    },
   });
   const rows = (firstPage ? mergeTransactions(transactions, live) : transactions).map((tx) => ({
     ...tx,
@@ -173,6 +188,12 @@ export default function ClientDetail() {
 
       <ClientProfile profile={profile}>
         <ClientVerification verification={verification} />
+        {flags.length > 0 ? (
+          <p className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+            <span className="text-ink-muted">Flags</span>
+            <ClientFlagBadges flags={flags} />
+          </p>
+        ) : null}
       </ClientProfile>
       <ClientSummary summary={summary} status={profile.status} />
       <FormErrors reply={refusalFor(reply, "entry")}>
@@ -193,6 +214,7 @@ export default function ClientDetail() {
           showOutcome={false}
         />
       ) : null}
+      <ClientNotes notes={notes} flags={flags} canWrite={mayWriteNotes} reply={reply} />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
       <TransactionsTable
         rows={rows}

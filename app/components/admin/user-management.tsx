@@ -4,6 +4,7 @@ import { Banner } from "~/components/form";
 import { useListNavigation } from "~/components/list-navigation";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
+import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "~/lib/client-flags";
 import {
   CLIENT_LEVELS,
   CLIENT_SORT_LABELS,
@@ -17,6 +18,7 @@ import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
+import { ClientFlagBadges } from "./client-flags";
 import { VerificationLevelBadge } from "./verification-level";
 
 interface ClientRow {
@@ -29,6 +31,7 @@ interface ClientRow {
   joinedAt: number;
   lastActivityAt: number | null;
   level: VerificationLevel;
+  flags: ClientFlag[];
 }
 
 /**
@@ -68,7 +71,7 @@ function useTimedMessage(reply: IntentReply | undefined, intent: string) {
 }
 
 /**
- * The desk's User Management card: search by name or email, status and verification level filters, a sort (name, joined, last
+ * The desk's User Management card: search by name or email, status, verification level and flag filters, a sort (name, joined, last
  * activity, balance, either way), all in the URL; the clients 50 a page (Previous and Next) with their status,
  * verification level, balance and last activity, and Delete (after a confirmation) for a client with a profile. The delete's outcome shows in the
  * card's banner for a while; when the server asks for a second-factor code first, a dialog repeats that delete
@@ -133,6 +136,14 @@ export function UserManagement({
               </option>
             ))}
           </ListSelect>
+          <ListSelect id="client-flag" name="flag" label="Flag" value={list.flag ?? ""}>
+            <option value="">All</option>
+            {CLIENT_FLAGS.map((flag) => (
+              <option key={flag} value={flag}>
+                {CLIENT_FLAG_LABELS[flag]}
+              </option>
+            ))}
+          </ListSelect>
           <ListSelect id="client-sort" name="sort" label="Sort by" value={list.sort}>
             {CLIENT_SORTS.map((sort) => (
               <option key={sort} value={sort}>
@@ -175,6 +186,7 @@ export function UserManagement({
                   </span>
                   <div>
                     <a href={`/user/${client.id}`}>{client.name}</a>
+                    <ClientFlagBadges flags={client.flags} className="ml-2 align-middle" />
                     <p>{client.email}</p>
                     <p>{`Since ${formatLongDate(client.joinedAt)}`}</p>
                   </div>

@@ -91,4 +91,6 @@ export const AUDIT_ACTIONS = [
   "verification.approve",
   "verification.reject",
   "verification.request_info",
+  "client.note",
+  "client.notes_purge",
 ] as const;

@@ -1,5 +1,6 @@
 /** A client as the back office sees and manages it: the client page's data, suspension and reactivation. */
 import { and, eq, sql } from "drizzle-orm";
+import { flagsOf } from "~/lib/client-flags";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
@@ -20,6 +21,7 @@ import { neverPaidTo } from "../ledger/payout-address.server";
 import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
 import { endSessionsOf } from "../session.server";
 import { clientVerification, liveCaseQuery } from "../verification/review-reads.server";
+import { clientFlagsQuery, clientNotesQuery, toClientNote } from "./notes.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { profiles, transactions, withdrawalWallets } = schema;
@@ -58,7 +60,7 @@ export async function clientDetail(
   filters: HistoryFilters = {},
   position: HistoryPosition = {},
 ) {
-  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins, verification } =
+  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins, verification, notes, flags } =
     await readTogether(db, {
       account: accountQuery(db, userId),
       totals: ledgerTotalsQuery(db, userId),
@@ -69,6 +71,8 @@ export async function clientDetail(
       proposals: waitingProposalsQuery(db, { userId }),
       admins: adminCountQuery(db),
       verification: liveCaseQuery(db, userId),
+      notes: clientNotesQuery(db, userId),
+      flags: clientFlagsQuery(db, userId),
     });
   const [client] = account;
   if (!client?.status) return null;
@@ -97,6 +101,8 @@ export async function clientDetail(
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
     verification: clientVerification(verification, client.createdAt),
+    notes: notes.map(toClientNote),
+    flags: flagsOf(flags.map((f) => f.flag)),
   };
 }
 

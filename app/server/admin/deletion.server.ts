@@ -4,6 +4,7 @@
  * batch. The login account stays; a later sign-in creates a fresh profile. The identity-verification case and
  * its documents are evidence we must keep: in the same batch the case is ended (`ended_at`) and kept until
  * `retain_until`, five years later, when the scheduled purge deletes it (app/server/verification/retention.server.ts).
+ * The client's notes are kept the same way (app/server/admin/notes.server.ts) and their flags cleared.
  */
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
@@ -35,7 +36,9 @@ export async function deleteClientData(
                     'balanceCents', (SELECT balance_cents FROM profiles WHERE user_id = ${userId}),
                     'email', (SELECT email FROM users WHERE id = ${userId}),
                     'verificationRetainedUntil', (SELECT ${retainUntil(now)} FROM verification_cases
-                                                  WHERE user_id = ${userId} AND ended_at IS NULL)`,
+                                                  WHERE user_id = ${userId} AND ended_at IS NULL),
+                    'notesRetained', (SELECT count(*) FROM client_notes
+                                      WHERE user_id = ${userId} AND retain_until IS NULL)`,
         at: now,
       }),
       archiveTransactions: sql`
@@ -59,6 +62,10 @@ export async function deleteClientData(
       keepVerificationEvidence: sql`
         UPDATE verification_cases SET ended_at = ${now}, retain_until = ${retainUntil(now)}, updated_at = ${now}
         WHERE user_id = ${userId} AND ended_at IS NULL`,
+      // The back office's notes follow the evidence's rule: kept, no longer shown, until the same retain_until.
+      keepNotes: sql`UPDATE client_notes SET retain_until = ${retainUntil(now)}
+                     WHERE user_id = ${userId} AND retain_until IS NULL`,
+      clearFlags: sql`DELETE FROM client_flags WHERE user_id = ${userId}`,
     });
     return { ok: true };
   } catch (error) {

@@ -3,6 +3,7 @@
  * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
+import { flagsOf } from "~/lib/client-flags";
 import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
 import { displayName } from "~/lib/person-name";
 import { profileNameKey, USER_ACTIVITY_KEY, type VerificationStatus } from "../../../db/schema";
@@ -32,6 +33,7 @@ const DEFAULT_LIST: ClientListQuery = {
   search: "",
   status: null,
   level: null,
+  flag: null,
   sort: "joined",
   dir: "desc",
   after: null,
@@ -168,7 +170,7 @@ const STATUS_CONDITIONS: Record<ClientStatusFilter, SQL> = {
 /**
  * The User Management table: one page of clients in the chosen order, by keyset on (sort value, id), after a
  * cursor (Next) or before one (Previous: read backwards, then turned round), filtered by status and by a search
- * of name or e-mail. A client whose data was deleted has no profile and is not listed until a new sign-in
+ * of name or e-mail (and by a flag). A client whose data was deleted has no profile and is not listed until a new sign-in
  * creates one.
  */
 export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number, now = Date.now()) {
@@ -187,6 +189,7 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
       balanceCents: profiles.balanceCents,
       sortValue: sql<string | number>`${key.value}`.as("sort_value"),
       caseStatus: sql<VerificationStatus | null>`${liveCaseStatusSql(users.id)}`.as("case_status"),
+      flags: sql<string | null>`(SELECT group_concat(flag) FROM client_flags WHERE user_id = ${users.id})`.as("flags"),
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -196,6 +199,10 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
         eq(users.role, "user"),
         list.status ? STATUS_CONDITIONS[list.status] : undefined,
         list.level ? levelConditionSql(list.level, { id: users.id, createdAt: users.createdAt }, now) : undefined,
+        // One look-up of the flags projection's primary key per client walked.
+        list.flag
+          ? sql`EXISTS (SELECT 1 FROM client_flags WHERE user_id = ${users.id} AND flag = ${list.flag})`
+          : undefined,
         pattern
           ? or(
               sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
@@ -231,4 +238,5 @@ const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) =>
   status: r.emailConfirmedAt ? ("active" as const) : ("unconfirmed" as const),
   suspended: r.status === "suspended",
   level: levelOf({ caseStatus: r.caseStatus, createdAt: r.createdAt }, Date.now()),
+  flags: flagsOf(r.flags),
 });
