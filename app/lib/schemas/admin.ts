@@ -91,4 +91,12 @@ export const AUDIT_ACTIONS = [
   "verification.approve",
   "verification.reject",
   "verification.request_info",
+  "team.invite",
+  "team.join",
+  "team.roles",
+  "team.deactivate",
+  "team.reactivate",
+  "team.propose",
+  "team.approve",
+  "team.reject",
 ] as const;
