@@ -10,6 +10,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toasts } from "~/components/toasts";
 import { useNonce } from "~/lib/nonce";
+import { may } from "~/lib/permissions";
 import { getSessionUser, mustSetUpTwoFactor } from "~/server/session.server";
 import { getToast } from "~/server/toast.server";
 import stylesheet from "~/tailwind.css?url";
@@ -29,7 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      viewer: user ? { role: user.role, firstName: user.firstName, mustEnrol: mustSetUpTwoFactor(user) } : null,
+      viewer: user
+        ? {
+            role: user.role,
+            firstName: user.firstName,
+            mustEnrol: mustSetUpTwoFactor(user),
+            managesTeam: may(user.roles, "manageTeam"),
+          }
+        : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
       siteUrl: new URL(request.url).origin,

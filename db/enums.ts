@@ -12,6 +12,13 @@ export type BackOfficeRole = (typeof BACK_OFFICE_ROLES)[number];
  */
 export const CLIENT_FLAGS = ["watch", "vip", "do_not_contact"] as const;
 export type ClientFlag = (typeof CLIENT_FLAGS)[number];
+/**
+ * What one owner proposes on the team page and another owner decides: giving an admin the owner role, and
+ * resetting an admin's two-factor sign-in (they enrol again at their next sign-in).
+ */
+export const TEAM_PROPOSAL_KINDS = ["grant_owner", "reset_two_factor"] as const;
+export type TeamProposalKind = (typeof TEAM_PROPOSAL_KINDS)[number];
+export const TEAM_PROPOSAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const PROFILE_STATUSES = ["active", "suspended"] as const;
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
 /** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */

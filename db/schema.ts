@@ -19,6 +19,7 @@ import {
 import {
   AUTH_TOKEN_PURPOSES,
   BACK_OFFICE_ROLES,
+  type BackOfficeRole,
   CLIENT_FLAGS,
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_KINDS,
@@ -31,6 +32,8 @@ import {
   ROLES,
   SECOND_FACTOR_METHODS,
   SIGN_IN_RESULTS,
+  TEAM_PROPOSAL_KINDS,
+  TEAM_PROPOSAL_STATUSES,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   VERIFICATION_STATUSES,
@@ -62,6 +65,8 @@ export const users = sqliteTable(
      * from the account for a while after (the step-up hold, app/server/auth/step-up.server.ts).
      */
     secondFactorResetAt: integer("second_factor_reset_at"),
+    /** When an owner deactivated this admin: no sign-in, no session, until reactivated (the team page). */
+    deactivatedAt: integer("deactivated_at"),
   },
   (t) => [
     check("users_email_lower", sql`${t.email} = lower(${t.email})`),
@@ -115,6 +120,49 @@ export const adminRoles = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.role] }),
     check("admin_roles_role", sql`${t.role} IN (${inList(BACK_OFFICE_ROLES)})`),
+  ],
+);
+
+/**
+ * An invitation to the back office (the team page): only the SHA-256 of the mailed token is stored (`id`); it works
+ * once, for 48 hours. `roles` is a JSON array of the back-office roles the new admin gets (never owner).
+ */
+export const adminInvitations = sqliteTable(
+  "admin_invitations",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    roles: text("roles", { mode: "json" }).$type<BackOfficeRole[]>().notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+  },
+  (t) => [
+    check("admin_invitations_email_lower", sql`${t.email} = lower(${t.email})`),
+    index("admin_invitations_email_idx").on(t.email, t.expiresAt),
+  ],
+);
+
+/** What one owner proposes on the team page and another owner decides: granting the owner role, a 2FA reset. */
+export const teamProposals = sqliteTable(
+  "team_proposals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: TEAM_PROPOSAL_KINDS }).notNull(),
+    targetId: text("target_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    proposedBy: text("proposed_by").references(() => users.id, { onDelete: "set null" }),
+    proposedAt: integer("proposed_at").notNull(),
+    status: text("status", { enum: TEAM_PROPOSAL_STATUSES }).notNull().default("pending"),
+    decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at"),
+  },
+  (t) => [
+    check("team_proposals_kind", sql`${t.kind} IN (${inList(TEAM_PROPOSAL_KINDS)})`),
+    check("team_proposals_status", sql`${t.status} IN (${inList(TEAM_PROPOSAL_STATUSES)})`),
+    uniqueIndex("team_proposals_open_uq").on(t.kind, t.targetId).where(sql`${t.status} = 'pending'`),
   ],
 );
 

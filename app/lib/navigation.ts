@@ -5,7 +5,7 @@ export interface NavLink {
 }
 
 /** Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back). */
-export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean } | null;
+export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean; managesTeam?: boolean } | null;
 
 const SIGNED_OUT: NavLink[] = [
   { to: "/", label: "Home" },
@@ -30,11 +30,15 @@ const ADMIN: NavLink[] = [
   { to: "/account", label: "Account" },
 ];
 
+const TEAM: NavLink = { to: "/admin/team", label: "Team" };
+
 export function navLinksFor(viewer: Viewer): NavLink[] {
   if (!viewer) return SIGNED_OUT;
   // Links that would only bounce back to the set-up page are not offered: Sign Out is the one way elsewhere.
   if (viewer.mustEnrol) return [];
-  return viewer.role === "admin" ? ADMIN : CLIENT;
+  if (viewer.role !== "admin") return CLIENT;
+  // The team page is for owners (app/lib/permissions.ts, `manageTeam`); others are not offered it.
+  return viewer.managesTeam ? [ADMIN[0] as NavLink, TEAM, ...ADMIN.slice(1)] : ADMIN;
 }
 
 export const FOOTER_LINKS: NavLink[] = [

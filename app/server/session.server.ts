@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/cloudflare";
-import { and, eq, gt, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 import { may, type Permission } from "~/lib/permissions";
 import { BACK_OFFICE_ROLES, type BackOfficeRole, type SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
@@ -156,7 +156,15 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(twoFactor, eq(twoFactor.userId, users.id))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, now - SESSION_IDLE_MS)))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, now - SESSION_IDLE_MS),
+        // A deactivated admin has no session, whichever way it began (the team page).
+        isNull(users.deactivatedAt),
+      ),
+    )
     .get();
   if (!row) return null;
 

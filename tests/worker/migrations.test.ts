@@ -12,6 +12,7 @@ describe("migrations on an empty D1", () => {
       "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name <> 'd1_migrations' ORDER BY type, name",
     ).all<{ type: string; name: string }>();
     expect(results.filter((r) => r.type === "table").map((r) => r.name)).toEqual([
+      "admin_invitations",
       "admin_roles",
       "audit_log",
       "auth_failures",
@@ -31,6 +32,7 @@ describe("migrations on an empty D1", () => {
       "sessions",
       "sign_in_challenges",
       "sign_in_events",
+      "team_proposals",
       "transactions",
       "transactions_archive",
       "two_factor",
@@ -57,6 +59,8 @@ describe("migrations on an empty D1", () => {
       "proposals_no_delete",
       "proposals_pending_only_decides",
       "proposals_second_admin_approves",
+      "team_proposals_decided_are_immutable",
+      "team_proposals_second_owner_approves",
       "transactions_cancel_by_owner",
       "transactions_decided_are_immutable",
       "transactions_decided_by_admin",

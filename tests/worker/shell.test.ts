@@ -48,11 +48,14 @@ describe("app shell", () => {
     expect(html).toContain("Sign Out");
   });
 
-  it("shows an admin the Admin Panel and Account only", async () => {
-    const admin = await createUser({ role: "admin" });
+  it("shows an admin the Admin Panel and Account only, and an owner the Team page too", async () => {
+    const admin = await createUser({ role: "admin", roles: ["operator"] });
     const { html } = await page("/", await sessionCookieFor(admin.id));
     expect(hrefsIn(html, "Main")).toEqual(["/", "/admin", "/account"]);
     expect(html).toContain("Admin Panel");
+    const owner = await createUser({ role: "admin", roles: ["owner"] });
+    const owners = await page("/", await sessionCookieFor(owner.id));
+    expect(hrefsIn(owners.html, "Main")).toEqual(["/", "/admin", "/admin/team", "/account"]);
   });
 
   it("shows an admin who must still set up two-factor sign-in only Sign Out: every other page sends them back", async () => {

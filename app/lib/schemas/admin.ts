@@ -93,4 +93,12 @@ export const AUDIT_ACTIONS = [
   "verification.request_info",
   "client.note",
   "client.notes_purge",
+  "team.invite",
+  "team.join",
+  "team.roles",
+  "team.deactivate",
+  "team.reactivate",
+  "team.propose",
+  "team.approve",
+  "team.reject",
 ] as const;

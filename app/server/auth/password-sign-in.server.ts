@@ -68,11 +68,13 @@ export async function signIn(
   }
 
   const user = await db
-    .select({ ...signedInUserColumns, passwordHash: users.passwordHash })
+    .select({ ...signedInUserColumns, passwordHash: users.passwordHash, deactivatedAt: users.deactivatedAt })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, credentials.email))
-    .get();
+    .get()
+    // A deactivated admin is answered as an unknown account: nothing tells that the account exists.
+    .then((row) => (row?.deactivatedAt == null ? row : undefined));
   // An account made through a provider has no password: it costs the same throwaway check as an unknown e-mail,
   // so the answer's timing does not tell that it exists.
   const valid = user?.passwordHash
@@ -87,6 +89,6 @@ export async function signIn(
   }
 
   await clearAttempts(db, BUDGETS.signInPerAccount, credentials.email).run();
-  const { passwordHash: _hash, ...signedIn } = user;
+  const { passwordHash: _hash, deactivatedAt: _deactivated, ...signedIn } = user;
   return { ok: true, user: signedIn };
 }

@@ -12,6 +12,7 @@ import {
   withdrawalRequest,
 } from "./templates/requests.server";
 import { securityNotice } from "./templates/security-notice.server";
+import { adminInvitation, teamChange } from "./templates/team.server";
 import type { MailTemplate } from "./templates/template.server";
 import { verificationReminder, verificationRestricted } from "./templates/verification-deadline.server";
 import { verificationDecided } from "./templates/verification-review.server";
@@ -41,6 +42,8 @@ const TEMPLATES = {
   verification_reminder: verificationReminder,
   verification_restricted: verificationRestricted,
   verification_decided: verificationDecided,
+  admin_invitation: adminInvitation,
+  team_change: teamChange,
 } as const satisfies Record<string, MailTemplate>;
 
 export type EmailTemplate = keyof typeof TEMPLATES;

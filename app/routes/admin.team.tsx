@@ -1,0 +1,85 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AdminPageHeader } from "~/components/admin/page-header";
+import { TeamInviteForm } from "~/components/admin/team-invite-form";
+import { TeamMembers } from "~/components/admin/team-members";
+import { TeamProposals } from "~/components/admin/team-proposals";
+import { Banner } from "~/components/form";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { formValues } from "~/lib/forms";
+import { adminPageTitle } from "~/lib/navigation";
+import { invitationSchema, rolesFrom, TEAM_MESSAGES } from "~/lib/team";
+import { changeRoles, deactivateAdmin, reactivateAdmin } from "~/server/admin/team.server";
+import { inviteAdmin } from "~/server/admin/team-invitations.server";
+import { decideTeamProposal, proposeTeamChange } from "~/server/admin/team-proposals.server";
+import { teamPage } from "~/server/admin/team-reads.server";
+import type { FormOutcome } from "~/server/commands.server";
+import { readForm } from "~/server/form.server";
+import { siteOrigin } from "~/server/http.server";
+import { dispatchIntent, type Replies } from "~/server/intents.server";
+import { requirePermission } from "~/server/session.server";
+
+export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Team") }]);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const owner = await requirePermission(request, context, "manageTeam");
+  return { ...(await teamPage(context.db)), viewerId: owner.id };
+}
+
+type Extra = { subject: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const owner = await requirePermission(request, context, "manageTeam");
+  const form = await readForm(request);
+  const userId = String(form.get("userId") ?? "");
+  const proposalId = String(form.get("proposalId") ?? "");
+  // Every answer about one admin (or proposal) names it, so the page shows it beside that admin.
+  const about = (reply: Replies<Extra>, subject: string, outcome: FormOutcome) =>
+    outcome.ok ? reply.done(outcome.message, { subject }) : reply.refused({ ...outcome, subject });
+  const decide = async (reply: Replies<Extra>, approve: boolean) => {
+    if (!/^\d{1,15}$/.test(proposalId)) return reply.refused({ error: TEAM_MESSAGES.proposalGone, status: 404 });
+    return about(reply, proposalId, await decideTeamProposal(context, owner, Number(proposalId), approve));
+  };
+  return dispatchIntent<string, Extra>(form, {
+    invite: async (reply) => {
+      const input = invitationSchema.parse(formValues(form), undefined);
+      if (!input.ok) return reply.refused(input);
+      return reply.outcome(await inviteAdmin(context, owner, input.data, siteOrigin(context.env, request)));
+    },
+    roles: async (reply) => {
+      const chosen = rolesFrom(formValues(form));
+      if (chosen.unknown) return reply.refused({ error: TEAM_MESSAGES.unknownRole, subject: userId });
+      return about(reply, userId, await changeRoles(context, owner, userId, chosen.roles));
+    },
+    deactivate: async (reply) => about(reply, userId, await deactivateAdmin(context, owner, userId)),
+    reactivate: async (reply) => about(reply, userId, await reactivateAdmin(context, owner, userId)),
+    proposeOwner: async (reply) => about(reply, userId, await proposeTeamChange(context, owner, "grant_owner", userId)),
+    proposeReset: async (reply) =>
+      about(reply, userId, await proposeTeamChange(context, owner, "reset_two_factor", userId)),
+    approve: (reply) => decide(reply, true),
+    reject: (reply) => decide(reply, false),
+  });
+}
+
+export default function AdminTeam() {
+  const { members, invitations, proposals, viewerId } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  // An answer about one admin or proposal shows beside it; the invitation's shows here.
+  const general = reply && !reply.subject && reply.tone === "success" ? reply : undefined;
+  return (
+    <section className="space-y-6">
+      <AdminPageHeader title="Team">
+        The back office&apos;s admins and what their roles let them do. Making an admin an owner and resetting an
+        admin&apos;s two-factor sign-in take a second owner.
+      </AdminPageHeader>
+      {general ? <Banner tone="success">{general.message}</Banner> : null}
+      <TeamProposals proposals={proposals} viewerId={viewerId} reply={reply} />
+      <TeamMembers members={members} invitations={invitations} viewerId={viewerId} reply={reply} />
+      <TeamInviteForm reply={reply} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

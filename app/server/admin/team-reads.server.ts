@@ -1,0 +1,74 @@
+/** What the team page shows, in one round trip: the admins, the open invitations and the open proposals. */
+import { eq, sql } from "drizzle-orm";
+import type { BackOfficeRole, TeamProposalKind } from "../../../db/enums";
+import { type Db, readTogether, schema } from "../db.server";
+
+const { adminInvitations, users, profiles, twoFactor, teamProposals } = schema;
+
+export interface TeamMember {
+  id: string;
+  name: string;
+  email: string;
+  roles: BackOfficeRole[];
+  twoFactor: boolean;
+  lastSignInAt: number | null;
+  deactivatedAt: number | null;
+}
+
+export interface TeamProposalRow {
+  id: number;
+  kind: TeamProposalKind;
+  targetId: string;
+  targetEmail: string;
+  proposedBy: string | null;
+  proposerEmail: string | null;
+  proposedAt: number;
+}
+
+export async function teamPage(db: Db, now = Date.now()) {
+  const { members, invitations, proposals } = await readTogether(db, {
+    members: db
+      .select({
+        id: users.id,
+        name: sql<string>`trim(coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, ''))`,
+        email: users.email,
+        roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE user_id = ${users.id})`,
+        twoFactor: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
+        lastSignInAt: users.lastLoginAt,
+        deactivatedAt: users.deactivatedAt,
+      })
+      .from(users)
+      .leftJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(twoFactor, eq(twoFactor.userId, users.id))
+      .where(eq(users.role, "admin"))
+      .orderBy(sql`${users.deactivatedAt} IS NOT NULL`, sql`lower(${users.email})`),
+    invitations: db
+      .select({ email: adminInvitations.email, roles: adminInvitations.roles, expiresAt: adminInvitations.expiresAt })
+      .from(adminInvitations)
+      .where(sql`${adminInvitations.acceptedAt} IS NULL AND ${adminInvitations.expiresAt} > ${now}`)
+      .orderBy(adminInvitations.email),
+    proposals: db
+      .select({
+        id: teamProposals.id,
+        kind: teamProposals.kind,
+        targetId: teamProposals.targetId,
+        targetEmail: users.email,
+        proposedBy: teamProposals.proposedBy,
+        proposerEmail: sql<string | null>`(SELECT email FROM users WHERE id = ${teamProposals.proposedBy})`,
+        proposedAt: teamProposals.proposedAt,
+      })
+      .from(teamProposals)
+      .innerJoin(users, eq(users.id, teamProposals.targetId))
+      .where(eq(teamProposals.status, "pending"))
+      .orderBy(teamProposals.proposedAt),
+  });
+  return {
+    members: members.map((row) => ({
+      ...row,
+      roles: (row.roles ?? "").split(",").filter(Boolean) as BackOfficeRole[],
+      twoFactor: Boolean(row.twoFactor),
+    })),
+    invitations,
+    proposals,
+  };
+}
