@@ -84,7 +84,7 @@ export function ProposalsCard({
                 {proposal.reason ? <p className="mt-1 break-words">Reason: {proposal.reason}</p> : null}
                 {proposal.limitReason ? (
                   <p className="mt-1 break-words" data-testid="proposal-limit">
-                    Over the approval limit: {proposal.limitReason}
+                    {`Over the approval limit: ${proposal.limitReason}`}
                   </p>
                 ) : null}
               </div>
