@@ -61,11 +61,9 @@ async function clientWithWithdrawals(count: number, cents: number) {
   return { client, ids };
 }
 
-let admin: Admin;
 let other: Admin;
 
 beforeAll(async () => {
-  admin = await newAdmin();
   other = await newAdmin();
 });
 
