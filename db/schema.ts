@@ -424,6 +424,8 @@ export const transactions = sqliteTable(
     index("transactions_user_payouts_idx")
       .on(t.userId, t.withdrawalWalletAddress, t.id)
       .where(sql`status = 'approved' AND transaction_type = 'withdraw'`),
+    // Approval limits: what one admin approved in the last 24 hours, read inside the statement of each act.
+    index("transactions_decided_by_idx").on(t.decidedBy, t.decidedAt).where(sql`status = 'approved'`),
   ],
 );
 
@@ -455,6 +457,11 @@ export const proposals = sqliteTable(
     newAddress: text("new_address"),
     /** The proposer's reason (required for an entry). */
     note: text("note"),
+    /**
+     * Why an act under the threshold waits: the approval limit it would break ("Would bring your approvals for
+     * this client today to $12,000.00."); null when its amount alone needs a second admin.
+     */
+    limitReason: text("limit_reason"),
     /** The proposing form's key: a resubmission is the same proposal. */
     idempotencyKey: text("idempotency_key"),
     proposedBy: text("proposed_by").notNull(),
@@ -493,6 +500,8 @@ export const proposals = sqliteTable(
     // The 'Awaiting second approval' cards: the desk's (all waiting, oldest first) and a client's.
     index("proposals_pending_idx").on(t.proposedAt, t.id).where(sql`status = 'pending'`),
     index("proposals_user_idx").on(t.userId, t.status, t.proposedAt),
+    // Approval limits: whether a second admin approved an admin's act (it then counts for neither).
+    index("proposals_transaction_idx").on(t.transactionId),
   ],
 );
 

@@ -115,6 +115,9 @@ const env = {
   UNVERIFIED_DEPOSIT_LIMIT: 2000,
   WITHDRAWAL_LIMIT_DAY: 25000,
   WITHDRAWAL_LIMIT_MONTH: 100000,
+  // One admin decides every request here: approval limits high enough that each decision is written, as measured.
+  FOUR_EYES_THRESHOLD: 1_000_000_000,
+  ADMIN_DAILY_LIMIT: 1_000_000_000,
 } as never;
 const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as Record<string, string>;
 const { getSessionUser, liveSessionIds, newSession, insertSession } = await import("../app/server/session.server.ts");
@@ -350,7 +353,10 @@ for (const [i, client] of sampleClients.entries()) {
 for (const [i, id] of ids.entries()) {
   const decision = i % 4 === 3 ? "rejected" : "approved";
   await timed(`decision (${decision})`, () =>
-    decideTransaction(db, admin, id, decision, { reason: decision === "rejected" ? "Funds not received" : null }),
+    decideTransaction(db, admin, id, decision, {
+      limits: env,
+      reason: decision === "rejected" ? "Funds not received" : null,
+    }),
   );
 }
 const userAgent =

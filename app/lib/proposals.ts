@@ -14,6 +14,7 @@ export const PROPOSAL_MESSAGES = {
   ownProposal: "You cannot approve your own proposal",
   ownProposalReject: "You cannot reject your own proposal",
   reasonRequired: "Please give a reason: an entry at or above the second-approval threshold waits for another admin",
+  limitReasonRequired: "Please give a reason: this entry waits for another admin",
   rejectReasonRequired: "Please give a reason for rejecting this proposal",
   /** The one message of every reason field (app/lib/schemas/reason.ts). */
   reasonTooLong: REASON_TOO_LONG,
@@ -32,6 +33,18 @@ export const PROPOSAL_MESSAGES = {
   secondAdminNeeded: "A second admin is needed to approve this",
   waitingForOther: "Waiting for another admin",
 } as const;
+
+/**
+ * Why an act under the threshold waits for a second admin (the approval limit it would break, docs/product.md,
+ * "Approval limits per admin"): the sum it would bring, and for the daily limit the limit itself.
+ */
+export function approvalLimitMessage(limit: "perClient" | "daily", sumCents: number, limitCents: number): string {
+  if (limit === "perClient") return `Would bring your approvals for this client today to ${formatCents(sumCents)}.`;
+  return `Would bring your approvals today to ${formatCents(sumCents)}, above your daily limit of ${formatCents(limitCents)}.`;
+}
+
+/** The reply to an act that became a proposal because of an approval limit. */
+export const awaitingBecause = (limitReason: string) => `${PROPOSAL_MESSAGES.awaiting}. ${limitReason}`;
 
 /** Proposals expire this long after they were made, approved or not. */
 export const PROPOSAL_LIFETIME_MS = 72 * 60 * 60 * 1000;

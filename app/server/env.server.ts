@@ -34,6 +34,17 @@ const wholeDollars = (name: string, fallback: string) =>
     )
     .transform(Number);
 
+/** A whole number of US dollars, or undefined when absent or empty (its default then follows another setting). */
+const optionalWholeDollars = (name: string) =>
+  z.preprocess(
+    (value) => (value === undefined || value === "" ? undefined : String(value).trim()),
+    z
+      .string()
+      .regex(/^\d{1,9}$/, `${name} must be a whole number of US dollars (0 or more)`)
+      .transform(Number)
+      .optional(),
+  );
+
 /** A setting that may be absent; an empty value counts as absent. */
 const optionalSetting = z
   .string()
@@ -98,6 +109,12 @@ const appEnvSchema = z
      */
     FOUR_EYES_THRESHOLD: wholeDollars("FOUR_EYES_THRESHOLD", "10000"),
     /**
+     * Approval limits per admin (a var, whole US dollars): what one admin's own entries and withdrawal approvals
+     * over all clients may total in a rolling 24 hours before the next one waits for a second admin. Unset or
+     * empty: five times FOUR_EYES_THRESHOLD.
+     */
+    ADMIN_DAILY_LIMIT: optionalWholeDollars("ADMIN_DAILY_LIMIT"),
+    /**
      * Identity verification (vars, whole US dollars; docs/product.md, "Identity verification"): an unverified
      * client's pending plus approved deposits may total at most UNVERIFIED_DEPOSIT_LIMIT; a verified client's
      * pending plus approved withdrawals at most WITHDRAWAL_LIMIT_DAY over a rolling 24 hours and
@@ -161,6 +178,7 @@ const appEnvSchema = z
   // Outside production an unset key is Cloudflare's always-pass test key (an older .dev.vars has none).
   .transform((env) => ({
     ...env,
+    ADMIN_DAILY_LIMIT: env.ADMIN_DAILY_LIMIT ?? env.FOUR_EYES_THRESHOLD * 5,
     TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY || TURNSTILE_TEST_KEYS.sitePasses,
     TURNSTILE_SECRET_KEY: env.TURNSTILE_SECRET_KEY || TURNSTILE_TEST_KEYS.secretPasses,
   }));

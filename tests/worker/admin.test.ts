@@ -177,7 +177,9 @@ describe("decisions", () => {
     await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
     const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 4_000 });
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => decideTransaction(db, actor(), id, "approved", { userId: client.id })),
+      Array.from({ length: 10 }, () =>
+        decideTransaction(db, actor(), id, "approved", { limits: appEnv, userId: client.id }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.error)).toEqual(
@@ -191,8 +193,8 @@ describe("decisions", () => {
     const client = await createUser();
     const id = await insertTransaction(client.id, { amountCents: 700 });
     const [approve, reject] = await Promise.all([
-      decideTransaction(db, actor(), id, "approved"),
-      decideTransaction(db, actor(), id, "rejected"),
+      decideTransaction(db, actor(), id, "approved", { limits: appEnv }),
+      decideTransaction(db, actor(), id, "rejected", { limits: appEnv }),
     ]);
     expect([approve.ok, reject.ok].filter(Boolean)).toHaveLength(1);
     const { status } = (await env.DB.prepare("SELECT status FROM transactions WHERE id = ?")
@@ -210,12 +212,18 @@ describe("decisions", () => {
     await insertTransaction(client.id, { status: "approved", amountCents: 10_000 });
     const id = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 8_000 });
     // Since the request, a loss was posted.
-    await postLedgerEntry(db, actor(), client.id, {
-      type: "loss",
-      amountCents: 5_000,
-      tradingPair: "EUR/USD",
-      idempotencyKey: newKey(),
-    });
+    await postLedgerEntry(
+      db,
+      actor(),
+      client.id,
+      {
+        type: "loss",
+        amountCents: 5_000,
+        tradingPair: "EUR/USD",
+        idempotencyKey: newKey(),
+      },
+      appEnv,
+    );
     const response = await postForm(
       `/user/${client.id}`,
       { intent: "approve", transactionId: String(id) },
@@ -405,18 +413,24 @@ describe("ledger entries", () => {
         const pendingIds: number[] = [];
         for (const op of operations) {
           if (op.kind === "entry") {
-            await postLedgerEntry(db, actor(), client.id, {
-              type: op.type,
-              amountCents: op.cents,
-              tradingPair: op.type === "profit" || op.type === "loss" ? "BTC/USD" : undefined,
-              stock: op.type === "stock_deposit" ? "TSLA" : undefined,
-              idempotencyKey: newKey(),
-            });
+            await postLedgerEntry(
+              db,
+              actor(),
+              client.id,
+              {
+                type: op.type,
+                amountCents: op.cents,
+                tradingPair: op.type === "profit" || op.type === "loss" ? "BTC/USD" : undefined,
+                stock: op.type === "stock_deposit" ? "TSLA" : undefined,
+                idempotencyKey: newKey(),
+              },
+              appEnv,
+            );
           } else if (op.kind === "request") {
             pendingIds.push(await insertTransaction(client.id, { transactionType: op.type, amountCents: op.cents }));
           } else if (pendingIds.length > 0) {
             const id = pendingIds.splice(op.pick % pendingIds.length, 1)[0] ?? 0;
-            await decideTransaction(db, actor(), id, op.approve ? "approved" : "rejected");
+            await decideTransaction(db, actor(), id, op.approve ? "approved" : "rejected", { limits: appEnv });
           }
         }
         expect(await profileBalance(client.id)).toBe(await ledgerOf(client.id));

@@ -82,9 +82,9 @@ describe("a withdrawal to an address this client was never paid to", () => {
     const othersAddress = newAddress();
     // The client was paid to `familiar` before; another client was paid to `othersAddress`.
     const first = await withdraw(client, familiar);
-    expect((await decideTransaction(db, adminActor(), first, "approved")).ok).toBe(true);
+    expect((await decideTransaction(db, adminActor(), first, "approved", { limits: appEnv })).ok).toBe(true);
     const othersPaid = await withdraw(other, othersAddress);
-    expect((await decideTransaction(db, adminActor(), othersPaid, "approved")).ok).toBe(true);
+    expect((await decideTransaction(db, adminActor(), othersPaid, "approved", { limits: appEnv })).ok).toBe(true);
     const mailsBefore = (await newAddressMails(client.email)).length;
 
     const again = await withdraw(client, familiar);
@@ -175,7 +175,7 @@ describe("the cancel link", () => {
   it("is refused after an admin's decision", async () => {
     const client = await fundedClient();
     const id = await withdraw(client, newAddress());
-    expect((await decideTransaction(db, adminActor(), id, "approved")).ok).toBe(true);
+    expect((await decideTransaction(db, adminActor(), id, "approved", { limits: appEnv })).ok).toBe(true);
     const token = signCancelToken(appEnv.SESSION_SECRET, id, client.id);
     const response = await postToken(token);
     expect(response.status).toBe(410);

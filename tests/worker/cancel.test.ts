@@ -5,6 +5,7 @@ import { decideTransaction } from "~/server/admin/decisions.server";
 import { cancelRequest } from "~/server/ledger/cancel.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import {
+  appEnv,
   countRows,
   createUser,
   db,
@@ -123,9 +124,9 @@ describe("a client cancels their own pending request", () => {
     const client = await fundedClient();
     const actor = { id: client.id, email: client.email };
     const approved = await insertTransaction(client.id, { amountCents: 300 });
-    await decideTransaction(db, { id: admin.id, email: admin.email }, approved, "approved");
+    await decideTransaction(db, { id: admin.id, email: admin.email }, approved, "approved", { limits: appEnv });
     const rejected = await insertTransaction(client.id, { amountCents: 300 });
-    await decideTransaction(db, { id: admin.id, email: admin.email }, rejected, "rejected");
+    await decideTransaction(db, { id: admin.id, email: admin.email }, rejected, "rejected", { limits: appEnv });
     const cancelled = await insertTransaction(client.id, { amountCents: 300 });
     expect((await cancelRequest(db, actor, cancelled)).ok).toBe(true);
     const profit = await insertTransaction(client.id, { transactionType: "profit", tradingPair: "EUR/USD" });
@@ -185,7 +186,7 @@ describe("a cancel racing an admin's approval", () => {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           i % 2 === 0
-            ? decideTransaction(db, adminActor, id, "approved")
+            ? decideTransaction(db, adminActor, id, "approved", { limits: appEnv })
             : cancelRequest(db, { id: client.id, email: client.email }, id),
         ),
       );

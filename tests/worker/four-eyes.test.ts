@@ -210,7 +210,7 @@ describe("second approval", () => {
       if (!proposed.ok) throw new Error(proposed.error);
       // Meanwhile a withdrawal of $5,000 is approved: the loss would now take the balance below zero.
       const withdrawal = await insertTransaction(client.id, { transactionType: "withdraw", amountCents: 500_000 });
-      expect((await decideTransaction(db, asActor(checker), withdrawal, "approved")).ok).toBe(true);
+      expect((await decideTransaction(db, asActor(checker), withdrawal, "approved", { limits: appEnv })).ok).toBe(true);
       const ledgerBefore = await countRows("transactions", "user_id = ?", client.id);
       const balanceBefore = await balanceOf(client.id);
       const result = await approveProposal(db, asActor(checker), proposed.proposalId);
@@ -302,7 +302,7 @@ describe("second approval", () => {
       if (!proposed.ok) throw new Error(proposed.error);
       const card = async () => (await getPage(`/user/${client.id}`, checker.cookie)).text();
       expect(await card()).toContain('data-testid="proposal"');
-      expect((await decideTransaction(db, asActor(other), id, "rejected")).ok).toBe(true);
+      expect((await decideTransaction(db, asActor(other), id, "rejected", { limits: appEnv })).ok).toBe(true);
       expect(await card()).not.toContain('data-testid="proposal"');
       const result = await approveProposal(db, asActor(checker), proposed.proposalId);
       expect(result).toEqual({ ok: false, error: PROPOSAL_MESSAGES.withdrawalGone });

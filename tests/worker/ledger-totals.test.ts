@@ -6,7 +6,7 @@ import { decideTransaction } from "~/server/admin/decisions.server";
 import { deleteClientData } from "~/server/admin/deletion.server";
 import { adminDesk, WAITING_CLIENTS } from "~/server/admin/desk.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
-import { createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
+import { appEnv, createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
 
 /** What `ledger_totals` must hold for a client: the GROUP BY of its ledger rows. */
 async function totalsPair(userId: string) {
@@ -54,11 +54,17 @@ describe("ledger totals", () => {
         const client = await createUser();
         await insertLedger(client.id, rows);
         for (const entry of entries) {
-          await postLedgerEntry(db, actor, client.id, {
-            ...entry,
-            tradingPair: "EUR/USD",
-            idempotencyKey: crypto.randomUUID(),
-          });
+          await postLedgerEntry(
+            db,
+            actor,
+            client.id,
+            {
+              ...entry,
+              tradingPair: "EUR/USD",
+              idempotencyKey: crypto.randomUUID(),
+            },
+            appEnv,
+          );
         }
         const { results: pending } = await env.DB.prepare(
           "SELECT id FROM transactions WHERE user_id = ? AND status = 'pending' ORDER BY id",
@@ -67,7 +73,7 @@ describe("ledger totals", () => {
           .all<{ id: number }>();
         for (const [i, decision] of decisions.entries()) {
           const row = pending[i];
-          if (row) await decideTransaction(db, actor, row.id, decision);
+          if (row) await decideTransaction(db, actor, row.id, decision, { limits: appEnv });
         }
         const { projected, counted } = await totalsPair(client.id);
         expect(projected).toEqual(counted);

@@ -13,6 +13,8 @@ interface ProposalRow {
   id: number;
   description: string;
   reason: string | null;
+  /** Why an act under the threshold waits: the proposer's approval limit it would break. */
+  limitReason?: string | null;
   proposedBy: string;
   proposerEmail: string;
   proposedAt: number;
@@ -80,6 +82,11 @@ export function ProposalsCard({
                   {formatDateTimeUtc(proposal.expiresAt)}
                 </p>
                 {proposal.reason ? <p className="mt-1 break-words">Reason: {proposal.reason}</p> : null}
+                {proposal.limitReason ? (
+                  <p className="mt-1 break-words" data-testid="proposal-limit">
+                    {`Over the approval limit: ${proposal.limitReason}`}
+                  </p>
+                ) : null}
               </div>
               {proposal.proposedBy === viewerId ? (
                 <p className="text-sm text-ink-muted sm:max-w-[16rem] sm:text-right">

@@ -130,6 +130,84 @@ export function needsSecondAdmin(act: SecondAdminAct, thresholdDollars: number, 
   return SECOND_ADMIN_ACTS[act] === "always" || amountCents >= secondAdminFromCents(thresholdDollars);
 }
 
+/* ---------------------------------------------------------------- an admin's own acts add up (approval limits) */
+
+/**
+ * Four eyes looks at sums, not single acts: what one admin does alone over a rolling 24 hours adds up, so splitting
+ * a large move into small ones does not get past a second admin. What counts is the admin's own approved acts: every
+ * ledger entry they posted themselves (all types: each one moves the client's money) and every approval of a
+ * withdrawal request they decided themselves. An act a second admin approved counts for neither admin (four eyes
+ * saw it). `perClient` sums one client's acts and holds while the sum with this act stays below FOUR_EYES_THRESHOLD
+ * (the single act's rule, "at or above waits"); `daily` sums every client's and holds while it stays within
+ * ADMIN_DAILY_LIMIT. An act that breaks either becomes a proposal, with the reason.
+ */
+export const ADMIN_SUM_LIMITS = {
+  perClient: { limit: "FOUR_EYES_THRESHOLD", scope: "client", holdsWhile: "below" },
+  daily: { limit: "ADMIN_DAILY_LIMIT", scope: "allClients", holdsWhile: "within" },
+} as const satisfies Record<string, { limit: AdminLimitName; scope: string; holdsWhile: "below" | "within" }>;
+
+/** The acts that add up: the request types whose approval counts (entries count whatever their type). */
+export const ADMIN_SUM_REQUEST_TYPES = ["withdraw"] as const satisfies readonly TransactionType[];
+
+/** How far back an admin's acts add up. */
+export const ADMIN_SUM_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export type AdminLimitName = "FOUR_EYES_THRESHOLD" | "ADMIN_DAILY_LIMIT";
+export type AdminLimits = Record<AdminLimitName, number>;
+export type AdminSumLimit = keyof typeof ADMIN_SUM_LIMITS;
+
+/** One act as the sums see it: a ledger row, and whether a second admin approved it (a proposal). */
+export interface AdminAct {
+  userId: string;
+  kind: "entry" | "requestApproval";
+  transactionType: TransactionType;
+  status: TransactionStatus;
+  amountCents: number;
+  createdBy: string | null;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  approvedByProposal: boolean;
+}
+
+/** Whether an act counts toward `adminId`'s sums at `now` (the rule above, in TypeScript). */
+export function countsTowardAdmin(act: AdminAct, adminId: string, now: number): boolean {
+  const own =
+    act.kind === "entry"
+      ? act.createdBy === adminId
+      : (ADMIN_SUM_REQUEST_TYPES as readonly string[]).includes(act.transactionType);
+  return (
+    own &&
+    act.status === "approved" &&
+    act.decidedBy === adminId &&
+    act.decidedAt !== null &&
+    act.decidedAt > now - ADMIN_SUM_WINDOW_MS &&
+    !act.approvedByProposal
+  );
+}
+
+/** What `adminId` has done alone in the window: for one client, and over all clients. */
+export function adminSums(acts: AdminAct[], adminId: string, userId: string, now: number) {
+  const counted = acts.filter((act) => countsTowardAdmin(act, adminId, now));
+  const total = (list: AdminAct[]) => list.reduce((sum, act) => sum + act.amountCents, 0);
+  return { perClient: total(counted.filter((act) => act.userId === userId)), daily: total(counted) };
+}
+
+/** The smallest sum, in cents, that breaks a limit. */
+export function adminLimitBrokenFromCents(name: AdminSumLimit, limits: AdminLimits): number {
+  const rule = ADMIN_SUM_LIMITS[name];
+  return limits[rule.limit] * 100 + (rule.holdsWhile === "below" ? 0 : 1);
+}
+
+/** The first limit an act of `amountCents` would break on top of these sums, or null when it may be done alone. */
+export function adminLimitBroken(
+  sums: Record<AdminSumLimit, number>,
+  amountCents: number,
+  limits: AdminLimits,
+): AdminSumLimit | null {
+  const names = Object.keys(ADMIN_SUM_LIMITS) as AdminSumLimit[];
+  return names.find((name) => sums[name] + amountCents >= adminLimitBrokenFromCents(name, limits)) ?? null;
+}
+
 /* ---------------------------------------------------------------- what a verification level allows */
 
 /** The configured limits (whole US dollars), by their configuration names. */

@@ -7,6 +7,7 @@
  * the decision is in the same batch and is written only when this decision is the one stored.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import type { AdminLimits } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { parseReason, REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
@@ -19,6 +20,8 @@ import { requestDecidedNotice } from "../ledger/decision-notice.server";
 import { coverSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { isVerified, verifiedSql } from "../verification/levels.server";
+import { approvalLimitBroken, approvalWithinLimitsSql, countsTowardLimits } from "./approval-limits.server";
+import type { HeldByLimit } from "./entries.server";
 
 const { transactions, profiles } = schema;
 
@@ -81,15 +84,19 @@ export async function decideTransaction(
   actor: Required<Actor>,
   transactionId: number,
   decision: Decision,
-  scope: { userId?: string; reason?: string | null; request?: RequestToDecide | null } = {},
+  scope: { limits: AdminLimits; userId?: string; reason?: string | null; request?: RequestToDecide | null },
   now = Date.now(),
-): Promise<Result<{ userId: string; transaction: FeedTransaction; emailIds: number[] }>> {
+): Promise<Result<{ userId: string; transaction: FeedTransaction; emailIds: number[] }> | HeldByLimit> {
   // Only a rejection carries a reason; it is stored, audited and mailed to the client.
   const reason = decision === "rejected" ? scope.reason?.trim() || null : null;
   if (reason && reason.length > REASON_MAX_LENGTH) return { ok: false, error: REASON_TOO_LONG };
   const owner = sql`(SELECT user_id FROM transactions WHERE id = ${transactionId})`;
   const inScope = scope.userId ? sql`AND user_id = ${scope.userId}` : sql``;
-  const coverCheck = decision === "approved" ? sql`AND ${approvableRequest(owner)}` : sql``;
+  // An approval alone is also held by the admin's approval limits, in the same statement.
+  const coverCheck =
+    decision === "approved"
+      ? sql`AND ${approvableRequest(owner)} AND ${approvalWithinLimitsSql(scope.limits, actor.id, now)}`
+      : sql``;
   // The row as the caller already read it, or read here; only a pending one is mailed about.
   const read = scope.request !== undefined ? scope.request : await requestToDecide(db, transactionId);
   const request = read?.status === "pending" ? read : null;
@@ -129,7 +136,12 @@ export async function decideTransaction(
   }
 
   const current = await db
-    .select({ status: transactions.status, userId: transactions.userId })
+    .select({
+      status: transactions.status,
+      userId: transactions.userId,
+      transactionType: transactions.transactionType,
+      amountCents: transactions.amountCents,
+    })
     .from(transactions)
     .where(eq(transactions.id, transactionId))
     .get();
@@ -137,6 +149,10 @@ export async function decideTransaction(
     return { ok: false, error: ADMIN_MESSAGES.transactionNotFound };
   }
   if (current.status !== "pending") return { ok: false, error: ADMIN_MESSAGES.alreadyDecided };
+  if (decision === "approved" && countsTowardLimits(current.transactionType)) {
+    const heldBy = await approvalLimitBroken(db, scope.limits, actor.id, current.userId, current.amountCents, now);
+    if (heldBy) return { ok: false, error: heldBy, heldBy };
+  }
   return { ok: false, error: await withdrawalApprovalRefusal(db, current.userId) };
 }
 
@@ -154,15 +170,16 @@ export async function decide(
     reason?: string | null;
     request?: RequestToDecide | null;
   },
-): Promise<Outcome & { field?: "reason" }> {
+): Promise<Outcome & { field?: "reason"; heldBy?: string }> {
   const reason = parseReason(input.reason ?? null);
   if (!reason.ok) return { ok: false, error: reason.error, status: 400, field: "reason" };
   const result = await decideTransaction(context.db, actor, input.transactionId, input.decision, {
+    limits: context.env,
     userId: input.userId,
     reason: reason.text || null,
     request: input.request,
   });
-  if (!result.ok) return { ok: false, error: result.error, status: 409 };
+  if (!result.ok) return { ...result, status: 409 };
   afterCommit(context, {
     emailIds: result.emailIds,
     events: [{ userId: result.userId, event: { type: "transaction.updated", transaction: result.transaction } }],

@@ -6,6 +6,7 @@
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
+import type { AdminLimits } from "~/lib/money/rules";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
@@ -17,6 +18,7 @@ import { returning, schema, writeTogether } from "../db.server";
 import { coverSql, figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { isVerified, verifiedSql } from "../verification/levels.server";
+import { approvalLimitBroken, withinApprovalLimitsSql } from "./approval-limits.server";
 import { entryPostedNotice } from "./entry-notice.server";
 
 const { transactions, profiles } = schema;
@@ -111,16 +113,31 @@ export async function entryRefusal(db: Db, userId: string, type?: TransactionTyp
   return ENTRY_MESSAGES.wouldGoNegative;
 }
 
+/**
+ * A ledger entry the admin posts alone: within their approval limits (checked in the insert itself) and not
+ * already proposed under the same form key. Refused by the limits, it answers `heldBy`, the reason for the
+ * proposal it becomes.
+ */
 export async function postLedgerEntry(
   db: Db,
   actor: Required<Actor>,
   userId: string,
   entry: LedgerEntry,
+  limits: AdminLimits,
   now = Date.now(),
-): Promise<Result<{ transactionId: number; transaction?: FeedTransaction; emailIds: number[] }>> {
+): Promise<Result<{ transactionId: number; transaction?: FeedTransaction; emailIds: number[] }> | HeldByLimit> {
+  const notProposed = sql`NOT EXISTS (SELECT 1 FROM proposals WHERE proposed_by = ${actor.id}
+                                      AND idempotency_key = ${entry.idempotencyKey})`;
+  const withinLimits = withinApprovalLimitsSql(limits, actor.id, userId, entry.amountCents, now);
   const { inserted, clientNotice } = await writeTogether(
     db,
-    ledgerEntryWrites({ createdBy: actor.id, decidedBy: actor }, userId, entry, now),
+    ledgerEntryWrites(
+      { createdBy: actor.id, decidedBy: actor },
+      userId,
+      entry,
+      now,
+      sql`${withinLimits} AND ${notProposed}`,
+    ),
   );
   const row = inserted[0];
   if (row) return { ok: true, transactionId: row.id, transaction: row, emailIds: clientNotice.map((n) => n.id) };
@@ -130,8 +147,21 @@ export async function postLedgerEntry(
     .where(and(eq(transactions.userId, userId), eq(transactions.idempotencyKey, entry.idempotencyKey)))
     .get();
   if (earlier) return { ok: true, transactionId: earlier.id, emailIds: [] };
+  const heldBy = await approvalLimitBroken(db, limits, actor.id, userId, entry.amountCents, now);
+  if (heldBy) return { ok: false, error: heldBy, heldBy };
+  const proposed = await db.get<{ note: string | null }>(sql`SELECT limit_reason AS note FROM proposals
+      WHERE proposed_by = ${actor.id} AND idempotency_key = ${entry.idempotencyKey}`);
+  // The same form again after it became a proposal: it is that proposal, whatever the sums are now.
+  if (proposed) return { ok: false, error: proposed.note ?? "", heldBy: proposed.note ?? "" };
   // Refused by the statement's own conditions: say which.
   return { ok: false, error: await entryRefusal(db, userId, entry.type) };
+}
+
+/** An act refused by the admin's approval limits: `heldBy` is why, for the proposal it becomes. */
+export interface HeldByLimit {
+  ok: false;
+  error: string;
+  heldBy: string;
 }
 
 /** The admin's ledger entry, then the client's mail goes out and their feed and the desk hear of it. */
@@ -140,9 +170,9 @@ export async function postEntry(
   actor: Required<Actor>,
   userId: string,
   entry: LedgerEntry,
-): Promise<Outcome> {
-  const result = await postLedgerEntry(context.db, actor, userId, entry);
-  if (!result.ok) return { ok: false, error: result.error, status: 400 };
+): Promise<Outcome | (HeldByLimit & { status: number })> {
+  const result = await postLedgerEntry(context.db, actor, userId, entry, context.env);
+  if (!result.ok) return { ...result, status: 400 };
   if (result.transaction) {
     afterCommit(context, {
       emailIds: result.emailIds,

@@ -10,7 +10,7 @@ import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { typeLabel } from "~/lib/labels";
 import { needsSecondAdmin } from "~/lib/money/rules";
-import { PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
+import { awaitingBecause, PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { parseReason } from "~/lib/schemas/reason";
@@ -34,7 +34,8 @@ interface RequestOnPage {
 /**
  * Approve on a client's request: a fresh code first (every approval changes what the client may take out), then
  * the row is read once and, at or above the threshold, the approval becomes a proposal (answered 'Awaiting second
- * approval', also when one already waits); below it, the decision is written.
+ * approval', also when one already waits); below it, the decision is written, unless the admin's approval limits
+ * refuse it in the same statement: then it becomes a proposal too, with the limit as its reason.
  */
 export async function approveOrPropose(
   context: CommandContext,
@@ -54,7 +55,12 @@ export async function approveOrPropose(
     return { ok: true, message: PROPOSAL_MESSAGES.awaiting };
   }
   const decided = await decide(context, admin, { ...input, decision: "approved", request });
-  return decided.ok ? { ok: true, message: APPROVED } : decided;
+  if (decided.ok) return { ok: true, message: APPROVED };
+  if (!(decided.heldBy && request)) return decided;
+  const proposed = await proposeApprovalOf(context.db, admin, request, Date.now(), decided.heldBy);
+  if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
+  if (proposed.created) proposalChanged(context, proposed.emailIds);
+  return { ok: true, message: awaitingBecause(decided.heldBy) };
 }
 
 /** Reject on a client's request, with the admin's optional reason (the client reads it). */
@@ -75,7 +81,9 @@ export async function rejectRequest(
 
 /**
  * A ledger entry on the client's page: a fresh code, the entry's fields, the page's key; then at or above the
- * threshold a proposal (its reason required), below it the entry itself (its reason optional, told to the client).
+ * threshold a proposal (its reason required), below it the entry itself (its reason optional, told to the client),
+ * unless the admin's approval limits refuse it: then a proposal with the limit as its reason (and the admin's
+ * reason required, as for any entry proposal).
  */
 export async function postOrPropose(
   context: CommandContext,
@@ -98,9 +106,14 @@ export async function postOrPropose(
     return proposed.ok ? { ok: true, message: PROPOSAL_MESSAGES.awaiting } : proposed;
   }
   const posted = await postEntry(context, admin, userId, { ...entry, memo: reason.text });
-  return posted.ok
-    ? { ok: true, message: `${typeLabel(entry.type)} of ${formatCents(entry.amountCents)} recorded` }
-    : posted;
+  if (posted.ok) return { ok: true, message: `${typeLabel(entry.type)} of ${formatCents(entry.amountCents)} recorded` };
+  if (!("heldBy" in posted)) return posted;
+  const { heldBy } = posted;
+  if (!reason.text) {
+    return { ok: false, error: `${heldBy} ${PROPOSAL_MESSAGES.limitReasonRequired}`, status: 400, field: "reason" };
+  }
+  const proposed = await proposeEntry(context, admin, userId, { ...entry, reason: reason.text, limitReason: heldBy });
+  return proposed.ok ? { ok: true, message: awaitingBecause(heldBy) } : proposed;
 }
 
 /**

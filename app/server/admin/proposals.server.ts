@@ -43,7 +43,7 @@ export function announceWrites(actor: Required<Actor>, now: number, where: SQL, 
       target: sql`'proposal:' || p.id`,
       detail: sql`'kind', p.kind, 'client', p.user_id, 'type', p.transaction_type, 'amountCents', p.amount_cents,
                   'transaction', p.transaction_id, 'wallet', p.wallet_id, 'before', p.old_address, 'after', p.new_address,
-                  'reason', p.note, 'expiresAt', p.expires_at`,
+                  'reason', p.note, 'limitReason', p.limit_reason, 'expiresAt', p.expires_at`,
       // Once per proposal: a replay in the same millisecond finds the row, but its audit row too.
       from: sql`${justProposed(actor, now, where)}
         AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.action = 'proposal.propose' AND a.target = 'proposal:' || p.id)`,
@@ -84,7 +84,8 @@ export async function clientName(db: Db, userId: string): Promise<string | null>
 }
 
 /**
- * An entry proposal: the entry as the form gave it and the proposer's reason. Refused now when the entry would be
+ * An entry proposal: the entry as the form gave it and the proposer's reason (and, for an entry under the threshold
+ * held by the proposer's approval limits, which limit). Refused now when the entry would be
  * refused now (not a client, overdrawing); checked again at approval. The form's key makes a resubmission the
  * same proposal, with no second audit row or mail.
  */
@@ -92,10 +93,11 @@ export async function proposeLedgerEntry(
   db: Db,
   actor: Required<Actor>,
   userId: string,
-  entry: LedgerEntry & { reason: string },
+  entry: LedgerEntry & { reason: string; limitReason?: string },
   now = Date.now(),
 ): Promise<Result<ProposalMade>> {
   const name = await clientName(db, userId);
+  const limitReason = entry.limitReason || null;
   if (name === null) return { ok: false, error: ADMIN_MESSAGES.processingFailed };
   const tradingPair = entry.type === "profit" || entry.type === "loss" ? (entry.tradingPair ?? null) : null;
   const stock = entry.type === "stock_deposit" ? (entry.stock ?? null) : null;
@@ -104,9 +106,9 @@ export async function proposeLedgerEntry(
   const { inserted, ...rest } = await writeTogether(db, {
     inserted: returning<{ id: number }>(
       sql`INSERT INTO proposals (kind, user_id, transaction_type, amount_cents, trading_pair, stock, note,
-                                 idempotency_key, proposed_by, proposed_at, expires_at)
+                                 limit_reason, idempotency_key, proposed_by, proposed_at, expires_at)
           SELECT 'ledger_entry', ${userId}, ${entry.type}, ${entry.amountCents}, ${tradingPair}, ${stock}, ${reason},
-                 ${entry.idempotencyKey}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS}
+                 ${limitReason}, ${entry.idempotencyKey}, ${actor.id}, ${now}, ${now + PROPOSAL_LIFETIME_MS}
           WHERE ${PROPOSAL_KIND_RECORDS.ledger_entry.check(userId, entry)}
           ON CONFLICT (proposed_by, idempotency_key) DO NOTHING
           RETURNING id`,
@@ -123,7 +125,7 @@ export async function proposeLedgerEntry(
         stock,
         clientName: name,
       }),
-      reason,
+      limitReason ? `${reason} (${limitReason})` : reason,
     ),
   });
   const row = inserted[0];
@@ -218,7 +220,7 @@ export async function proposeEntry(
   context: CommandContext,
   actor: Required<Actor>,
   userId: string,
-  entry: LedgerEntry & { reason: string },
+  entry: LedgerEntry & { reason: string; limitReason?: string },
 ): Promise<Proposed> {
   const result = await proposeLedgerEntry(context.db, actor, userId, entry);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };

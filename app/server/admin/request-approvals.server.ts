@@ -33,22 +33,26 @@ export async function proposeRequestApproval(
   return proposeApprovalOf(db, actor, request, now);
 }
 
-/** The proposal for a request the caller has read (`requestToDecide`), this client's. */
+/**
+ * The proposal for a request the caller has read (`requestToDecide`), this client's; `limitReason` when the
+ * approval is under the threshold but held by the admin's approval limits.
+ */
 export async function proposeApprovalOf(
   db: Db,
   actor: Required<Actor>,
   request: RequestToDecide,
   now = Date.now(),
+  limitReason: string | null = null,
 ): Promise<Result<ProposalMade>> {
   const input = { transactionId: request.id, userId: request.userId };
   const name = (await clientName(db, input.userId)) ?? "";
   const mine = sql`p.kind = 'request_approval' AND p.transaction_id = ${input.transactionId}`;
   const { inserted, ...rest } = await writeTogether(db, {
     inserted: returning<{ id: number }>(
-      sql`INSERT INTO proposals (kind, user_id, transaction_id, transaction_type, amount_cents, stock, proposed_by,
-                                 proposed_at, expires_at)
-          SELECT 'request_approval', user_id, id, transaction_type, amount_cents, stock, ${actor.id}, ${now},
-                 ${now + PROPOSAL_LIFETIME_MS}
+      sql`INSERT INTO proposals (kind, user_id, transaction_id, transaction_type, amount_cents, stock, limit_reason,
+                                 proposed_by, proposed_at, expires_at)
+          SELECT 'request_approval', user_id, id, transaction_type, amount_cents, stock, ${limitReason}, ${actor.id},
+                 ${now}, ${now + PROPOSAL_LIFETIME_MS}
           FROM transactions
           WHERE id = ${input.transactionId} AND user_id = ${input.userId} AND status = 'pending'
             AND ${PROPOSAL_KIND_RECORDS.request_approval.check(input.userId)}
@@ -66,6 +70,7 @@ export async function proposeApprovalOf(
         stock: request.stock,
         clientName: name,
       }),
+      limitReason ?? undefined,
     ),
   });
   const row = inserted[0];
