@@ -9,6 +9,7 @@ import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
+import { permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -18,21 +19,21 @@ import { proposeWalletsForm } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
-import { dispatchIntent, type Replies } from "~/server/intents.server";
-import { requireAdmin } from "~/server/session.server";
+import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const { query, errors } = parseClientList(new URL(request.url).searchParams);
   // A bad parameter is named, and the list shows without it.
   const desk = await adminDesk(context.db, query);
-  return { ...desk, list: query, listErrors: errors, viewerId: admin.id };
+  return { ...desk, list: query, listErrors: errors, viewerId: admin.id, may: permissionsOf(admin.roles) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const form = await readForm(request);
   const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
     const proposalId = Number(form.get("proposalId"));
@@ -40,17 +41,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId }));
   };
   return dispatchIntent(form, {
-    wallets: async (reply) => reply.outcome(await proposeWalletsForm(context, admin, form)),
-    approveProposal: (reply) => proposal(reply, "approveProposal"),
-    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
-    delete: async (reply) => {
+    wallets: permitted(admin, "proposeWallets", async (reply) =>
+      reply.outcome(await proposeWalletsForm(context, admin, form)),
+    ),
+    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
+    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
+    delete: permitted(admin, "deleteClients", async (reply) => {
       const userId = String(form.get("userId") ?? "");
       const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
       if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
       const result = await deleteClient(context, admin, userId);
       if (!result.ok) return reply.refused(result);
       return reply.done(ADMIN_MESSAGES.deleted);
-    },
+    }),
   });
 }
 

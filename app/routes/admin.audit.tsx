@@ -7,20 +7,21 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { StackedTable } from "~/components/stacked-table";
 import { auditSearch, parseAuditFilters } from "~/lib/audit-filters";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readAuditLog");
   const params = new URL(request.url).searchParams;
   // A bad date shows its message over the unfiltered first page, as on the transaction histories.
   const { filters, submitted, errors } = parseAuditFilters(params);
   const beforeId = errors.length > 0 ? undefined : Number(params.get("before")) || undefined;
   const [page, admins] = await Promise.all([listAudit(context.db, filters, beforeId), listAdmins(context.db)]);
-  return { ...page, admins, filters, submitted, errors };
+  return { ...page, admins, filters, submitted, errors, mayExport: may(admin.roles, "exportData") };
 }
 
 const FIELD =

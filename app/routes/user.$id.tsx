@@ -16,6 +16,7 @@ import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
 import { secondAdminFromCents } from "~/lib/money/constraints";
 import { adminPageTitle } from "~/lib/navigation";
+import { permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
@@ -26,16 +27,16 @@ import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/m
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { dispatchIntent, type Replies } from "~/server/intents.server";
+import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: adminPageTitle(data ? data.profile.name : "Client") },
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   // A bad filter shows its message over the unfiltered newest page.
   const { filters, submitted, errors, position } = historyRequest(new URL(request.url));
   const detail = await clientDetail(context.db, params.id ?? "", filters, position);
@@ -47,6 +48,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     filterErrors: errors,
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
+    may: permissionsOf(admin.roles),
     secondApprovalFromCents: secondAdminFromCents(context.env.FOUR_EYES_THRESHOLD),
     // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
@@ -56,7 +58,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const userId = params.id ?? "";
   const form = await readForm(request);
   /** A request of this client's, by the form's id: an admin page never decides another client's row by accident. */
@@ -75,6 +77,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!result.ok) return reply.refused({ ...result, error: `Failed to ${intent} user: ${result.error}` });
     return reply.done(intent === "suspend" ? "User suspended" : "User activated");
   };
+  // Approve and Reject are checked against the row's type in their command (a withdrawal or a deposit).
   return dispatchIntent(form, {
     approve: async (reply) => {
       const request = clientRequest();
@@ -86,11 +89,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
       return reply.outcome(await rejectRequest(context, admin, form, request));
     },
-    entry: async (reply) => reply.outcome(await postOrPropose(context, admin, form, userId)),
-    approveProposal: (reply) => proposal(reply, "approveProposal"),
-    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
-    suspend: (reply) => status(reply, "suspend"),
-    activate: (reply) => status(reply, "activate"),
+    entry: permitted(admin, "postEntries", async (reply) =>
+      reply.outcome(await postOrPropose(context, admin, form, userId)),
+    ),
+    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
+    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
+    suspend: permitted(admin, "changeClientStatus", (reply) => status(reply, "suspend")),
+    activate: permitted(admin, "changeClientStatus", (reply) => status(reply, "activate")),
   });
 }
 

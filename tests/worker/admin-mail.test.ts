@@ -218,7 +218,7 @@ describe("Resend", () => {
   it("re-queues once when two admins resend the same notice at the same time", async () => {
     const id = await failedNotice();
     const context: CommandContext = { db, env: appEnv, bindings: env, ctx: createExecutionContext() };
-    const actor = { id: admin.id, email: admin.email };
+    const actor = { id: admin.id, email: admin.email, roles: ["owner" as const] };
     const outcomes = await Promise.all([resendEmail(context, actor, id), resendEmail(context, actor, id)]);
     await waitOnExecutionContext(context.ctx);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
@@ -232,7 +232,7 @@ describe("Resend", () => {
     const id = await failedNotice({ createdAt: Date.now() - 3 * RETRY_WINDOW_MS });
     const context: CommandContext = { db, env: appEnv, bindings: env, ctx: createExecutionContext() };
     const now = Date.now();
-    expect(await resendEmail(context, { id: admin.id, email: admin.email }, id, now)).toEqual({ ok: true, id });
+    expect(await resendEmail(context, { id: admin.id, email: admin.email, roles: ["owner"] }, id, now)).toEqual({ ok: true, id });
     await waitOnExecutionContext(context.ctx);
     expect(await rowOf(id)).toMatchObject({ requeuedAt: now, failedAt: null });
   });

@@ -9,6 +9,7 @@ import type { Db } from "../db.server";
 import { readTogether, schema, writeTogether } from "../db.server";
 import { keyRefusedError, requeueFailedEmail } from "../mail/outbox.server";
 import { afterCursor, createdAtCursor, type Keyset, keysetOrderBy, keysetPage } from "../paging.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 
 const { emailOutbox } = schema;
 
@@ -121,10 +122,12 @@ export async function mailQueue(
  */
 export async function resendEmail(
   context: CommandContext,
-  actor: Required<Actor>,
+  actor: BackOfficeActor,
   id: number,
   now = Date.now(),
 ): Promise<Outcome<{ id: number }>> {
+  const allowed = assertMay(actor, "manageMail");
+  if (!allowed.ok) return allowed;
   const { requeued } = await writeTogether(context.db, {
     // First, while the row still says how it failed; written only for a row that is failed, like the update.
     audit: auditInsert({
