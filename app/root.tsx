@@ -29,7 +29,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return data(
     {
-      viewer: user ? { role: user.role, firstName: user.firstName, mustEnrol: mustSetUpTwoFactor(user) } : null,
+      viewer: user
+        ? { role: user.role, firstName: user.firstName, mustEnrol: mustSetUpTwoFactor(user), roles: user.roles }
+        : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
       siteUrl: new URL(request.url).origin,

@@ -1,11 +1,16 @@
+import { type BackOfficeRole, may, type Permission } from "./permissions";
+
 /** Header links per role (docs/product.md, "Screens"). */
 export interface NavLink {
   to: string;
   label: string;
 }
 
-/** Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back). */
-export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean } | null;
+/**
+ * Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back);
+ * `roles`: an admin's back-office roles, which decide the back-office links they see.
+ */
+export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean; roles?: readonly BackOfficeRole[] } | null;
 
 const SIGNED_OUT: NavLink[] = [
   { to: "/", label: "Home" },
@@ -24,9 +29,9 @@ const CLIENT: NavLink[] = [
   { to: "/account", label: "Account" },
 ];
 
-// Admins see the back office and their account only; the client links are hidden for them.
-const ADMIN: NavLink[] = [
-  { to: "/admin", label: "Admin Panel" },
+// Admins see the back office (the links their roles open) and their account; the client links are hidden for them.
+const ADMIN: Array<NavLink & { permission?: Permission }> = [
+  { to: "/admin", label: "Admin Panel", permission: "readClients" },
   { to: "/account", label: "Account" },
 ];
 
@@ -34,7 +39,11 @@ export function navLinksFor(viewer: Viewer): NavLink[] {
   if (!viewer) return SIGNED_OUT;
   // Links that would only bounce back to the set-up page are not offered: Sign Out is the one way elsewhere.
   if (viewer.mustEnrol) return [];
-  return viewer.role === "admin" ? ADMIN : CLIENT;
+  if (viewer.role !== "admin") return CLIENT;
+  return ADMIN.filter((link) => !link.permission || may(viewer.roles ?? [], link.permission)).map(({ to, label }) => ({
+    to,
+    label,
+  }));
 }
 
 export const FOOTER_LINKS: NavLink[] = [

@@ -59,7 +59,7 @@ const ROWS_CLASS = [
 ].join(" ");
 
 export default function AuditLog() {
-  const { entries, next, admins, filters, submitted, errors } = useLoaderData<typeof loader>();
+  const { entries, next, admins, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -67,13 +67,15 @@ export default function AuditLog() {
           Every admin action, newest first. Entries can never be edited or removed.
         </AdminPageHeader>
         {/* A document download, not a client-side navigation: the browser saves the file. */}
-        <a
-          href={`/admin/audit.csv${auditSearch(filters)}`}
-          download
-          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-        >
-          Download CSV
-        </a>
+        {mayExport ? (
+          <a
+            href={`/admin/audit.csv${auditSearch(filters)}`}
+            download
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Download CSV
+          </a>
+        ) : null}
       </div>
       {/* Remounted when the query changes, so the fields always show the view's filters (after Back, too). */}
       <Form

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { parseAuditFilters } from "~/lib/audit-filters";
+import { may } from "~/lib/permissions";
 import { auditCsv } from "~/server/admin/audit-log.server";
 import { forbidden } from "~/server/http.server";
 import { requirePermission } from "~/server/session.server";
-import { may } from "~/lib/permissions";
 
 /**
  * /admin/audit as CSV: the same filters (a range of UTC days among them), every matching entry, newest first,

@@ -48,7 +48,7 @@ const ROWS_CLASS = [
 ].join(" ");
 
 export default function AdminTransactions() {
-  const { rows, next, previous, filters, submitted, errors } = useLoaderData<typeof loader>();
+  const { rows, next, previous, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
   const extra = adminFilterParams(filters);
   const pendingOnly = filters.status === "pending";
   const followLink = useListNavigation();
@@ -64,12 +64,14 @@ export default function AdminTransactions() {
           >
             {pendingOnly ? "All transactions" : "Pending only"}
           </Link>
-          <a
-            href={`/admin/transactions.csv${historySearch(filters, {}, extra)}`}
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Download CSV
-          </a>
+          {mayExport ? (
+            <a
+              href={`/admin/transactions.csv${historySearch(filters, {}, extra)}`}
+              className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+            >
+              Download CSV
+            </a>
+          ) : null}
         </div>
       </div>
       <HistoryFilterForm

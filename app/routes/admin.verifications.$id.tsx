@@ -73,7 +73,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function VerificationReview() {
-  const { case: kyc, client, documents } = useLoaderData<typeof loader>();
+  const { case: kyc, client, documents, mayViewDocuments } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   // Another reviewer's decision, or the client sending again, shows here without a reload.
   const refresh = useThrottledRevalidate();
@@ -122,7 +122,7 @@ export default function VerificationReview() {
           </dl>
         </article>
       </div>
-      <VerificationDocuments documents={documents} />
+      {mayViewDocuments ? <VerificationDocuments documents={documents} /> : null}
       {open && kyc.submittedAt !== null ? (
         <VerificationDecisions
           submittedAt={kyc.submittedAt}

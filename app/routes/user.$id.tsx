@@ -115,6 +115,7 @@ export default function ClientDetail() {
     proposals,
     adminCount,
     viewerId,
+    may,
     secondApprovalFromCents,
     awaitingSecondApproval,
     verification,
@@ -166,12 +167,14 @@ export default function ClientDetail() {
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-4">
         <AdminPageHeader title={profile.name} />
-        <a
-          href={`/user/${profile.id}/export`}
-          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-        >
-          Export statement (CSV)
-        </a>
+        {may.exportData ? (
+          <a
+            href={`/user/${profile.id}/export`}
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Export statement (CSV)
+          </a>
+        ) : null}
       </div>
 
       {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
@@ -187,6 +190,8 @@ export default function ClientDetail() {
           suspended={profile.status === "suspended"}
           idempotencyKey={idempotencyKey}
           secondApprovalFromCents={secondApprovalFromCents}
+          mayPostEntries={may.postEntries}
+          mayChangeStatus={may.changeClientStatus}
         />
       </FormErrors>
       {proposals.length > 0 ? (
@@ -196,6 +201,7 @@ export default function ClientDetail() {
           adminCount={adminCount}
           reply={reply}
           showOutcome={false}
+          mayDecide={may.decideProposals}
         />
       ) : null}
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
@@ -210,6 +216,7 @@ export default function ClientDetail() {
         reply={reply}
         awaitingSecondApproval={awaitingSecondApproval}
         level={verification.level}
+        may={may}
       />
     </section>
   );

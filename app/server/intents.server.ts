@@ -66,5 +66,7 @@ export function permitted<Extra extends object = object, Answer = ReplyData<Extr
   handler: (reply: Replies<Extra>) => Promise<Answer> | Answer,
 ) {
   return (reply: Replies<Extra>): Promise<Answer> | Answer | ReplyData<Extra> =>
-    may(admin.roles, permission) ? handler(reply) : reply.refused({ error: PERMISSION_MESSAGES.forbidden, status: 403 });
+    may(admin.roles, permission)
+      ? handler(reply)
+      : reply.refused({ error: PERMISSION_MESSAGES.forbidden, status: 403 });
 }

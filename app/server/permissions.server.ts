@@ -15,6 +15,9 @@ export type Forbidden = { ok: false; error: string; status: 403 };
 export const FORBIDDEN: Forbidden = { ok: false, error: PERMISSION_MESSAGES.forbidden, status: 403 };
 
 /** Whether the admin may do the act: `{ ok: true }`, or the 403 refusal a command answers as it is. */
-export function assertMay(admin: { roles: readonly BackOfficeRole[] }, permission: Permission): { ok: true } | Forbidden {
+export function assertMay(
+  admin: { roles: readonly BackOfficeRole[] },
+  permission: Permission,
+): { ok: true } | Forbidden {
   return may(admin.roles, permission) ? { ok: true } : FORBIDDEN;
 }

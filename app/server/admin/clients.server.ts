@@ -18,8 +18,8 @@ import {
 } from "../ledger/history.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
 import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
-import { endSessionsOf } from "../session.server";
 import { assertMay, type BackOfficeActor } from "../permissions.server";
+import { endSessionsOf } from "../session.server";
 import { clientVerification, liveCaseQuery } from "../verification/review-reads.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 

@@ -7,10 +7,10 @@
  */
 
 import { formatCents } from "~/lib/format";
-import { decisionPermission } from "~/lib/permissions";
 import { refusalOf } from "~/lib/forms";
 import { typeLabel } from "~/lib/labels";
 import { needsSecondAdmin } from "~/lib/money/rules";
+import { decisionPermission } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";

@@ -13,8 +13,8 @@ import { type Actor, auditInsert } from "../audit.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
 import type { WorkerBindings } from "../env.server";
-import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { forbidden } from "../http.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 
 const { verificationDocuments } = schema;
 
