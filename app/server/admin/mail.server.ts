@@ -3,7 +3,7 @@
  * and the trouble the /admin banner reports. The delivery rules themselves live in `mail/outbox.server.ts`.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { type Actor, auditInsert } from "../audit.server";
+import { auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, schema, writeTogether } from "../db.server";

@@ -9,7 +9,7 @@
 import { eq } from "drizzle-orm";
 import { DOCUMENT_EXTENSIONS } from "~/lib/verification";
 import type { DocumentContentType } from "../../../db/enums";
-import { type Actor, auditInsert } from "../audit.server";
+import { auditInsert } from "../audit.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
 import type { WorkerBindings } from "../env.server";
