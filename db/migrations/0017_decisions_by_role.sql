@@ -1,5 +1,7 @@
 -- Back-office roles in the database's own guards: a decision, or a proposal, is written only by an admin whose
 -- roles allow it. The role lists are the permission table's (app/lib/permissions.ts); a test holds them equal.
+-- Someone who is not an admin at all is refused by the older guards (`transactions_decided_by_admin`,
+-- `proposals_second_admin_approves`), with their own message; these guards are about admins' roles.
 -- A withdrawal is decided by an approver or an owner (decideWithdrawals); when a second admin approves it through a
 -- proposal, the proposer held one of those roles (the proposals' own guards check the second admin).
 CREATE TRIGGER `transactions_withdrawal_decided_by_role`
@@ -9,6 +11,7 @@ WHEN OLD.status = 'pending' AND NEW.status IN ('approved', 'rejected') AND OLD.t
   AND NOT EXISTS (SELECT 1 FROM `proposals` p JOIN `admin_roles` r ON r.user_id = p.proposed_by
                   WHERE p.kind = 'request_approval' AND p.status = 'pending' AND p.transaction_id = OLD.id
                     AND r.role IN ('approver', 'owner'))
+  AND EXISTS (SELECT 1 FROM `users` WHERE `id` = NEW.decided_by AND `role` = 'admin')
 BEGIN
   SELECT RAISE(ABORT, 'this admin''s roles do not allow deciding a withdrawal');
 END;
@@ -21,6 +24,7 @@ WHEN OLD.status = 'pending' AND NEW.status IN ('approved', 'rejected') AND OLD.t
   AND NOT EXISTS (SELECT 1 FROM `proposals` p JOIN `admin_roles` r ON r.user_id = p.proposed_by
                   WHERE p.kind = 'request_approval' AND p.status = 'pending' AND p.transaction_id = OLD.id
                     AND r.role IN ('operator', 'owner'))
+  AND EXISTS (SELECT 1 FROM `users` WHERE `id` = NEW.decided_by AND `role` = 'admin')
 BEGIN
   SELECT RAISE(ABORT, 'this admin''s roles do not allow deciding a deposit');
 END;

@@ -25,8 +25,8 @@ import {
   DEMO_ADMINS,
   DEMO_CLIENT,
   DEMO_SECOND_ADMIN,
-  DEMO_SUPPORT_ADMIN,
   DEMO_SECOND_CLIENT,
+  DEMO_SUPPORT_ADMIN,
   seedIfEmpty,
 } from "../../scripts/seed.ts";
 
