@@ -10,7 +10,6 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toasts } from "~/components/toasts";
 import { useNonce } from "~/lib/nonce";
-import { may } from "~/lib/permissions";
 import { getSessionUser, mustSetUpTwoFactor } from "~/server/session.server";
 import { getToast } from "~/server/toast.server";
 import stylesheet from "~/tailwind.css?url";
@@ -31,12 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       viewer: user
-        ? {
-            role: user.role,
-            firstName: user.firstName,
-            mustEnrol: mustSetUpTwoFactor(user),
-            managesTeam: may(user.roles, "manageTeam"),
-          }
+        ? { role: user.role, firstName: user.firstName, mustEnrol: mustSetUpTwoFactor(user), roles: user.roles }
         : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },

@@ -9,6 +9,9 @@
  * Local D1 by default; --remote for the deployed database; --persist-to for another local state folder
  * (the browser tests' throwaway database).
  *
+ * The admin is an owner (who may do everything, docs/product.md "Back-office roles"): the command sets up a firm's
+ * first admins, who then give others narrower roles on the team page.
+ *
  * Admins must use two-factor sign-in: one who has not set it up is taken to its set-up at the first sign-in
  * and can open nothing else until it is on.
  */
@@ -112,6 +115,8 @@ statements.push(
     .join(
       ", ",
     )}) ON CONFLICT(user_id) DO UPDATE SET role = 'admin'${firstName ? ", first_name = excluded.first_name" : ""}${lastName ? ", last_name = excluded.last_name" : ""}`,
+  // After the account is an admin: only an admin holds a back-office role.
+  `INSERT INTO admin_roles (user_id, role) VALUES (${sqlValue(id)}, 'owner') ON CONFLICT (user_id, role) DO NOTHING`,
   inlineSql(
     auditInsert({
       actor: { id: "cli" },
@@ -124,7 +129,7 @@ statements.push(
 
 executeStatements(statements, target);
 console.log(
-  `${existing ? "Promoted" : "Created"} admin ${email} on the ${values.remote ? "remote" : "local"} database.`,
+  `${existing ? "Promoted" : "Created"} admin ${email} (owner) on the ${values.remote ? "remote" : "local"} database.`,
 );
 if (!existing?.twoFactorOn) {
   console.log(

@@ -125,6 +125,8 @@ export async function buildBenchData() {
     );
   }
   statements.push(
+    // The bench admin may do everything, as the firm's first admin does (docs/product.md, "Back-office roles").
+    `INSERT INTO admin_roles (user_id, role) VALUES (${q(BENCH_USERS.admin)}, 'owner')`,
     `UPDATE profiles SET ${profileProjectionSql()}`,
     "INSERT INTO deposit_wallets (wallet_type, wallet_address) VALUES ('BTC', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'), ('ETH', '0x000000000000000000000000000000000000dEaD')",
   );

@@ -32,6 +32,9 @@ for (const suffix of ["", "-wal", "-shm"])
   if (existsSync(source + suffix)) copyFileSync(source + suffix, copy + suffix);
 const sqlite = new DatabaseSync(copy);
 sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+// The decisions below are the bench admin's: an owner, as bench-data makes them (a dataset built before roles
+// existed gets the role here, in the copy only; the database's guards refuse a decision by an admin without it).
+sqlite.prepare("INSERT OR IGNORE INTO admin_roles (user_id, role) VALUES (?, 'owner')").run(BENCH_USERS.admin);
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);

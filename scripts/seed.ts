@@ -1,5 +1,6 @@
 /**
- * Local demo data: two admins (so that a second approval can be tried), one client with transactions of every
+ * Local demo data: two owners (so that a second approval can be tried) and a support admin (least privilege), one
+ * client with transactions of every
  * type and status, and the firm's deposit wallets. Runs only when the database has no users, so it is safe to run
  * on every `npm run dev`. Never used against the remote database.
  */
@@ -7,11 +8,18 @@ import { decodeBase32 } from "@oslojs/encoding";
 import { profileProjectionSql, signedCents } from "../app/lib/money/rules.ts";
 import { encryptTotpSecret, secretForManualEntry } from "../app/server/auth/totp-crypto.server.ts";
 import { hashPassword } from "../app/server/password.server.ts";
-import { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT } from "./lib/demo-people.ts";
+import {
+  DEMO_ADMIN,
+  DEMO_ADMINS,
+  DEMO_CLIENT,
+  DEMO_SECOND_ADMIN,
+  DEMO_SECOND_CLIENT,
+  DEMO_SUPPORT_ADMIN,
+} from "./lib/demo-people.ts";
 import { type D1Target, devVar, ensureDevVars, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
 import { seedDemoVerification } from "./seed-verification.ts";
 
-export { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT };
+export { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT, DEMO_SUPPORT_ADMIN };
 
 /** Well-formed but unusable addresses: test vectors and burn addresses nobody holds keys for. */
 export const DEMO_DEPOSIT_WALLETS = [
@@ -126,6 +134,7 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
   for (const person of DEMO_PEOPLE) statements.push(profileInsert(person, joinedAt(person)));
   // The demo admins are enrolled (confirmed, no code used yet) and have no recovery codes: their keys are printed.
   for (const admin of DEMO_ADMINS) statements.push(await twoFactorInsert(totpKey, admin.id, admin.totpSecret, joined));
+  statements.push(rolesInsert());
   // Where each demo withdrawal pays out, as a client's request records it.
   statements.push(
     `INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents, created_at)
@@ -173,6 +182,7 @@ export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   else {
     await addOlderDemoPeople(target);
     await enrolOlderDemoAdmins(totpKey, target);
+    grantOlderDemoRoles(target);
   }
   for (const email of seedDemoVerification(target)) {
     if (!empty) console.log(`Added the demo identity verification of ${email} to this older local database.`);
@@ -185,8 +195,8 @@ export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
  * them, unless their address or id is taken by someone else.
  */
 async function addOlderDemoPeople(target: D1Target): Promise<void> {
-  const later = DEMO_PEOPLE.filter(
-    (person) => person.id === DEMO_SECOND_ADMIN.id || person.id === DEMO_SECOND_CLIENT.id,
+  const later = DEMO_PEOPLE.filter((person) =>
+    [DEMO_SECOND_ADMIN.id, DEMO_SECOND_CLIENT.id, DEMO_SUPPORT_ADMIN.id].includes(person.id),
   );
   for (const person of later) {
     const [state] = query<{ demo: number; taken: number }>(
@@ -200,6 +210,27 @@ async function addOlderDemoPeople(target: D1Target): Promise<void> {
     console.log(
       `Added the demo ${person.role === "admin" ? "admin" : "client"} ${person.email} to this older local database.`,
     );
+  }
+}
+
+/**
+ * Each demo admin's back-office roles, for those who hold none yet (a new database, or one seeded before roles
+ * existed: the migration made the admins it found owners, not those seeded after it).
+ */
+function rolesInsert(): string {
+  const rows = DEMO_ADMINS.flatMap((admin) => admin.roles.map((role) => `(${sqlValue(admin.id)}, ${sqlValue(role)})`));
+  return `INSERT INTO admin_roles (user_id, role) SELECT column1, column2 FROM (VALUES ${rows.join(", ")}) AS demo
+    WHERE EXISTS (SELECT 1 FROM users WHERE id = column1 AND role = 'admin')
+      AND NOT EXISTS (SELECT 1 FROM admin_roles WHERE user_id = column1)`;
+}
+
+/** Demo admins of an older database who hold no role get their demo roles. */
+function grantOlderDemoRoles(target: D1Target): void {
+  const [before] = query<{ n: number }>("SELECT count(*) AS n FROM admin_roles", target);
+  executeStatements([rolesInsert()], target);
+  const [after] = query<{ n: number }>("SELECT count(*) AS n FROM admin_roles", target);
+  if ((after?.n ?? 0) > (before?.n ?? 0)) {
+    console.log("Gave the demo admins of this older local database their back-office roles.");
   }
 }
 
@@ -230,8 +261,8 @@ export function demoLoginLines(): string[] {
   return [
     "Demo logins (local only):",
     ...DEMO_ADMINS.map(
-      (admin, index) =>
-        `  ${index === 0 ? "admin " : "admin2"}  ${admin.email} / ${admin.password} / two-factor key ${secretForManualEntry(decodeBase32(admin.totpSecret))} (add it to an authenticator app)`,
+      (admin) =>
+        `  ${admin.label.padEnd(7)} ${admin.email} / ${admin.password} / two-factor key ${secretForManualEntry(decodeBase32(admin.totpSecret))} (add it to an authenticator app; ${admin.roles.join(", ")})`,
     ),
     `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password} (identity verified)`,
     `  client2 ${DEMO_SECOND_CLIENT.email} / ${DEMO_SECOND_CLIENT.password} (identity documents waiting in Verifications)`,

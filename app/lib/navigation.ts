@@ -1,11 +1,16 @@
+import { type BackOfficeRole, may, type Permission } from "./permissions";
+
 /** Header links per role (docs/product.md, "Screens"). */
 export interface NavLink {
   to: string;
   label: string;
 }
 
-/** Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back). */
-export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean; managesTeam?: boolean } | null;
+/**
+ * Who is looking; `mustEnrol`: an admin whose only page is the two-factor set-up (everything else sends them back);
+ * `roles`: an admin's back-office roles, which decide the back-office links they see.
+ */
+export type Viewer = { role: "user" | "admin"; mustEnrol?: boolean; roles?: readonly BackOfficeRole[] } | null;
 
 const SIGNED_OUT: NavLink[] = [
   { to: "/", label: "Home" },
@@ -24,21 +29,22 @@ const CLIENT: NavLink[] = [
   { to: "/account", label: "Account" },
 ];
 
-// Admins see the back office and their account only; the client links are hidden for them.
-const ADMIN: NavLink[] = [
-  { to: "/admin", label: "Admin Panel" },
+// Admins see the back office (the links their roles open) and their account; the client links are hidden for them.
+const ADMIN: Array<NavLink & { permission?: Permission }> = [
+  { to: "/admin", label: "Admin Panel", permission: "readClients" },
+  { to: "/admin/team", label: "Team", permission: "manageTeam" },
   { to: "/account", label: "Account" },
 ];
-
-const TEAM: NavLink = { to: "/admin/team", label: "Team" };
 
 export function navLinksFor(viewer: Viewer): NavLink[] {
   if (!viewer) return SIGNED_OUT;
   // Links that would only bounce back to the set-up page are not offered: Sign Out is the one way elsewhere.
   if (viewer.mustEnrol) return [];
   if (viewer.role !== "admin") return CLIENT;
-  // The team page is for owners (app/lib/permissions.ts, `manageTeam`); others are not offered it.
-  return viewer.managesTeam ? [ADMIN[0] as NavLink, TEAM, ...ADMIN.slice(1)] : ADMIN;
+  return ADMIN.filter((link) => !link.permission || may(viewer.roles ?? [], link.permission)).map(({ to, label }) => ({
+    to,
+    label,
+  }));
 }
 
 export const FOOTER_LINKS: NavLink[] = [

@@ -61,3 +61,7 @@ export function permissionsOf(roles: readonly BackOfficeRole[]): Record<Permissi
 export const PERMISSION_MESSAGES = {
   forbidden: "Your role does not allow this.",
 } as const;
+
+/** Deciding a client's request: a withdrawal is the approvers' act, every deposit kind the operators'. */
+export const decisionPermission = (transactionType: string): Permission =>
+  transactionType === "withdraw" ? "decideWithdrawals" : "decideDeposits";

@@ -9,6 +9,7 @@ import { WalletsModal } from "~/components/admin/wallets-modal";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
+import { type Permission, permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
@@ -18,21 +19,21 @@ import { proposeWalletsForm } from "~/server/admin/money-acts.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
-import { dispatchIntent, type Replies } from "~/server/intents.server";
-import { requireAdmin } from "~/server/session.server";
+import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const { query, errors } = parseClientList(new URL(request.url).searchParams);
   // A bad parameter is named, and the list shows without it.
   const desk = await adminDesk(context.db, query);
-  return { ...desk, list: query, listErrors: errors, viewerId: admin.id };
+  return { ...desk, list: query, listErrors: errors, viewerId: admin.id, may: permissionsOf(admin.roles) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const form = await readForm(request);
   const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
     const proposalId = Number(form.get("proposalId"));
@@ -40,22 +41,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId }));
   };
   return dispatchIntent(form, {
-    wallets: async (reply) => reply.outcome(await proposeWalletsForm(context, admin, form)),
-    approveProposal: (reply) => proposal(reply, "approveProposal"),
-    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
-    delete: async (reply) => {
+    wallets: permitted(admin, "proposeWallets", async (reply) =>
+      reply.outcome(await proposeWalletsForm(context, admin, form)),
+    ),
+    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
+    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
+    delete: permitted(admin, "deleteClients", async (reply) => {
       const userId = String(form.get("userId") ?? "");
       const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
       if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
       const result = await deleteClient(context, admin, userId);
       if (!result.ok) return reply.refused(result);
       return reply.done(ADMIN_MESSAGES.deleted);
-    },
+    }),
   });
 }
 
+/** The desk's links to the other back-office pages, each shown only to an admin whose roles open it. */
+const DESK_LINKS: Array<{ to: string; label: string; permission: Permission }> = [
+  { to: "/admin/transactions", label: "Transactions", permission: "readClients" },
+  { to: "/admin/verifications", label: "Verifications", permission: "reviewVerifications" },
+  { to: "/admin/audit", label: "Audit Log", permission: "readAuditLog" },
+  { to: "/admin/mail", label: "Mail", permission: "manageMail" },
+];
+
 export default function AdminPanel() {
-  const { counts, pending, clients, wallets, list, listErrors, mailTrouble, proposals, adminCount, viewerId } =
+  const { counts, pending, clients, wallets, list, listErrors, mailTrouble, proposals, adminCount, viewerId, may } =
     useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   // The pending list, Active Alerts and the proposals awaiting a second approval follow the desk live.
@@ -64,39 +75,30 @@ export default function AdminPanel() {
 
   return (
     <section className="space-y-6">
-      <MailFailureBanner trouble={mailTrouble} />
+      <MailFailureBanner trouble={mailTrouble} mayResend={may.manageMail} />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Admin Panel</h1>
         <div className="flex flex-wrap gap-3">
-          <Link
-            to="/admin/transactions"
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Transactions
-          </Link>
-          <Link
-            to="/admin/verifications"
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Verifications
-          </Link>
-          <Link
-            to="/admin/audit"
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Audit Log
-          </Link>
-          <Link
-            to="/admin/mail"
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Mail
-          </Link>
-          <WalletsModal wallets={wallets} reply={reply} />
+          {DESK_LINKS.filter((link) => may[link.permission]).map((link) => (
+            <Link
+              key={link.to}
+              to={link.to}
+              className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+            >
+              {link.label}
+            </Link>
+          ))}
+          {may.proposeWallets ? <WalletsModal wallets={wallets} reply={reply} /> : null}
         </div>
       </div>
-      <DeskCounts counts={counts} />
-      <ProposalsCard proposals={proposals} viewerId={viewerId} adminCount={adminCount} reply={reply} />
+      <DeskCounts counts={counts} queueLink={may.reviewVerifications} />
+      <ProposalsCard
+        proposals={proposals}
+        viewerId={viewerId}
+        adminCount={adminCount}
+        reply={reply}
+        mayDecide={may.decideProposals}
+      />
       <PendingList pending={pending} />
       <UserManagement
         clients={clients.clients}
@@ -105,6 +107,7 @@ export default function AdminPanel() {
         list={list}
         errors={listErrors}
         reply={reply}
+        mayDelete={may.deleteClients}
       />
     </section>
   );

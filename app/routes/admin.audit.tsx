@@ -7,20 +7,21 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { StackedTable } from "~/components/stacked-table";
 import { auditSearch, parseAuditFilters } from "~/lib/audit-filters";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readAuditLog");
   const params = new URL(request.url).searchParams;
   // A bad date shows its message over the unfiltered first page, as on the transaction histories.
   const { filters, submitted, errors } = parseAuditFilters(params);
   const beforeId = errors.length > 0 ? undefined : Number(params.get("before")) || undefined;
   const [page, admins] = await Promise.all([listAudit(context.db, filters, beforeId), listAdmins(context.db)]);
-  return { ...page, admins, filters, submitted, errors };
+  return { ...page, admins, filters, submitted, errors, mayExport: may(admin.roles, "exportData") };
 }
 
 const FIELD =
@@ -58,7 +59,7 @@ const ROWS_CLASS = [
 ].join(" ");
 
 export default function AuditLog() {
-  const { entries, next, admins, filters, submitted, errors } = useLoaderData<typeof loader>();
+  const { entries, next, admins, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -66,13 +67,15 @@ export default function AuditLog() {
           Every admin action, newest first. Entries can never be edited or removed.
         </AdminPageHeader>
         {/* A document download, not a client-side navigation: the browser saves the file. */}
-        <a
-          href={`/admin/audit.csv${auditSearch(filters)}`}
-          download
-          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-        >
-          Download CSV
-        </a>
+        {mayExport ? (
+          <a
+            href={`/admin/audit.csv${auditSearch(filters)}`}
+            download
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Download CSV
+          </a>
+        ) : null}
       </div>
       {/* Remounted when the query changes, so the fields always show the view's filters (after Back, too). */}
       <Form

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { notFound } from "~/server/http.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 import { viewDocument } from "~/server/verification/admin-documents.server";
 
 /**
@@ -8,7 +8,7 @@ import { viewDocument } from "~/server/verification/admin-documents.server";
  * every view audited (app/server/verification/admin-documents.server.ts).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "viewDocuments");
   const response = await viewDocument(context, admin, params.id ?? "");
   if (!response) notFound("Document not found");
   return response;

@@ -10,12 +10,12 @@ import { adminPageTitle } from "~/lib/navigation";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
 import { readForm } from "~/server/form.server";
 import { parseCursor } from "~/server/paging.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Mail") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "manageMail");
   const after = parseCursor(new URL(request.url).searchParams.get("before"));
   return mailQueue(context.db, { after });
 }
@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type Reply = { tone: "success" | "error"; message: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "manageMail");
   const form = await readForm(request);
   if (form.get("intent") !== "resend") {
     return data<Reply>({ tone: "error", message: MAIL_MESSAGES.unknownAction }, { status: 400 });

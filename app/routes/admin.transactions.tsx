@@ -14,22 +14,23 @@ import { formatCents } from "~/lib/format";
 import { historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/labels";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { transactionReference } from "~/lib/reference";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Transactions") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const params = new URL(request.url).searchParams;
   const { filters, submitted, errors } = parseAdminTransactionFilters(params);
   // A bad filter shows its message over the unfiltered first page.
   const position =
     errors.length > 0 ? {} : { after: parseCursor(params.get("after")), before: parseCursor(params.get("before")) };
   const page = await adminTransactionsPage(context.db, filters, position);
-  return { ...page, filters, submitted, errors };
+  return { ...page, filters, submitted, errors, mayExport: may(admin.roles, "exportData") };
 }
 
 /**
@@ -47,7 +48,7 @@ const ROWS_CLASS = [
 ].join(" ");
 
 export default function AdminTransactions() {
-  const { rows, next, previous, filters, submitted, errors } = useLoaderData<typeof loader>();
+  const { rows, next, previous, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
   const extra = adminFilterParams(filters);
   const pendingOnly = filters.status === "pending";
   const followLink = useListNavigation();
@@ -63,12 +64,14 @@ export default function AdminTransactions() {
           >
             {pendingOnly ? "All transactions" : "Pending only"}
           </Link>
-          <a
-            href={`/admin/transactions.csv${historySearch(filters, {}, extra)}`}
-            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-          >
-            Download CSV
-          </a>
+          {mayExport ? (
+            <a
+              href={`/admin/transactions.csv${historySearch(filters, {}, extra)}`}
+              className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+            >
+              Download CSV
+            </a>
+          ) : null}
         </div>
       </div>
       <HistoryFilterForm

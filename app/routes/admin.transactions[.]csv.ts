@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { adminTransactionsCsv } from "~/server/admin/transactions.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 /** /admin/transactions as CSV: the same filters, every matching row, newest first, streamed. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "exportData");
   const { filters, errors } = parseAdminTransactionFilters(new URL(request.url).searchParams);
   // A download never guesses: a bad filter is refused with its message rather than exporting everything.
   if (errors.length > 0) {

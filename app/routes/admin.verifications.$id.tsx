@@ -8,6 +8,7 @@ import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents, formatDateTimeUtc, formatLongDate } from "~/lib/format";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import {
   DOCUMENT_KIND_LABELS,
@@ -20,7 +21,7 @@ import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { notFound, siteOrigin } from "~/server/http.server";
 import { repliesTo } from "~/server/intents.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 import { decideVerification } from "~/server/verification/review.server";
 import { reviewCase } from "~/server/verification/review-reads.server";
 
@@ -31,15 +32,15 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 const caseIdOf = (value: string | undefined) => (/^\d{1,12}$/.test(value ?? "") ? Number(value) : null);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "reviewVerifications");
   const caseId = caseIdOf(params.id);
   const review = caseId === null ? null : await reviewCase(context.db, caseId);
   if (!review) notFound(REVIEW_MESSAGES.notFound);
-  return review;
+  return { ...review, mayViewDocuments: may(admin.roles, "viewDocuments") };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "reviewVerifications");
   const form = await readForm(request);
   const reply = repliesTo(String(form.get("intent") ?? ""));
   const caseId = caseIdOf(params.id);
@@ -72,7 +73,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function VerificationReview() {
-  const { case: kyc, client, documents } = useLoaderData<typeof loader>();
+  const { case: kyc, client, documents, mayViewDocuments } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   // Another reviewer's decision, or the client sending again, shows here without a reload.
   const refresh = useThrottledRevalidate();
@@ -121,7 +122,7 @@ export default function VerificationReview() {
           </dl>
         </article>
       </div>
-      <VerificationDocuments documents={documents} />
+      {mayViewDocuments ? <VerificationDocuments documents={documents} /> : null}
       {open && kyc.submittedAt !== null ? (
         <VerificationDecisions
           submittedAt={kyc.submittedAt}

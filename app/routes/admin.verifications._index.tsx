@@ -10,14 +10,14 @@ import { adminPageTitle } from "~/lib/navigation";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { IDENTITY_DOCUMENT_TYPE_LABELS, VERIFICATION_STATUS_LABELS } from "~/lib/verification";
 import { parseQueueStatus } from "~/lib/verification-review";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 import { decodeQueueCursor, verificationQueue } from "~/server/verification/review-reads.server";
 import { VERIFICATION_STATUSES } from "../../db/enums";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Verifications") }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "reviewVerifications");
   const params = new URL(request.url).searchParams;
   const { status, error } = parseQueueStatus(params);
   const queue = await verificationQueue(context.db, status, decodeQueueCursor(params.get("after")));

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { statementCsv } from "~/server/admin/statement.server";
 import { notFound } from "~/server/http.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 /** The client's statement as CSV: every transaction, oldest first, with the running ledger balance. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requirePermission(request, context, "exportData");
   const userId = params.id ?? "";
   const exists = await context.db.query.users.findFirst({
     columns: { id: true },

@@ -18,7 +18,7 @@ import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
 import { secondAdminFromCents } from "~/lib/money/constraints";
 import { adminPageTitle } from "~/lib/navigation";
-import { may } from "~/lib/permissions";
+import { permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
@@ -30,16 +30,16 @@ import { addClientNote } from "~/server/admin/notes.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { dispatchIntent, type Replies } from "~/server/intents.server";
+import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
-import { requireAdmin } from "~/server/session.server";
+import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: adminPageTitle(data ? data.profile.name : "Client") },
 ]);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   // A bad filter shows its message over the unfiltered newest page.
   const { filters, submitted, errors, position } = historyRequest(new URL(request.url));
   const detail = await clientDetail(context.db, params.id ?? "", filters, position);
@@ -51,7 +51,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     filterErrors: errors,
     idempotencyKey: crypto.randomUUID(),
     viewerId: admin.id,
-    mayWriteNotes: may(admin.roles, "writeNotes"),
+    may: permissionsOf(admin.roles),
     secondApprovalFromCents: secondAdminFromCents(context.env.FOUR_EYES_THRESHOLD),
     // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
@@ -61,7 +61,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requirePermission(request, context, "readClients");
   const userId = params.id ?? "";
   const form = await readForm(request);
   /** A request of this client's, by the form's id: an admin page never decides another client's row by accident. */
@@ -80,6 +80,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!result.ok) return reply.refused({ ...result, error: `Failed to ${intent} user: ${result.error}` });
     return reply.done(intent === "suspend" ? "User suspended" : "User activated");
   };
+  // Approve and Reject are checked against the row's type in their command (a withdrawal or a deposit).
   return dispatchIntent(form, {
     approve: async (reply) => {
       const request = clientRequest();
@@ -91,12 +92,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
       return reply.outcome(await rejectRequest(context, admin, form, request));
     },
-    entry: async (reply) => reply.outcome(await postOrPropose(context, admin, form, userId)),
-    approveProposal: (reply) => proposal(reply, "approveProposal"),
-    rejectProposal: (reply) => proposal(reply, "rejectProposal"),
-    suspend: (reply) => status(reply, "suspend"),
-    activate: (reply) => status(reply, "activate"),
-    note: async (reply) => reply.outcome(await addClientNote(context, admin, userId, form)),
+    entry: permitted(admin, "postEntries", async (reply) =>
+      reply.outcome(await postOrPropose(context, admin, form, userId)),
+    ),
+    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
+    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
+    suspend: permitted(admin, "changeClientStatus", (reply) => status(reply, "suspend")),
+    activate: permitted(admin, "changeClientStatus", (reply) => status(reply, "activate")),
+    note: permitted(admin, "writeNotes", async (reply) =>
+      reply.outcome(await addClientNote(context, admin, userId, form)),
+    ),
   });
 }
 
@@ -116,12 +121,12 @@ export default function ClientDetail() {
     proposals,
     adminCount,
     viewerId,
+    may,
     secondApprovalFromCents,
     awaitingSecondApproval,
     verification,
     notes,
     flags,
-    mayWriteNotes,
   } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -176,12 +181,14 @@ export default function ClientDetail() {
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-4">
         <AdminPageHeader title={profile.name} />
-        <a
-          href={`/user/${profile.id}/export`}
-          className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
-        >
-          Export statement (CSV)
-        </a>
+        {may.exportData ? (
+          <a
+            href={`/user/${profile.id}/export`}
+            className="rounded-md border border-border px-4 py-2 font-medium hover:bg-surface-raised"
+          >
+            Export statement (CSV)
+          </a>
+        ) : null}
       </div>
 
       {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
@@ -203,6 +210,8 @@ export default function ClientDetail() {
           suspended={profile.status === "suspended"}
           idempotencyKey={idempotencyKey}
           secondApprovalFromCents={secondApprovalFromCents}
+          mayPostEntries={may.postEntries}
+          mayChangeStatus={may.changeClientStatus}
         />
       </FormErrors>
       {proposals.length > 0 ? (
@@ -212,9 +221,10 @@ export default function ClientDetail() {
           adminCount={adminCount}
           reply={reply}
           showOutcome={false}
+          mayDecide={may.decideProposals}
         />
       ) : null}
-      <ClientNotes notes={notes} flags={flags} canWrite={mayWriteNotes} reply={reply} />
+      <ClientNotes notes={notes} flags={flags} canWrite={may.writeNotes} reply={reply} />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
       <TransactionsTable
         rows={rows}
@@ -227,6 +237,7 @@ export default function ClientDetail() {
         reply={reply}
         awaitingSecondApproval={awaitingSecondApproval}
         level={verification.level}
+        may={may}
       />
     </section>
   );

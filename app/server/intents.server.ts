@@ -6,6 +6,8 @@
  */
 import { data } from "@remix-run/cloudflare";
 import type { IntentReply } from "~/lib/intent-reply";
+import { may, PERMISSION_MESSAGES, type Permission } from "~/lib/permissions";
+import type { BackOfficeRole } from "../../db/enums";
 import type { FormOutcome } from "./commands.server";
 
 /** A refusal as commands and checks return it: the message, the status (400 if it has none), its field or row. */
@@ -52,4 +54,19 @@ export function dispatchIntent<Intent extends string, Extra extends object = obj
   const handler = Object.hasOwn(handlers, intent) ? handlers[intent as Intent] : undefined;
   const reply = repliesTo<Extra>(intent);
   return handler ? handler(reply) : reply.refused({ error: UNKNOWN_INTENT });
+}
+
+/**
+ * A handler run only when the admin's roles allow `permission` (app/lib/permissions.ts); otherwise its intent is
+ * refused with 403 and the one message, before anything is read from the form or written.
+ */
+export function permitted<Extra extends object = object, Answer = ReplyData<Extra>>(
+  admin: { roles: readonly BackOfficeRole[] },
+  permission: Permission,
+  handler: (reply: Replies<Extra>) => Promise<Answer> | Answer,
+) {
+  return (reply: Replies<Extra>): Promise<Answer> | Answer | ReplyData<Extra> =>
+    may(admin.roles, permission)
+      ? handler(reply)
+      : reply.refused({ error: PERMISSION_MESSAGES.forbidden, status: 403 });
 }

@@ -1,3 +1,5 @@
+import type { BackOfficeRole } from "../../db/enums.ts";
+
 /** The local demo's people: who `npm run dev` seeds and prints (passwords and keys are local demo data only). */
 export const DEMO_ADMIN = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -10,6 +12,10 @@ export const DEMO_ADMIN = {
    * comes enrolled with a secret anyone may add to an app. Local data only, like the password.
    */
   totpSecret: "DEMOADMINTOTPSECRETNORTHWINDMKTS",
+  /** An owner, who may do everything (docs/product.md, "Back-office roles"). */
+  roles: ["owner"] as BackOfficeRole[],
+  /** How `npm run dev` labels the login. */
+  label: "admin",
 };
 /**
  * A second demo admin, with a key of its own: large ledger entries, large withdrawals and deposit-wallet changes
@@ -22,8 +28,24 @@ export const DEMO_SECOND_ADMIN = {
   firstName: "Blair",
   lastName: "Admin",
   totpSecret: "DEMOSECONDADMINTOTPKEYNORTHWIND2",
+  roles: ["owner"] as BackOfficeRole[],
+  label: "admin2",
 };
-export const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN];
+/**
+ * A support admin: reads clients and their transactions and writes notes, but moves no money and opens no
+ * documents, so that least privilege can be tried (docs/product.md, "Back-office roles").
+ */
+export const DEMO_SUPPORT_ADMIN = {
+  id: "00000000-0000-4000-8000-000000000005",
+  email: "support@example.com",
+  password: "demo-support-2026",
+  firstName: "Sam",
+  lastName: "Support",
+  totpSecret: "DEMOSUPPORTADMINTOTPKEYNORTHWIND",
+  roles: ["support"] as BackOfficeRole[],
+  label: "support",
+};
+export const DEMO_ADMINS = [DEMO_ADMIN, DEMO_SECOND_ADMIN, DEMO_SUPPORT_ADMIN];
 
 export const DEMO_CLIENT = {
   id: "00000000-0000-4000-8000-000000000002",

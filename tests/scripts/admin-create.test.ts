@@ -48,6 +48,12 @@ describe("npm run admin:create", { timeout: 240_000 }, () => {
       target,
     )[0];
 
+  const rolesOf = (email: string) =>
+    query<{ role: string }>(
+      `SELECT r.role FROM admin_roles r JOIN users u ON u.id = r.user_id WHERE u.email = ${sqlValue(email)}`,
+      target,
+    ).map((row) => row.role);
+
   test("refuses a new admin without a first name, and creates nothing", () => {
     const run = adminCreate("--email", "nameless@firm.example", "--password", PASSWORD);
     assert.equal(run.status, 1);
@@ -59,6 +65,9 @@ describe("npm run admin:create", { timeout: 240_000 }, () => {
     const run = adminCreate("--email", "Ops@Firm.example", "--password", PASSWORD, "--first-name", " Morgan ");
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(profileOf("ops@firm.example"), { role: "admin", first_name: "Morgan", last_name: "" });
+    // The command sets up a firm's first admins: an owner, who may do everything.
+    assert.deepEqual(rolesOf("ops@firm.example"), ["owner"]);
+    assert.match(run.stdout, /Created admin ops@firm\.example \(owner\)/);
   });
 
   test("promotes a client and keeps their name; a name given replaces it", () => {
@@ -71,9 +80,12 @@ describe("npm run admin:create", { timeout: 240_000 }, () => {
     );
     assert.equal(adminCreate("--email", "client@firm.example").status, 0);
     assert.deepEqual(profileOf("client@firm.example"), { role: "admin", first_name: "Casey", last_name: "Client" });
+    assert.deepEqual(rolesOf("client@firm.example"), ["owner"]);
 
+    // Run again, the admin stays one owner.
     assert.equal(adminCreate("--email", "client@firm.example", "--first-name", "Cass").status, 0);
     assert.deepEqual(profileOf("client@firm.example"), { role: "admin", first_name: "Cass", last_name: "Client" });
+    assert.deepEqual(rolesOf("client@firm.example"), ["owner"]);
   });
 
   test("refuses to promote an account without a name unless one is given", () => {

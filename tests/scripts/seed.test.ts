@@ -26,6 +26,7 @@ import {
   DEMO_CLIENT,
   DEMO_SECOND_ADMIN,
   DEMO_SECOND_CLIENT,
+  DEMO_SUPPORT_ADMIN,
   seedIfEmpty,
 } from "../../scripts/seed.ts";
 
@@ -49,6 +50,21 @@ async function assertEnrolledWithDemoKeys(target: D1Target): Promise<void> {
     [
       [DEMO_ADMIN.email, "admin"],
       [DEMO_SECOND_ADMIN.email, "admin"],
+      [DEMO_SUPPORT_ADMIN.email, "admin"],
+    ],
+  );
+  // The two demo owners may do everything; the support admin only what support does.
+  const roles = query<{ email: string; roles: string }>(
+    `SELECT u.email, group_concat(r.role) AS roles FROM users u JOIN admin_roles r ON r.user_id = u.id
+     GROUP BY u.id ORDER BY u.id`,
+    target,
+  );
+  assert.deepEqual(
+    roles.map((row) => [row.email, row.roles]),
+    [
+      [DEMO_ADMIN.email, "owner"],
+      [DEMO_SECOND_ADMIN.email, "owner"],
+      [DEMO_SUPPORT_ADMIN.email, "support"],
     ],
   );
   for (const row of rows) {
@@ -132,15 +148,18 @@ describe("the demo seed", { timeout: 240_000 }, () => {
     await assertEnrolledWithDemoKeys(fresh);
   });
 
-  test("an older database, one demo admin and no two-factor, gets the second admin and both keys", async () => {
+  test("an older database, one demo admin, no two-factor and no roles, gets the other admins, keys and roles", async () => {
     const older = freshState();
     await seedIfEmpty(older);
-    // As a database seeded before two-factor sign-in and before four eyes looks.
+    // As a database seeded before two-factor sign-in, four eyes and back-office roles looks.
     executeStatements(
       [
         "DELETE FROM two_factor",
-        `DELETE FROM profiles WHERE user_id = ${sqlValue(DEMO_SECOND_ADMIN.id)}`,
-        `DELETE FROM users WHERE id = ${sqlValue(DEMO_SECOND_ADMIN.id)}`,
+        "DELETE FROM admin_roles",
+        ...[DEMO_SECOND_ADMIN.id, DEMO_SUPPORT_ADMIN.id].flatMap((id) => [
+          `DELETE FROM profiles WHERE user_id = ${sqlValue(id)}`,
+          `DELETE FROM users WHERE id = ${sqlValue(id)}`,
+        ]),
       ],
       older,
     );
@@ -152,7 +171,7 @@ describe("the demo seed", { timeout: 240_000 }, () => {
     await assertEnrolledWithDemoKeys(older);
     // A second run finds nothing left to add.
     assert.equal(await seedIfEmpty(older), false);
-    assert.equal(query<{ n: number }>("SELECT count(*) AS n FROM two_factor", older)[0]?.n, 2);
+    assert.equal(query<{ n: number }>("SELECT count(*) AS n FROM two_factor", older)[0]?.n, 3);
   });
 
   test("a database without the demo admins gets no demo admin added", async () => {

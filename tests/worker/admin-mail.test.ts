@@ -218,7 +218,7 @@ describe("Resend", () => {
   it("re-queues once when two admins resend the same notice at the same time", async () => {
     const id = await failedNotice();
     const context: CommandContext = { db, env: appEnv, bindings: env, ctx: createExecutionContext() };
-    const actor = { id: admin.id, email: admin.email };
+    const actor = { id: admin.id, email: admin.email, roles: ["owner" as const] };
     const outcomes = await Promise.all([resendEmail(context, actor, id), resendEmail(context, actor, id)]);
     await waitOnExecutionContext(context.ctx);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
@@ -232,7 +232,10 @@ describe("Resend", () => {
     const id = await failedNotice({ createdAt: Date.now() - 3 * RETRY_WINDOW_MS });
     const context: CommandContext = { db, env: appEnv, bindings: env, ctx: createExecutionContext() };
     const now = Date.now();
-    expect(await resendEmail(context, { id: admin.id, email: admin.email }, id, now)).toEqual({ ok: true, id });
+    expect(await resendEmail(context, { id: admin.id, email: admin.email, roles: ["owner"] }, id, now)).toEqual({
+      ok: true,
+      id,
+    });
     await waitOnExecutionContext(context.ctx);
     expect(await rowOf(id)).toMatchObject({ requeuedAt: now, failedAt: null });
   });
@@ -294,8 +297,8 @@ describe("the mail failure banner", () => {
   });
 
   it("renders nothing when all is well, and the counts with a link to /admin/mail otherwise", () => {
-    expect(MailFailureBanner({ trouble: null })).toBeNull();
-    const banner = MailFailureBanner({ trouble: { failing: 1, failed: 3, keyRefused: true } });
+    expect(MailFailureBanner({ trouble: null, mayResend: true })).toBeNull();
+    const banner = MailFailureBanner({ trouble: { failing: 1, failed: 3, keyRefused: true }, mayResend: true });
     const links: string[] = [];
     const text = textOf(banner, links);
     expect(text).toBe(
@@ -303,6 +306,16 @@ describe("the mail failure banner", () => {
         "The mail provider refuses our API key (check RESEND_API_KEY). Review and resend",
     );
     expect(links).toEqual(["/admin/mail"]);
+  });
+
+  it("offers the link only to an admin whose roles may resend", () => {
+    const links: string[] = [];
+    const text = textOf(
+      MailFailureBanner({ trouble: { failing: 1, failed: 0, keyRefused: false }, mayResend: false }),
+      links,
+    );
+    expect(text).toBe("Mail is not getting through: 1 notice failing for over an hour. ");
+    expect(links).toEqual([]);
   });
 });
 

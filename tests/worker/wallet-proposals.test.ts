@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
-import { countRows, ensureDepositWallets, getPage, postForm, signedInAdmin } from "../support/fixtures";
+import { countRows, createUser, ensureDepositWallets, getPage, postForm, signedInAdmin } from "../support/fixtures";
 
 /**
  * A deposit-wallet change the desk proposes: the modal shows a change that already waits (and offers no second
@@ -28,12 +28,15 @@ const walletForm = (address: string, fields: Record<string, string> = {}) => ({
 });
 
 /** Closes every change of the ETH wallet still waiting, as a second admin's rejection would. */
-const closeWaiting = () =>
-  env.DB.prepare(
-    "UPDATE proposals SET status = 'rejected', decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
+/** Rejects every waiting wallet change, in the name of an owner (the database refuses a decision by anyone else). */
+const closeWaiting = async () => {
+  const decider = await createUser({ role: "admin" });
+  await env.DB.prepare(
+    "UPDATE proposals SET status = 'rejected', decided_by = ?, decided_at = ? WHERE kind = 'wallet_change' AND status = 'pending'",
   )
-    .bind(Date.now())
+    .bind(decider.id, Date.now())
     .run();
+};
 
 /** The wallet's address field in the desk's modal, as the server renders it. */
 const fieldOf = (html: string) => new RegExp(`<input[^>]*name="wallet-${eth.id}"[^>]*>`).exec(html)?.[0] ?? "";

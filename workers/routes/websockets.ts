@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { may } from "../../app/lib/permissions";
 import { ADMIN_DESK_NAME } from "../../app/server/realtime.server";
 import { getSessionUser, mustSetUpTwoFactor, type SessionUser } from "../../app/server/session.server";
 import {
@@ -13,8 +14,11 @@ import type { AppBindings } from "../types";
 
 /**
  * Websocket upgrades. Origin, session and role are checked here, before anything reaches a Durable Object:
- * admins may listen to any client's feed and to the desk; a client only to their own feed.
+ * admins whose roles read clients (app/lib/permissions.ts) may listen to any client's feed and to the desk; a
+ * client only to their own feed.
  */
+const readsClients = (user: SessionUser) => user.role === "admin" && may(user.roles, "readClients");
+
 type Gate = { ok: true; user: SessionUser } | { ok: false; response: Response };
 
 async function gate(c: Context<AppBindings>, allowed: (user: SessionUser) => boolean): Promise<Gate> {
@@ -55,13 +59,13 @@ async function forward(c: Context<AppBindings>, stub: DurableObjectStub, user: S
 export const websockets = new Hono<AppBindings>()
   .get("/clients/:id", async (c) => {
     const clientId = c.req.param("id");
-    const checked = await gate(c, (user) => user.role === "admin" || user.id === clientId);
+    const checked = await gate(c, (user) => readsClients(user) || user.id === clientId);
     if (!checked.ok) return checked.response;
     const stub = c.env.CLIENT_FEED.get(c.env.CLIENT_FEED.idFromName(clientId));
     return forward(c, stub, checked.user, clientId);
   })
   .get("/admin", async (c) => {
-    const checked = await gate(c, (user) => user.role === "admin");
+    const checked = await gate(c, readsClients);
     if (!checked.ok) return checked.response;
     return forward(c, c.env.ADMIN_DESK.get(c.env.ADMIN_DESK.idFromName(ADMIN_DESK_NAME)), checked.user);
   })

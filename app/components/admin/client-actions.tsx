@@ -5,7 +5,7 @@ import { EntryPanel } from "./entry-panel";
 
 /**
  * The client page's Actions card: one button per entry type (opening the entry panel), and Suspend User or
- * Activate User depending on the client's status.
+ * Activate User depending on the client's status; each only for an admin whose roles allow it.
  */
 export function ClientActions({
   entryType,
@@ -13,6 +13,8 @@ export function ClientActions({
   suspended,
   idempotencyKey,
   secondApprovalFromCents,
+  mayPostEntries,
+  mayChangeStatus,
 }: {
   entryType: TransactionType | null;
   onChoose: (type: TransactionType | null) => void;
@@ -20,12 +22,16 @@ export function ClientActions({
   idempotencyKey: string;
   /** Entries of this amount or more wait for a second admin. */
   secondApprovalFromCents: number;
+  mayPostEntries: boolean;
+  mayChangeStatus: boolean;
 }) {
+  // Only the acts the admin's roles allow are offered; with none, there is no Actions card.
+  if (!mayPostEntries && !mayChangeStatus) return null;
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <h2 className="text-lg font-semibold">Actions</h2>
       <div className="mt-3 flex flex-wrap gap-2">
-        {TRANSACTION_TYPES.map((type) => (
+        {(mayPostEntries ? TRANSACTION_TYPES : []).map((type) => (
           <button
             key={type}
             type="button"
@@ -38,21 +44,23 @@ export function ClientActions({
             {typeLabel(type)}
           </button>
         ))}
-        <Form method="post">
-          <input type="hidden" name="intent" value={suspended ? "activate" : "suspend"} />
-          <button
-            type="submit"
-            className={`rounded-md px-3 py-2 text-sm font-semibold ${
-              suspended
-                ? "bg-success/20 text-success hover:bg-success/30"
-                : "bg-danger/20 text-danger hover:bg-danger/30"
-            }`}
-          >
-            {suspended ? "Activate User" : "Suspend User"}
-          </button>
-        </Form>
+        {mayChangeStatus ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value={suspended ? "activate" : "suspend"} />
+            <button
+              type="submit"
+              className={`rounded-md px-3 py-2 text-sm font-semibold ${
+                suspended
+                  ? "bg-success/20 text-success hover:bg-success/30"
+                  : "bg-danger/20 text-danger hover:bg-danger/30"
+              }`}
+            >
+              {suspended ? "Activate User" : "Suspend User"}
+            </button>
+          </Form>
+        ) : null}
       </div>
-      {entryType ? (
+      {entryType && mayPostEntries ? (
         <EntryPanel
           key={`${entryType}-${idempotencyKey}`}
           type={entryType}

@@ -6,8 +6,11 @@ import { Link } from "@remix-run/react";
  */
 export function DeskCounts({
   counts,
+  queueLink,
 }: {
   counts: { totalUsers: number; activeAlerts: number; awaitingReview: number };
+  /** Whether the viewer may open the verification queue (the card's title links there only then). */
+  queueLink: boolean;
 }) {
   return (
     <div className="grid gap-4 sm:grid-cols-3">
@@ -18,7 +21,7 @@ export function DeskCounts({
         testId="awaiting-review"
         value={counts.awaitingReview}
         tone="text-pending"
-        to="/admin/verifications"
+        to={queueLink ? "/admin/verifications" : undefined}
       />
     </div>
   );

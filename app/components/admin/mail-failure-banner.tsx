@@ -8,7 +8,7 @@ const notices = (n: number) => `${n} notice${n === 1 ? "" : "s"}`;
  * The /admin banner while mail is not getting through: notices failing for over an hour or failed in the last
  * day (the rule is `mailTrouble` in app/server/admin/mail.server.ts). Renders nothing when `trouble` is null.
  */
-export function MailFailureBanner({ trouble }: { trouble: MailTrouble | null }) {
+export function MailFailureBanner({ trouble, mayResend }: { trouble: MailTrouble | null; mayResend: boolean }) {
   if (!trouble) return null;
   const parts = [
     trouble.failing > 0 ? `${notices(trouble.failing)} failing for over an hour` : null,
@@ -18,9 +18,11 @@ export function MailFailureBanner({ trouble }: { trouble: MailTrouble | null }) 
     <Banner tone="error">
       <strong>Mail is not getting through:</strong> {parts.join(", ")}.
       {trouble.keyRefused ? " The mail provider refuses our API key (check RESEND_API_KEY)." : null}{" "}
-      <Link to="/admin/mail" className="font-semibold underline">
-        Review and resend
-      </Link>
+      {mayResend ? (
+        <Link to="/admin/mail" className="font-semibold underline">
+          Review and resend
+        </Link>
+      ) : null}
     </Banner>
   );
 }

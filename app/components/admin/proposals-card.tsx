@@ -32,9 +32,12 @@ export function ProposalsCard({
   adminCount,
   reply,
   showOutcome = true,
+  mayDecide,
 }: {
   proposals: ProposalRow[];
   viewerId: string;
+  /** Whether the viewer's roles let them approve or reject proposals: without, the rows show no buttons. */
+  mayDecide: boolean;
   adminCount: number;
   reply?: IntentReply;
   /** Whether the card shows the outcome of an approve or reject (false where the page shows every reply). */
@@ -92,7 +95,7 @@ export function ProposalsCard({
                 <p className="text-sm text-ink-muted sm:max-w-[16rem] sm:text-right">
                   {adminCount < 2 ? PROPOSAL_MESSAGES.secondAdminNeeded : PROPOSAL_MESSAGES.waitingForOther}
                 </p>
-              ) : (
+              ) : !mayDecide ? null : (
                 <div className="flex shrink-0 gap-2">
                   <Form method="post">
                     <input type="hidden" name="proposalId" value={proposal.id} />

@@ -12,6 +12,7 @@ import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { statusLabel, typeInSentence, typeLabel } from "~/lib/labels";
+import { decisionPermission, type Permission } from "~/lib/permissions";
 import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import type { VerificationLevel } from "~/lib/verification";
@@ -64,6 +65,7 @@ export function TransactionsTable({
   reply,
   awaitingSecondApproval = [],
   level,
+  may,
 }: {
   rows: TransactionRow[];
   next: string | null;
@@ -76,6 +78,8 @@ export function TransactionsTable({
   awaitingSecondApproval?: number[];
   /** The client's verification level, shown on each pending withdrawal (an unverified client's cannot be paid). */
   level?: VerificationLevel;
+  /** What the viewing admin may do: Approve and Reject show only on the rows whose type they may decide. */
+  may: Record<Permission, boolean>;
 }) {
   const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
   // Every pending row's Approve submits this one form (the button's value is the row's id), not a form per row.
@@ -126,7 +130,7 @@ export function TransactionsTable({
                 {tx.status === "pending" ? (
                   <div>
                     {level && tx.transactionType === "withdraw" ? <VerificationLevelBadge level={level} /> : null}
-                    {awaitingSecondApproval.includes(tx.id) ? (
+                    {!may[decisionPermission(tx.transactionType)] ? null : awaitingSecondApproval.includes(tx.id) ? (
                       <span className="text-xs font-medium text-pending">Awaiting second approval</span>
                     ) : (
                       <button
@@ -140,15 +144,17 @@ export function TransactionsTable({
                         Approve
                       </button>
                     )}
-                    <button
-                      type="button"
-                      value={tx.id}
-                      onClick={chooseRejecting}
-                      aria-label={`Reject ${describe(tx)}`}
-                      className="row-action-reject"
-                    >
-                      Reject
-                    </button>
+                    {may[decisionPermission(tx.transactionType)] ? (
+                      <button
+                        type="button"
+                        value={tx.id}
+                        onClick={chooseRejecting}
+                        aria-label={`Reject ${describe(tx)}`}
+                        className="row-action-reject"
+                      >
+                        Reject
+                      </button>
+                    ) : null}
                   </div>
                 ) : null}
               </td>

@@ -84,7 +84,10 @@ export function UserManagement({
   list,
   errors,
   reply,
+  mayDelete,
 }: {
+  /** Whether the viewer's roles let them delete a client's data: without, no row offers Delete. */
+  mayDelete: boolean;
   clients: ClientRow[];
   next: string | null;
   previous: string | null;
@@ -202,15 +205,17 @@ export function UserManagement({
               <td>{formatCents(client.balanceCents)}</td>
               <td>{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
               <td>
-                <button
-                  type="button"
-                  value={client.id}
-                  className="row-action-delete"
-                  aria-label={`Delete ${client.name}'s data`}
-                  onClick={confirmDelete}
-                >
-                  Delete
-                </button>
+                {mayDelete ? (
+                  <button
+                    type="button"
+                    value={client.id}
+                    className="row-action-delete"
+                    aria-label={`Delete ${client.name}'s data`}
+                    onClick={confirmDelete}
+                  >
+                    Delete
+                  </button>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -19,6 +19,7 @@ import {
 } from "../ledger/history.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
 import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { endSessionsOf } from "../session.server";
 import { clientVerification, liveCaseQuery } from "../verification/review-reads.server";
 import { clientFlagsQuery, clientNotesQuery, toClientNote } from "./notes.server";
@@ -148,10 +149,12 @@ export async function setClientStatus(
 
 export async function changeClientStatus(
   context: CommandContext,
-  actor: Required<Actor>,
+  actor: BackOfficeActor,
   userId: string,
   status: "active" | "suspended",
 ): Promise<Outcome> {
+  const allowed = assertMay(actor, "changeClientStatus");
+  if (!allowed.ok) return allowed;
   const result = await setClientStatus(context.db, actor, userId, status);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   if (status === "suspended") afterCommit(context, { signedOut: [userId] });

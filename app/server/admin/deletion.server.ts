@@ -13,6 +13,7 @@ import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { endSessionsOf } from "../session.server";
 
 const { users } = schema;
@@ -78,7 +79,9 @@ export async function deleteClientData(
 }
 
 /** The deletion, then the client's open pages are told and their sockets closed. */
-export async function deleteClient(context: CommandContext, actor: Required<Actor>, userId: string): Promise<Outcome> {
+export async function deleteClient(context: CommandContext, actor: BackOfficeActor, userId: string): Promise<Outcome> {
+  const allowed = assertMay(actor, "deleteClients");
+  if (!allowed.ok) return allowed;
   const result = await deleteClientData(context.db, actor, userId);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   afterCommit(context, { events: [{ userId, event: { type: "client.deleted", userId } }], signedOut: [userId] });

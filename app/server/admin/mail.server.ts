@@ -3,12 +3,13 @@
  * and the trouble the /admin banner reports. The delivery rules themselves live in `mail/outbox.server.ts`.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { type Actor, auditInsert } from "../audit.server";
+import { auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, schema, writeTogether } from "../db.server";
 import { keyRefusedError, requeueFailedEmail } from "../mail/outbox.server";
 import { afterCursor, createdAtCursor, type Keyset, keysetOrderBy, keysetPage } from "../paging.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 
 const { emailOutbox } = schema;
 
@@ -121,10 +122,12 @@ export async function mailQueue(
  */
 export async function resendEmail(
   context: CommandContext,
-  actor: Required<Actor>,
+  actor: BackOfficeActor,
   id: number,
   now = Date.now(),
 ): Promise<Outcome<{ id: number }>> {
+  const allowed = assertMay(actor, "manageMail");
+  if (!allowed.ok) return allowed;
   const { requeued } = await writeTogether(context.db, {
     // First, while the row still says how it failed; written only for a row that is failed, like the update.
     audit: auditInsert({

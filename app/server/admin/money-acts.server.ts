@@ -10,12 +10,14 @@ import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { typeLabel } from "~/lib/labels";
 import { needsSecondAdmin } from "~/lib/money/rules";
+import { decisionPermission } from "~/lib/permissions";
 import { awaitingBecause, PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { parseReason } from "~/lib/schemas/reason";
 import { checkStepUp } from "../auth/step-up.server";
 import type { CommandContext, FormOutcome } from "../commands.server";
+import { assertMay } from "../permissions.server";
 import type { SessionUser } from "../session.server";
 import { decide, requestToDecide } from "./decisions.server";
 import { postEntry } from "./entries.server";
@@ -32,10 +34,11 @@ interface RequestOnPage {
 }
 
 /**
- * Approve on a client's request: a fresh code first (every approval changes what the client may take out), then
- * the row is read once and, at or above the threshold, the approval becomes a proposal (answered 'Awaiting second
- * approval', also when one already waits); below it, the decision is written, unless the admin's approval limits
- * refuse it in the same statement: then it becomes a proposal too, with the limit as its reason.
+ * Approve on a client's request: the row is read once and its type's permission checked, a fresh code asked
+ * (every approval changes what the client may take out), then at or above the threshold the approval becomes a
+ * proposal (answered 'Awaiting second approval', also when one already waits); below it, the decision is written,
+ * unless the admin's approval limits refuse it in the same statement: then it becomes a proposal too, with the
+ * limit as its reason.
  */
 export async function approveOrPropose(
   context: CommandContext,
@@ -43,11 +46,15 @@ export async function approveOrPropose(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
-  const stepUp = await checkStepUp(context, admin, form, "requestApproval");
-  if (!stepUp.ok) return { ...stepUp, subject: String(input.transactionId) };
   const read = await requestToDecide(context.db, input.transactionId);
   // Another client's row is as good as none: the decision answers that it was not found.
   const request = read?.userId === input.userId ? read : null;
+  // The row's type says whose decision it is (a withdrawal the approvers', a deposit the operators'), before the
+  // code is asked for: an admin who may not decide it is refused whatever their code.
+  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  if (!allowed.ok) return allowed;
+  const stepUp = await checkStepUp(context, admin, form, "requestApproval");
+  if (!stepUp.ok) return { ...stepUp, subject: String(input.transactionId) };
   if (request && needsSecondAdmin("requestApproval", context.env.FOUR_EYES_THRESHOLD, request.amountCents)) {
     const proposed = await proposeApprovalOf(context.db, admin, request);
     if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
@@ -70,10 +77,15 @@ export async function rejectRequest(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
+  const read = await requestToDecide(context.db, input.transactionId);
+  const request = read?.userId === input.userId ? read : null;
+  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  if (!allowed.ok) return allowed;
   const decided = await decide(context, admin, {
     ...input,
     decision: "rejected",
     reason: String(form.get("reason") ?? ""),
+    request,
   });
   if (decided.ok) return { ok: true, message: REJECTED };
   return decided.field ? { ...decided, subject: String(input.transactionId) } : decided;
@@ -91,6 +103,8 @@ export async function postOrPropose(
   form: FormData,
   userId: string,
 ): Promise<FormOutcome> {
+  const allowed = assertMay(admin, "postEntries");
+  if (!allowed.ok) return allowed;
   const stepUp = await checkStepUp(context, admin, form, "ledgerEntry");
   if (!stepUp.ok) return stepUp;
   const parsed = parseLedgerEntryForm(form);
@@ -125,6 +139,8 @@ export async function proposeWalletsForm(
   admin: SessionUser,
   form: FormData,
 ): Promise<FormOutcome> {
+  const allowed = assertMay(admin, "proposeWallets");
+  if (!allowed.ok) return allowed;
   const stepUp = await checkStepUp(context, admin, form, "depositWallets");
   if (!stepUp.ok) return stepUp;
   // Only the names the modal writes ("wallet-3"): an alias such as "wallet-03" or "wallet-3.0" names nothing.

@@ -8,6 +8,7 @@ import { parseReason } from "~/lib/schemas/reason";
 import { checkStepUp } from "../auth/step-up.server";
 import type { CommandContext, FormOutcome } from "../commands.server";
 import { schema } from "../db.server";
+import { assertMay } from "../permissions.server";
 import type { SessionUser } from "../session.server";
 import { approve, reject } from "./proposal-decisions.server";
 
@@ -17,6 +18,8 @@ export async function decideProposalForm(
   form: FormData,
   input: { intent: "approveProposal" | "rejectProposal"; proposalId: number; userId?: string },
 ): Promise<FormOutcome> {
+  const allowed = assertMay(admin, "decideProposals");
+  if (!allowed.ok) return allowed;
   const { proposals } = schema;
   const own = await context.db
     .select({ id: proposals.id })

@@ -9,10 +9,12 @@
 import { eq } from "drizzle-orm";
 import { DOCUMENT_EXTENSIONS } from "~/lib/verification";
 import type { DocumentContentType } from "../../../db/enums";
-import { type Actor, auditInsert } from "../audit.server";
+import { auditInsert } from "../audit.server";
 import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
 import type { WorkerBindings } from "../env.server";
+import { forbidden } from "../http.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 
 const { verificationDocuments } = schema;
 
@@ -45,10 +47,11 @@ export const documentHeaders = (document: { id: string; kind: string; contentTyp
  */
 export async function viewDocument(
   context: { db: Db; bindings: Pick<WorkerBindings, "DOCUMENTS"> },
-  admin: Required<Actor>,
+  admin: BackOfficeActor,
   documentId: string,
   now = Date.now(),
 ): Promise<Response | null> {
+  if (!assertMay(admin, "viewDocuments").ok) forbidden();
   if (!DOCUMENT_ID.test(documentId)) return null;
   const document = await context.db
     .select({

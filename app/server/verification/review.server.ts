@@ -14,6 +14,7 @@ import { afterCommit, type CommandContext, type Outcome } from "../commands.serv
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
+import { assertMay, type BackOfficeActor } from "../permissions.server";
 
 const { verificationCases: cases, profiles } = schema;
 
@@ -98,10 +99,12 @@ export async function decideVerificationCase(
 /** The reviewer's decision, then the client's mail goes out and the client's pages and the desk hear of it. */
 export async function decideVerification(
   context: CommandContext & { origin: string },
-  actor: Required<Actor>,
+  actor: BackOfficeActor,
   caseId: number,
   input: DecisionInput,
 ): Promise<Refusable> {
+  const allowed = assertMay(actor, "reviewVerifications");
+  if (!allowed.ok) return allowed;
   const result = await decideVerificationCase(
     context.db,
     actor,
