@@ -196,10 +196,10 @@ export default function ClientDetail() {
       <ClientProfile profile={profile}>
         <ClientVerification verification={verification} />
         {flags.length > 0 ? (
-          <p className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
             <span className="text-ink-muted">Flags</span>
             <ClientFlagBadges flags={flags} />
-          </p>
+          </div>
         ) : null}
       </ClientProfile>
       <ClientSummary summary={summary} status={profile.status} />

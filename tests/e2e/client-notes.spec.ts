@@ -76,6 +76,10 @@ async function noteWithWatchFlag(browser: Browser, width: number, height: number
   // The badge beside the client's profile, and the form now shows Watch as set.
   await expect(admin.getByTestId("client-flag").filter({ hasText: "Watch" }).first()).toBeVisible();
   await expect(notes.getByRole("checkbox", { name: "Watch" })).toBeChecked();
+  // A fresh load: the server renders the flagged profile and the page hydrates it without an error (a list inside a
+  // paragraph once made the browser's document differ from React's).
+  await admin.reload();
+  await expect(admin.getByTestId("client-flag").filter({ hasText: "Watch" }).first()).toBeVisible();
   // Support reads money but moves none: the Notes form is theirs, nothing else changes here.
   expect(await seriousAccessibilityProblems(admin)).toEqual([]);
   await admin.screenshot({ path: shots("client-page"), fullPage: true });
