@@ -34,36 +34,6 @@ interface RequestOnPage {
 }
 
 /**
- * The request a client page's form names, read once. Another client's row is as good as none (the decision answers
- * that it was not found). The row's type says whose decision it is (a withdrawal the approvers', a deposit the
- * operators'), checked before any code is asked for: an admin who may not decide it is refused whatever their code.
- */
-async function requestOnPage(context: CommandContext, admin: SessionUser, input: RequestOnPage) {
-  const read = await requestToDecide(context.db, input.transactionId);
-  const request = read?.userId === input.userId ? read : null;
-  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
-  return allowed.ok ? { ok: true as const, request } : allowed;
-}
-
-type RequestToDecide = NonNullable<Awaited<ReturnType<typeof requestToDecide>>>;
-
-/** The approval handed to a second admin: one proposal per request; the desk and the other admins hear of a new one. */
-async function proposeApproval(
-  context: CommandContext,
-  admin: SessionUser,
-  request: RequestToDecide,
-  message: string,
-  limitReason?: string,
-): Promise<FormOutcome> {
-  const proposed = limitReason
-    ? await proposeApprovalOf(context.db, admin, request, Date.now(), limitReason)
-    : await proposeApprovalOf(context.db, admin, request);
-  if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
-  if (proposed.created) proposalChanged(context, proposed.emailIds);
-  return { ok: true, message };
-}
-
-/**
  * Approve on a client's request: the row is read once and its type's permission checked, a fresh code asked
  * (every approval changes what the client may take out), then at or above the threshold the approval becomes a
  * proposal (answered 'Awaiting second approval', also when one already waits); below it, the decision is written,
@@ -76,18 +46,28 @@ export async function approveOrPropose(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
-  const read = await requestOnPage(context, admin, input);
-  if (!read.ok) return read;
-  const { request } = read;
+  const read = await requestToDecide(context.db, input.transactionId);
+  // Another client's row is as good as none: the decision answers that it was not found.
+  const request = read?.userId === input.userId ? read : null;
+  // The row's type says whose decision it is (a withdrawal the approvers', a deposit the operators'), before the
+  // code is asked for: an admin who may not decide it is refused whatever their code.
+  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  if (!allowed.ok) return allowed;
   const stepUp = await checkStepUp(context, admin, form, "requestApproval");
   if (!stepUp.ok) return { ...stepUp, subject: String(input.transactionId) };
   if (request && needsSecondAdmin("requestApproval", context.env.FOUR_EYES_THRESHOLD, request.amountCents)) {
-    return proposeApproval(context, admin, request, PROPOSAL_MESSAGES.awaiting);
+    const proposed = await proposeApprovalOf(context.db, admin, request);
+    if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
+    if (proposed.created) proposalChanged(context, proposed.emailIds);
+    return { ok: true, message: PROPOSAL_MESSAGES.awaiting };
   }
   const decided = await decide(context, admin, { ...input, decision: "approved", request });
   if (decided.ok) return { ok: true, message: APPROVED };
   if (!(decided.heldBy && request)) return decided;
-  return proposeApproval(context, admin, request, awaitingBecause(decided.heldBy), decided.heldBy);
+  const proposed = await proposeApprovalOf(context.db, admin, request, Date.now(), decided.heldBy);
+  if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
+  if (proposed.created) proposalChanged(context, proposed.emailIds);
+  return { ok: true, message: awaitingBecause(decided.heldBy) };
 }
 
 /** Reject on a client's request, with the admin's optional reason (the client reads it). */
@@ -97,9 +77,10 @@ export async function rejectRequest(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
-  const read = await requestOnPage(context, admin, input);
-  if (!read.ok) return read;
-  const { request } = read;
+  const read = await requestToDecide(context.db, input.transactionId);
+  const request = read?.userId === input.userId ? read : null;
+  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  if (!allowed.ok) return allowed;
   const decided = await decide(context, admin, {
     ...input,
     decision: "rejected",
