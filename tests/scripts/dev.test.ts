@@ -248,9 +248,18 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     } finally {
       writeFileSync(routeFile, original);
     }
+    // Both servers watch this checkout, so both rebuild for the edit and again for its undoing: the next test may
+    // only start once each serves the original page, or its requests would meet a reload.
+    for (const server of [first, second]) {
+      await waitUntil(`${server.origin} to serve the original page again`, 120_000, async () => {
+        const html = await textDuringReloads(`${server.origin}/about-us`);
+        return html?.includes("About Us") && !html.includes(marker) ? true : undefined;
+      });
+    }
   });
 
   test("a crashed wrangler comes back on the same port with the same database", async () => {
+    await second.healthy();
     const cookie = await signInCookie(second.origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret);
     const admin = () => fetch(`${second.origin}/admin`, { headers: { Cookie: cookie }, redirect: "manual" });
     assert.equal((await admin()).status, 200);
