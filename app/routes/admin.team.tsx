@@ -10,7 +10,7 @@ import { formValues } from "~/lib/forms";
 import { adminPageTitle } from "~/lib/navigation";
 import { invitationSchema, rolesFrom, TEAM_MESSAGES } from "~/lib/team";
 import { changeRoles, deactivateAdmin, reactivateAdmin } from "~/server/admin/team.server";
-import { inviteAdmin } from "~/server/admin/team-invitations.server";
+import { inviteAdmin, revokeInvitation } from "~/server/admin/team-invitations.server";
 import { decideTeamProposal, proposeTeamChange } from "~/server/admin/team-proposals.server";
 import { teamPage } from "~/server/admin/team-reads.server";
 import type { FormOutcome } from "~/server/commands.server";
@@ -45,6 +45,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const input = invitationSchema.parse(formValues(form), undefined);
       if (!input.ok) return reply.refused(input);
       return reply.outcome(await inviteAdmin(context, owner, input.data, siteOrigin(context.env, request)));
+    },
+    revoke: async (reply) => {
+      const email = String(form.get("email") ?? "");
+      return about(reply, `invitation:${email}`, await revokeInvitation(context, owner, email));
     },
     roles: async (reply) => {
       const chosen = rolesFrom(formValues(form));

@@ -45,6 +45,17 @@ async function failedNotice() {
   return id;
 }
 
+/** An open invitation the matrix's owner sent, as the team page lists it; returns its address. */
+async function openInvitation() {
+  const email = `invited-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  await env.DB.prepare(
+    "INSERT INTO admin_invitations (id, email, roles, invited_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+  )
+    .bind(crypto.randomUUID(), email, '["support"]', matrixSetting.owner.id, Date.now(), Date.now() + 3_600_000)
+    .run();
+  return email;
+}
+
 export interface Page {
   path: () => Promise<string>;
   permissions: Permission[];
@@ -240,6 +251,10 @@ export const ACTS: Record<string, Act> = {
       "/admin/team",
       { intent: "invite", email: `invited-${crypto.randomUUID().slice(0, 8)}@example.com`, "role-support": "on" },
     ],
+    permissions: ["manageTeam"],
+  },
+  "/admin/team revoke": {
+    form: async () => ["/admin/team", { intent: "revoke", email: await openInvitation() }],
     permissions: ["manageTeam"],
   },
   "/admin/team roles": {

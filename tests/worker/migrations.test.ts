@@ -42,6 +42,7 @@ describe("migrations on an empty D1", () => {
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
+      "admin_invitations_accepted_while_inviter_owns",
       "admin_roles_admins_only",
       "audit_log_no_delete",
       "audit_log_no_update",

@@ -41,6 +41,8 @@ async function fingerprint(): Promise<string> {
     "SELECT count(*) AS n, group_concat(id || status || attempts) AS v FROM email_outbox",
     "SELECT count(*) AS n, group_concat(wallet_address) AS v FROM deposit_wallets",
     "SELECT count(*) AS n, '' AS v FROM sessions",
+    "SELECT count(*) AS n, group_concat(id || expires_at || coalesce(accepted_at, '')) AS v FROM admin_invitations",
+    "SELECT count(*) AS n, group_concat(user_id || role) AS v FROM admin_roles",
   ];
   const rows = await Promise.all(reads.map((read) => env.DB.prepare(read).first<{ n: number; v: string | null }>()));
   return JSON.stringify(rows);

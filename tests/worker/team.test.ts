@@ -1,72 +1,29 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PERMISSION_MESSAGES } from "~/lib/permissions";
 import { INVITATION_TTL_MS, TEAM_MESSAGES } from "~/lib/team";
 import { acceptInvitation, inviteAdmin } from "~/server/admin/team-invitations.server";
 import { sha256Hex } from "~/server/crypto.server";
-import type { BackOfficeRole } from "../../db/enums";
 import {
-  appEnv,
   cookieFrom,
   countRows,
   createUser,
-  db,
   getPage,
   ORIGIN,
   postForm,
   sessionCookieFor,
   TEST_PASSWORD,
 } from "../support/fixtures";
-
-const commandContext = () => ({ db, env: appEnv, bindings: env, ctx: createExecutionContext() });
-
-async function owner() {
-  const user = await createUser({ role: "admin", roles: ["owner"] });
-  return { ...user, cookie: await sessionCookieFor(user.id) };
-}
-
-async function admin(roles: BackOfficeRole[] = ["support"]) {
-  const user = await createUser({ role: "admin", roles });
-  return { ...user, cookie: await sessionCookieFor(user.id) };
-}
-
-const rolesOf = async (userId: string) =>
-  (
-    await env.DB.prepare("SELECT role FROM admin_roles WHERE user_id = ? ORDER BY role")
-      .bind(userId)
-      .all<{ role: string }>()
-  ).results.map((row) => row.role);
-
-/** Every write a team change makes: what a refused one must leave as it was. */
-const teamWrites = async () =>
-  Promise.all([
-    countRows("admin_roles"),
-    countRows("admin_invitations"),
-    countRows("team_proposals"),
-    countRows("audit_log", "action LIKE 'team.%'"),
-    countRows("email_outbox", "template IN ('team_change', 'admin_invitation')"),
-    countRows("users", "deactivated_at IS NOT NULL"),
-  ]);
-
-/** The invitation link mailed to an address (the newest). */
-async function invitationLink(email: string) {
-  const row = await env.DB.prepare(
-    "SELECT payload FROM email_outbox WHERE to_address = ? AND template = 'admin_invitation' ORDER BY id DESC",
-  )
-    .bind(email)
-    .first<{ payload: string }>();
-  return new URL(JSON.parse(row?.payload ?? "{}").inviteUrl);
-}
-
-const newEmail = () => `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
-const joinFields = (token: string) => ({
-  token,
-  firstName: "Robin",
-  lastName: "Lee",
-  password: "a-good-password",
-  confirmPassword: "a-good-password",
-});
+import {
+  admin,
+  commandContext,
+  invitationLink,
+  joinFields,
+  newEmail,
+  owner,
+  rolesOf,
+  teamWrites,
+} from "../support/team-fixtures";
 
 describe("inviting an admin", () => {
   it("mails a single-use link; the invitee joins with the invited roles and must enrol two-factor first", async () => {

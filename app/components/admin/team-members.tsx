@@ -106,6 +106,24 @@ function Manage({ member, reply }: { member: MemberView; reply: IntentReply | un
   );
 }
 
+/** Revoke on an invitation's card: its link stops working at once. */
+function RevokeInvitation({ email, reply }: { email: string; reply: IntentReply | undefined }) {
+  const answered = reply?.subject === `invitation:${email}` ? reply : undefined;
+  return (
+    <div className="mt-3 space-y-2">
+      {answered ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
+      <Form method="post">
+        <input type="hidden" name="email" value={email} />
+        <SubmitButton intent="revoke" pendingText="Revoking…" tone="danger" className="text-sm">
+          <span>
+            Revoke<span className="sr-only"> the invitation to {email}</span>
+          </span>
+        </SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
 /** The admins, as cards (they read the same on a phone), then the invitations not accepted yet. */
 export function TeamMembers({
   members,
@@ -164,6 +182,7 @@ export function TeamMembers({
                 <Moment at={invitation.expiresAt} />
               </Fact>
             </dl>
+            <RevokeInvitation email={invitation.email} reply={reply} />
           </li>
         ))}
       </ul>

@@ -94,6 +94,7 @@ export const AUDIT_ACTIONS = [
   "client.note",
   "client.notes_purge",
   "team.invite",
+  "team.revoke_invitation",
   "team.join",
   "team.roles",
   "team.deactivate",

@@ -3,7 +3,7 @@
  * mailed link works once, for 48 hours (only its token's SHA-256 is stored); the invitee chooses a name and a
  * password, and is signed in as an admin who must set up two-factor sign-in before anything else.
  */
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { INVITATION_TTL_MS, TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -18,6 +18,20 @@ import { newSession } from "../session.server";
 import { isActiveOwner, mailTeamChange, rolesText } from "./team-guards.server";
 
 const { users, adminInvitations } = schema;
+
+/**
+ * An invitation that can still be accepted: unused, unexpired, and sent by someone who is still an active owner.
+ * It speaks for that owner, so an owner who is deactivated or loses the role takes their open invitations along
+ * (a trigger holds the same rule).
+ */
+export const invitationUsable = (now: number) =>
+  sql`admin_invitations.accepted_at IS NULL AND admin_invitations.expires_at > ${now}
+      AND ${isActiveOwner(sql`admin_invitations.invited_by`)}`;
+
+/** Ends the open invitations an owner sent, when `onlyIf` holds: they stop being an owner, or revoke them. */
+export const endInvitationsOf = (ownerId: string, now: number, onlyIf: SQL) =>
+  sql`UPDATE admin_invitations SET expires_at = ${now}
+      WHERE invited_by = ${ownerId} AND accepted_at IS NULL AND expires_at > ${now} AND ${onlyIf}`;
 
 /**
  * Invites an e-mail with roles (never owner). An e-mail that already has an account, a client's or an admin's, is
@@ -100,19 +114,13 @@ export async function inviteAdmin(
   return { ok: true, message: TEAM_MESSAGES.invited(input.email) };
 }
 
-/** The invitation a link's token opens, while it is unused and unexpired; null otherwise. */
+/** The invitation a link's token opens, while it is usable; null otherwise. */
 export async function openInvitation(context: Pick<CommandContext, "db">, token: string, now = Date.now()) {
   if (!/^[\w-]{20,100}$/.test(token)) return null;
   const row = await context.db
     .select({ email: adminInvitations.email, roles: adminInvitations.roles, expiresAt: adminInvitations.expiresAt })
     .from(adminInvitations)
-    .where(
-      and(
-        eq(adminInvitations.id, await sha256Hex(token)),
-        isNull(adminInvitations.acceptedAt),
-        gt(adminInvitations.expiresAt, now),
-      ),
-    )
+    .where(and(eq(adminInvitations.id, await sha256Hex(token)), invitationUsable(now)))
     .get();
   return row ?? null;
 }
@@ -143,7 +151,7 @@ export async function acceptInvitation(
   const { spent, notice } = await writeTogether(db, {
     spent: returning<{ id: string }>(
       sql`UPDATE admin_invitations SET accepted_at = ${now}
-          WHERE id = ${id} AND accepted_at IS NULL AND expires_at > ${now}
+          WHERE id = ${id} AND ${invitationUsable(now)}
             AND NOT EXISTS (SELECT 1 FROM users WHERE email = admin_invitations.email)
           RETURNING id`,
     ),
@@ -181,4 +189,46 @@ export async function acceptInvitation(
   if (spent.length === 0) return unusable;
   afterCommit(context, { emailIds: notice.map((row) => row.id) });
   return { ok: true, setCookie: session.setCookie };
+}
+
+/**
+ * Revokes the open invitation to an address (any owner may): its link stops working at once. Audited and mailed to
+ * the owners like the invitation was.
+ */
+export async function revokeInvitation(
+  context: CommandContext,
+  actor: Required<Actor>,
+  email: string,
+  now = Date.now(),
+): Promise<FormOutcome> {
+  const { db } = context;
+  const target = `invitation:${email}`;
+  const revokedNow = sql`EXISTS (SELECT 1 FROM audit_log WHERE target = ${target} AND created_at = ${now}
+                                 AND action = 'team.revoke_invitation')`;
+  const { revoked, notice } = await writeTogether(db, {
+    revoked: returning<{ id: string }>(
+      sql`UPDATE admin_invitations SET expires_at = ${now}
+          WHERE email = ${email} AND accepted_at IS NULL AND expires_at > ${now} AND ${isActiveOwner(actor.id)}
+          RETURNING id`,
+    ),
+    audit: auditInsert({
+      actor,
+      action: "team.revoke_invitation",
+      target,
+      detail: { email },
+      onlyIf: sql`changes() > 0`,
+      at: now,
+    }),
+    notice: mailTeamChange(
+      { adminId: sql`NULL`, admin: email, change: "Invitation revoked", by: actor.email, at: now },
+      revokedNow,
+    ),
+  });
+  if (revoked.length === 0) {
+    const stillOwner = await db.get<{ yes: number }>(sql`SELECT ${isActiveOwner(actor.id)} AS yes`);
+    if (!stillOwner?.yes) forbidden();
+    return { ok: false, error: TEAM_MESSAGES.invitationNotOpen, status: 404 };
+  }
+  afterCommit(context, { emailIds: notice.map((row) => row.id) });
+  return { ok: true, message: TEAM_MESSAGES.invitationRevoked(email) };
 }

@@ -2,6 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { BackOfficeRole, TeamProposalKind } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
+import { invitationUsable } from "./team-invitations.server";
 
 const { adminInvitations, users, profiles, twoFactor, teamProposals } = schema;
 
@@ -45,7 +46,7 @@ export async function teamPage(db: Db, now = Date.now()) {
     invitations: db
       .select({ email: adminInvitations.email, roles: adminInvitations.roles, expiresAt: adminInvitations.expiresAt })
       .from(adminInvitations)
-      .where(sql`${adminInvitations.acceptedAt} IS NULL AND ${adminInvitations.expiresAt} > ${now}`)
+      .where(invitationUsable(now))
       .orderBy(adminInvitations.email),
     proposals: db
       .select({

@@ -19,6 +19,7 @@ import {
   mailTeamChange,
   rolesText,
 } from "./team-guards.server";
+import { endInvitationsOf } from "./team-invitations.server";
 
 const { users } = schema;
 type Owner = Required<Actor>;
@@ -94,6 +95,8 @@ export async function changeRoles(
     added: sql`INSERT INTO admin_roles (user_id, role, granted_by, granted_at)
                SELECT ${userId}, value, ${actor.id}, ${now} FROM json_each(${JSON.stringify(roles)}) WHERE ${decided}
                ON CONFLICT (user_id, role) DO NOTHING`,
+    // An owner's invitations speak for them: losing the role ends the open ones, for good.
+    invitations: endInvitationsOf(userId, now, sql`${decided} AND NOT ${holdsOwner(userId)}`),
     notice: mailTeamChange(
       {
         adminId: userId,
@@ -144,6 +147,7 @@ export async function deactivateAdmin(
     }),
     signOut: endSessionsOf(db, userId, undefined, done),
     challenges: sql`DELETE FROM sign_in_challenges WHERE user_id = ${userId} AND ${done}`,
+    invitations: endInvitationsOf(userId, now, done),
     notice: mailTeamChange(
       { adminId: userId, admin: member.email, change: "Deactivated", by: actor.email, at: now },
       done,

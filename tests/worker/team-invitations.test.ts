@@ -1,0 +1,174 @@
+/**
+ * An invitation speaks for the owner who sent it: it works only while they are an active owner, ends for good when
+ * they are deactivated or lose the role, and any owner may revoke it.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { TEAM_MESSAGES } from "~/lib/team";
+import { acceptInvitation } from "~/server/admin/team-invitations.server";
+import { countRows, getPage, ORIGIN, postForm } from "../support/fixtures";
+import {
+  admin,
+  commandContext,
+  invitationLink,
+  joinFields,
+  newEmail,
+  owner,
+  teamWrites,
+} from "../support/team-fixtures";
+
+/** The owner invites a new address as a support admin: the address and the mailed link's token. */
+async function invitedBy(inviter: { cookie: string }) {
+  const email = newEmail();
+  const sent = await postForm(
+    "/admin/team",
+    { intent: "invite", email, "role-support": "on" },
+    { cookie: inviter.cookie },
+  );
+  expect(sent.status).toBe(200);
+  return { email, token: (await invitationLink(email)).searchParams.get("token") ?? "" };
+}
+
+/** The link is refused on its page and when sent, and no account is made. */
+async function expectDeadLink(email: string, token: string) {
+  expect(await (await getPage(`/team/invite?token=${token}`)).text()).toContain(TEAM_MESSAGES.invitationUnusable);
+  const joined = await postForm("/team/invite", joinFields(token));
+  expect(joined.status).toBe(410);
+  expect(await joined.text()).toContain(TEAM_MESSAGES.invitationUnusable);
+  expect(await countRows("users", "email = ?", email)).toBe(0);
+}
+
+describe("an invitation follows the owner who sent it", () => {
+  it("stops working when that owner is deactivated, and does not come back with their reactivation", async () => {
+    const inviter = await owner();
+    const other = await owner();
+    const { email, token } = await invitedBy(inviter);
+    expect(
+      (await postForm("/admin/team", { intent: "deactivate", userId: inviter.id }, { cookie: other.cookie })).status,
+    ).toBe(200);
+    await expectDeadLink(email, token);
+    // The team page no longer lists it as open.
+    expect(await (await getPage("/admin/team", other.cookie)).text()).not.toContain(email);
+
+    expect(
+      (await postForm("/admin/team", { intent: "reactivate", userId: inviter.id }, { cookie: other.cookie })).status,
+    ).toBe(200);
+    await expectDeadLink(email, token);
+  });
+
+  it("stops working when that owner loses the owner role", async () => {
+    const inviter = await owner();
+    const other = await owner();
+    const { email, token } = await invitedBy(inviter);
+    const demoted = await postForm(
+      "/admin/team",
+      { intent: "roles", userId: inviter.id, "role-support": "on" },
+      { cookie: other.cookie },
+    );
+    expect(demoted.status).toBe(200);
+    await expectDeadLink(email, token);
+  });
+
+  it("keeps working when the owner's other roles change but they stay an owner", async () => {
+    const inviter = await owner();
+    const other = await owner();
+    const { email, token } = await invitedBy(inviter);
+    const changed = await postForm(
+      "/admin/team",
+      { intent: "roles", userId: inviter.id, "role-owner": "on", "role-approver": "on" },
+      { cookie: other.cookie },
+    );
+    expect(changed.status).toBe(200);
+    expect((await postForm("/team/invite", joinFields(token))).status).toBe(302);
+    expect(await countRows("users", "email = ? AND role = 'admin'", email)).toBe(1);
+  });
+
+  it("racing the owner's deactivation, either joins first or is refused: never an admin let in by a former owner", async () => {
+    for (let round = 0; round < 4; round++) {
+      const inviter = await owner();
+      const other = await owner();
+      const { email, token } = await invitedBy(inviter);
+      const [joined, deactivated] = await Promise.all([
+        postForm("/team/invite", joinFields(token)),
+        postForm("/admin/team", { intent: "deactivate", userId: inviter.id }, { cookie: other.cookie }),
+      ]);
+      expect(deactivated.status).toBe(200);
+      // Whichever came first, the outcome is whole: an account with its roles and audit row, or nothing at all.
+      const accounts = await countRows("users", "email = ?", email);
+      const roles = await countRows("admin_roles r JOIN users u ON u.id = r.user_id", "u.email = ?", email);
+      const audited = await countRows(
+        "audit_log",
+        "action = 'team.join' AND json_extract(detail, '$.email') = ?",
+        email,
+      );
+      if (joined.status === 302) expect([accounts, roles, audited]).toEqual([1, 1, 1]);
+      else {
+        expect(joined.status).toBe(410);
+        expect([accounts, roles, audited]).toEqual([0, 0, 0]);
+      }
+      // And the link is dead now, either way.
+      expect((await postForm("/team/invite", joinFields(token))).status).toBe(410);
+    }
+  });
+
+  it("is refused by the database itself when the sender is no longer an owner", async () => {
+    const inviter = await owner();
+    const other = await owner();
+    const { token } = await invitedBy(inviter);
+    await postForm(
+      "/admin/team",
+      { intent: "roles", userId: inviter.id, "role-support": "on" },
+      { cookie: other.cookie },
+    );
+    // Straight at the table, past every check in the code: the trigger refuses.
+    await expect(
+      env.DB.prepare("UPDATE admin_invitations SET accepted_at = ?, expires_at = ? WHERE invited_by = ?")
+        .bind(Date.now(), Date.now() + 60_000, inviter.id)
+        .run(),
+    ).rejects.toThrow(/owner who sent it is an active owner/);
+    const spent = await acceptInvitation(commandContext(), new Request(`${ORIGIN}/team/invite`), joinFields(token));
+    expect(spent).toMatchObject({ ok: false, error: TEAM_MESSAGES.invitationUnusable });
+  });
+});
+
+describe("revoking an invitation", () => {
+  it("ends the link at once, audited and mailed to the owners; a second revoke finds nothing open", async () => {
+    const inviter = await owner();
+    const other = await owner();
+    const { email, token } = await invitedBy(inviter);
+    const revoked = await postForm("/admin/team", { intent: "revoke", email }, { cookie: other.cookie });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.text()).toContain(TEAM_MESSAGES.invitationRevoked(email));
+    await expectDeadLink(email, token);
+    expect(
+      await countRows("audit_log", "action = 'team.revoke_invitation' AND target = ?", `invitation:${email}`),
+    ).toBe(1);
+    expect(
+      await countRows(
+        "email_outbox",
+        "template = 'team_change' AND to_address = ? AND payload LIKE ?",
+        inviter.email,
+        "%revoked%",
+      ),
+    ).toBe(1);
+
+    const before = await teamWrites();
+    const again = await postForm("/admin/team", { intent: "revoke", email }, { cookie: other.cookie });
+    expect(again.status).toBe(404);
+    expect(await again.text()).toContain(TEAM_MESSAGES.invitationNotOpen);
+    expect(await teamWrites()).toEqual(before);
+  });
+
+  it("is the owners' alone: another admin is answered 403 and the link still works", async () => {
+    const inviter = await owner();
+    const { email, token } = await invitedBy(inviter);
+    for (const roles of [["support"], ["operator", "approver", "compliance"]] as const) {
+      const someone = await admin([...roles]);
+      const before = await teamWrites();
+      const response = await postForm("/admin/team", { intent: "revoke", email }, { cookie: someone.cookie });
+      expect(response.status).toBe(403);
+      expect(await teamWrites()).toEqual(before);
+    }
+    expect((await postForm("/team/invite", joinFields(token))).status).toBe(302);
+  });
+});
