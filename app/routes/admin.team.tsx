@@ -46,10 +46,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!input.ok) return reply.refused(input);
       return reply.outcome(await inviteAdmin(context, owner, input.data, siteOrigin(context.env, request)));
     },
-    revoke: async (reply) => {
-      const email = String(form.get("email") ?? "");
-      return about(reply, `invitation:${email}`, await revokeInvitation(context, owner, email));
-    },
+    // Its card goes once revoked (or no longer open), so the answer shows at the top of the page.
+    revoke: async (reply) => reply.outcome(await revokeInvitation(context, owner, String(form.get("email") ?? ""))),
     roles: async (reply) => {
       const chosen = rolesFrom(formValues(form));
       if (chosen.unknown) return reply.refused({ error: TEAM_MESSAGES.unknownRole, subject: userId });
@@ -68,15 +66,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminTeam() {
   const { members, invitations, proposals, viewerId } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  // An answer about one admin or proposal shows beside it; the invitation's shows here.
-  const general = reply && !reply.subject && reply.tone === "success" ? reply : undefined;
+  // An answer about one admin or proposal shows beside it; a sent or revoked invitation's shows here.
+  const general =
+    reply && (reply.intent === "revoke" || (!reply.subject && reply.tone === "success")) ? reply : undefined;
   return (
     <section className="space-y-6">
       <AdminPageHeader title="Team">
         The back office&apos;s admins and what their roles let them do. Making an admin an owner and resetting an
         admin&apos;s two-factor sign-in take a second owner.
       </AdminPageHeader>
-      {general ? <Banner tone="success">{general.message}</Banner> : null}
+      {general ? <Banner tone={general.tone}>{general.message}</Banner> : null}
       <TeamProposals proposals={proposals} viewerId={viewerId} reply={reply} />
       <TeamMembers members={members} invitations={invitations} viewerId={viewerId} reply={reply} />
       <TeamInviteForm reply={reply} />

@@ -1,4 +1,5 @@
 import { executeStatements, sqlValue } from "../../scripts/lib/local-d1";
+import { clientWithRequests } from "./back-office-people";
 import { e2eDatabase, whileBusy } from "./database";
 import { DEMO_ADMIN, expect, seriousAccessibilityProblems, signIn, test, unique } from "./support";
 import { withUnusedCode } from "./totp";
@@ -19,7 +20,7 @@ async function demoAdminIsOwner() {
 test.describe("the team page", () => {
   test.use({ bypassCSP: true });
 
-  test("an owner invites a support admin, who joins, enrols two-factor and lands on the back office", async ({
+  test("an owner invites a support admin, who joins, enrols two-factor and reads a client without Approve buttons", async ({
     page,
     browser,
   }, testInfo) => {
@@ -70,13 +71,27 @@ test.describe("the team page", () => {
     await invitee.getByRole("link", { name: "I have saved them: continue to the Admin Panel" }).click();
     await expect(invitee).toHaveURL(/\/admin$/);
     await expect(invitee.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
-    // A support admin is not offered the team page.
+    // A support admin is not offered the team page, and reads a client's page without a money act on it.
     await expect(invitee.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" })).toHaveCount(0);
+    await invitee.goto(`/user/${await clientWithRequests()}`);
+    await expect(invitee.getByRole("heading", { name: "Rowan Roles" })).toBeVisible();
+    await expect(invitee.getByRole("cell", { name: "$50.00" })).toBeVisible();
+    await expect(invitee.getByRole("button", { name: /^(Approve|Reject)/ })).toHaveCount(0);
 
     // The owner sees them joined: active, with two-factor sign-in on.
     await page.reload();
     const card = page.getByRole("listitem").filter({ hasText: email });
     await expect(card.getByText("Active")).toBeVisible();
     await expect(card.getByText("On", { exact: true })).toBeVisible();
+
+    // An invitation sent by mistake is revoked from its card.
+    const mistaken = `e2e-mistake-${unique()}@example.com`;
+    await page.getByLabel("Email").fill(mistaken);
+    await page.getByRole("checkbox", { name: /^Operator/ }).check();
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`Invitation sent to ${mistaken}.`)).toBeVisible();
+    await page.getByRole("button", { name: `Revoke the invitation to ${mistaken}` }).click();
+    await expect(page.getByText(`Invitation to ${mistaken} revoked: its link no longer works.`)).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: mistaken })).toHaveCount(0);
   });
 });

@@ -107,20 +107,16 @@ function Manage({ member, reply }: { member: MemberView; reply: IntentReply | un
 }
 
 /** Revoke on an invitation's card: its link stops working at once. */
-function RevokeInvitation({ email, reply }: { email: string; reply: IntentReply | undefined }) {
-  const answered = reply?.subject === `invitation:${email}` ? reply : undefined;
+function RevokeInvitation({ email }: { email: string }) {
   return (
-    <div className="mt-3 space-y-2">
-      {answered ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
-      <Form method="post">
-        <input type="hidden" name="email" value={email} />
-        <SubmitButton intent="revoke" pendingText="Revoking…" tone="danger" className="text-sm">
-          <span>
-            Revoke<span className="sr-only"> the invitation to {email}</span>
-          </span>
-        </SubmitButton>
-      </Form>
-    </div>
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="email" value={email} />
+      <SubmitButton intent="revoke" pendingText="Revoking…" tone="danger" className="text-sm">
+        <span>
+          Revoke<span className="sr-only"> the invitation to {email}</span>
+        </span>
+      </SubmitButton>
+    </Form>
   );
 }
 
@@ -182,7 +178,7 @@ export function TeamMembers({
                 <Moment at={invitation.expiresAt} />
               </Fact>
             </dl>
-            <RevokeInvitation email={invitation.email} reply={reply} />
+            <RevokeInvitation email={invitation.email} />
           </li>
         ))}
       </ul>
