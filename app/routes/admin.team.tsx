@@ -13,6 +13,7 @@ import { changeRoles, deactivateAdmin, reactivateAdmin } from "~/server/admin/te
 import { inviteAdmin, revokeInvitation } from "~/server/admin/team-invitations.server";
 import { decideTeamProposal, proposeTeamChange } from "~/server/admin/team-proposals.server";
 import { teamPage } from "~/server/admin/team-reads.server";
+import { checkStepUp } from "~/server/auth/step-up.server";
 import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
@@ -36,14 +37,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Every answer about one admin (or proposal) names it, so the page shows it beside that admin.
   const about = (reply: Replies<Extra>, subject: string, outcome: FormOutcome) =>
     outcome.ok ? reply.done(outcome.message, { subject }) : reply.refused({ ...outcome, subject });
+  // What gives an admin power takes a fresh code (the rules table's `teamChange`), asked beside its form.
+  const freshCode = () => checkStepUp(context, owner, form, "teamChange");
   const decide = async (reply: Replies<Extra>, approve: boolean) => {
     if (!/^\d{1,15}$/.test(proposalId)) return reply.refused({ error: TEAM_MESSAGES.proposalGone, status: 404 });
+    const stepUp = approve ? await freshCode() : { ok: true as const };
+    if (!stepUp.ok) return reply.refused({ ...stepUp, subject: proposalId });
     return about(reply, proposalId, await decideTeamProposal(context, owner, Number(proposalId), approve));
   };
   return dispatchIntent<string, Extra>(form, {
     invite: async (reply) => {
       const input = invitationSchema.parse(formValues(form), undefined);
       if (!input.ok) return reply.refused(input);
+      const stepUp = await freshCode();
+      if (!stepUp.ok) return reply.refused(stepUp);
       return reply.outcome(await inviteAdmin(context, owner, input.data, siteOrigin(context.env, request)));
     },
     // Its card goes once revoked (or no longer open), so the answer shows at the top of the page.
@@ -51,10 +58,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     roles: async (reply) => {
       const chosen = rolesFrom(formValues(form));
       if (chosen.unknown) return reply.refused({ error: TEAM_MESSAGES.unknownRole, subject: userId });
+      const stepUp = await freshCode();
+      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
       return about(reply, userId, await changeRoles(context, owner, userId, chosen.roles));
     },
     deactivate: async (reply) => about(reply, userId, await deactivateAdmin(context, owner, userId)),
-    reactivate: async (reply) => about(reply, userId, await reactivateAdmin(context, owner, userId)),
+    reactivate: async (reply) => {
+      const stepUp = await freshCode();
+      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
+      return about(reply, userId, await reactivateAdmin(context, owner, userId));
+    },
     proposeOwner: async (reply) => about(reply, userId, await proposeTeamChange(context, owner, "grant_owner", userId)),
     proposeReset: async (reply) =>
       about(reply, userId, await proposeTeamChange(context, owner, "reset_two_factor", userId)),

@@ -1,11 +1,15 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { STEP_UP_MESSAGES } from "~/lib/step-up";
+import { TEAM_MESSAGES } from "~/lib/team";
 import { REVIEW_MESSAGES } from "~/lib/verification-review";
 import { proposeLedgerEntry } from "~/server/admin/proposals.server";
+import { proposeTeamChange } from "~/server/admin/team-proposals.server";
 import {
+  appEnv,
   countRows,
   createUser,
   db,
@@ -176,6 +180,58 @@ export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
       fields: { intent: "delete", userId: client.id },
       written: async () => 1 - (await countRows("profiles", "user_id = ?", client.id)),
       succeeded: adminReplySays(ADMIN_MESSAGES.deleted),
+    };
+  },
+  "inviting an admin": async () => {
+    const owner = await createUser({ role: "admin" });
+    const email = `invited-${newKey().slice(0, 8)}@example.com`;
+    return {
+      actor: owner,
+      path: "/admin/team",
+      fields: { intent: "invite", email, "role-approver": "on" },
+      written: () => countRows("admin_invitations", "email = ?", email),
+      succeeded: adminReplySays(TEAM_MESSAGES.invited(email)),
+    };
+  },
+  "changing an admin's roles": async () => {
+    const owner = await createUser({ role: "admin" });
+    const member = await createUser({ role: "admin", roles: ["support"] });
+    return {
+      actor: owner,
+      path: "/admin/team",
+      fields: { intent: "roles", userId: member.id, "role-approver": "on" },
+      written: () => countRows("admin_roles", "user_id = ? AND role = 'approver'", member.id),
+      succeeded: adminReplySays(TEAM_MESSAGES.rolesChanged),
+    };
+  },
+  "reactivating an admin": async () => {
+    const owner = await createUser({ role: "admin" });
+    const member = await createUser({ role: "admin", roles: ["approver"] });
+    await env.DB.prepare("UPDATE users SET deactivated_at = ? WHERE id = ?").bind(Date.now(), member.id).run();
+    return {
+      actor: owner,
+      path: "/admin/team",
+      fields: { intent: "reactivate", userId: member.id },
+      written: () => countRows("users", "id = ? AND deactivated_at IS NULL", member.id),
+      succeeded: adminReplySays(TEAM_MESSAGES.reactivated),
+    };
+  },
+  "approving another owner's proposal to make an admin an owner": async () => {
+    const proposer = await createUser({ role: "admin" });
+    const checker = await createUser({ role: "admin" });
+    const member = await createUser({ role: "admin", roles: ["support"] });
+    const context = { db, env: appEnv, bindings: env, ctx: createExecutionContext() };
+    const proposed = await proposeTeamChange(context, proposer, "grant_owner", member.id);
+    if (!proposed.ok) throw new Error(proposed.error);
+    const proposal = await env.DB.prepare("SELECT id FROM team_proposals WHERE target_id = ?")
+      .bind(member.id)
+      .first<{ id: number }>();
+    return {
+      actor: checker,
+      path: "/admin/team",
+      fields: { intent: "approve", proposalId: String(proposal?.id) },
+      written: () => countRows("admin_roles", "user_id = ? AND role = 'owner'", member.id),
+      succeeded: adminReplySays(TEAM_MESSAGES.approved),
     };
   },
 };

@@ -1,7 +1,9 @@
 import { Form } from "@remix-run/react";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { StepUpField } from "~/components/step-up";
 import type { IntentReply } from "~/lib/intent-reply";
 import { refusalFor } from "~/lib/intent-reply";
+import { asksForCode } from "~/lib/step-up";
 import { DIRECT_ROLES, ROLE_HINTS, ROLE_LABELS, roleField } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 
@@ -52,9 +54,10 @@ export function TeamInviteForm({ reply }: { reply: IntentReply | undefined }) {
       </p>
       <FormErrors reply={refusal}>
         <Form method="post" className="mt-4 space-y-4">
-          {refusal?.error ? <Banner tone="error">{refusal.error}</Banner> : null}
+          {refusal?.error && !asksForCode(refusal) ? <Banner tone="error">{refusal.error}</Banner> : null}
           <Field label="Email" name="email" type="email" autoComplete="off" required className="max-w-md" />
           <RoleCheckboxes roles={DIRECT_ROLES} legend="Roles" />
+          <StepUpField className="max-w-md" />
           <SubmitButton intent="invite" pendingText="Sending…">
             Send invitation
           </SubmitButton>

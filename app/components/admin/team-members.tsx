@@ -1,8 +1,10 @@
 import { Form } from "@remix-run/react";
-import { Banner, SubmitButton } from "~/components/form";
+import { Banner, FormErrors, SubmitButton } from "~/components/form";
 import { Moment } from "~/components/moment";
-import type { IntentReply } from "~/lib/intent-reply";
+import { StepUpDialog, StepUpField } from "~/components/step-up";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { BACK_OFFICE_ROLES } from "~/lib/permissions";
+import { asksForCode } from "~/lib/step-up";
 import { formatRoles, ROLE_LABELS } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { RoleCheckboxes } from "./team-invite-form";
@@ -72,22 +74,37 @@ function Act({
 function Manage({ member, reply }: { member: MemberView; reply: IntentReply | undefined }) {
   const active = member.deactivatedAt === null;
   const answered = reply?.subject === member.id ? reply : undefined;
+  // A request for a fresh code shows as the code field in the roles form, or in a dialog for Reactivate.
+  const askedCode = answered?.tone === "error" && asksForCode(answered);
   return (
     <details className="mt-3 rounded-md border border-border p-3" open={Boolean(answered)}>
       <summary className="cursor-pointer text-sm font-medium text-brand focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60">
         Manage {member.name || member.email}
       </summary>
       <div className="mt-3 space-y-4">
-        {answered ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
+        {answered && !askedCode ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
         {active ? (
-          <Form method="post" className="space-y-3">
-            <input type="hidden" name="userId" value={member.id} />
-            <RoleCheckboxes roles={BACK_OFFICE_ROLES} checked={member.roles} legend="Roles" />
-            <SubmitButton intent="roles" pendingText="Saving…" className="text-sm">
-              Save roles
-            </SubmitButton>
-          </Form>
-        ) : null}
+          <FormErrors reply={refusalFor(answered, "roles")}>
+            <Form method="post" className="space-y-3">
+              <input type="hidden" name="userId" value={member.id} />
+              <RoleCheckboxes roles={BACK_OFFICE_ROLES} checked={member.roles} legend="Roles" />
+              <StepUpField className="max-w-xs" />
+              <SubmitButton intent="roles" pendingText="Saving…" className="text-sm">
+                Save roles
+              </SubmitButton>
+            </Form>
+          </FormErrors>
+        ) : (
+          <StepUpDialog
+            reply={refusalFor(answered, "reactivate")}
+            stamp={answered?.at}
+            title={`Reactivate ${member.name || member.email}`}
+            intent="reactivate"
+            fields={{ userId: member.id }}
+            submitLabel="Reactivate"
+            pendingText="Reactivating…"
+          />
+        )}
         <div className="flex flex-wrap gap-2">
           {active && !member.roles.includes("owner") ? (
             <Act intent="proposeOwner" userId={member.id} label="Propose owner" pending="Proposing…" />

@@ -1,7 +1,9 @@
 import { Form } from "@remix-run/react";
 import { Banner, SubmitButton } from "~/components/form";
 import { Moment } from "~/components/moment";
-import type { IntentReply } from "~/lib/intent-reply";
+import { StepUpDialog } from "~/components/step-up";
+import { type IntentReply, refusalFor } from "~/lib/intent-reply";
+import { asksForCode } from "~/lib/step-up";
 import { TEAM_PROPOSAL_LABELS } from "~/lib/team";
 import type { TeamProposalKind } from "../../../db/enums";
 
@@ -42,7 +44,16 @@ export function TeamProposals({
               <p className="text-sm text-ink-muted">
                 Proposed by {proposal.proposerEmail ?? "a former admin"}, <Moment at={proposal.proposedAt} />
               </p>
-              {answered ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
+              {answered && !asksForCode(answered) ? <Banner tone={answered.tone}>{answered.message}</Banner> : null}
+              <StepUpDialog
+                reply={refusalFor(answered, "approve")}
+                stamp={answered?.at}
+                title={`Approve: ${TEAM_PROPOSAL_LABELS[proposal.kind]}, ${proposal.targetEmail}`}
+                intent="approve"
+                fields={{ proposalId: String(proposal.id) }}
+                submitLabel="Approve"
+                pendingText="Approving…"
+              />
               {proposal.proposedBy === viewerId ? (
                 <p className="text-sm text-ink-muted">Another owner approves or rejects it.</p>
               ) : (

@@ -100,6 +100,8 @@ export const STEP_UP_ACTS = {
   proposalApproval: "always",
   // Approving an identity is what opens withdrawals to the client.
   verificationApproval: "always",
+  // What gives an admin power over money: an invitation, new roles, a reactivation, an owner's second approval.
+  teamChange: "always",
 } as const satisfies Record<string, "always" | "withTwoFactor">;
 
 export type StepUpAction = keyof typeof STEP_UP_ACTS;
