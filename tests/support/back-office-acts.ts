@@ -105,10 +105,13 @@ export interface Act {
   /** The page's path and the form's fields, set up fresh for each request (an allowed one may use them up). */
   form: () => Promise<[string, Record<string, string>]>;
   permissions: Permission[];
+  /** A step-up act (the rules table's STEP_UP_ACTS): it asks for a fresh authenticator code. */
+  stepUp?: true;
 }
 
 export const ACTS: Record<string, Act> = {
   "/admin wallets": {
+    stepUp: true,
     form: async () => [
       "/admin",
       { intent: "wallets", [`wallet-${matrixSetting.walletId}`]: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" },
@@ -116,6 +119,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["proposeWallets"],
   },
   "/admin approveProposal": {
+    stepUp: true,
     form: async () => [
       "/admin",
       { intent: "approveProposal", proposalId: String(await waitingProposal((await client()).id)) },
@@ -130,10 +134,12 @@ export const ACTS: Record<string, Act> = {
     permissions: ["decideProposals"],
   },
   "/admin delete": {
+    stepUp: true,
     form: async () => ["/admin", { intent: "delete", userId: (await client()).id }],
     permissions: ["deleteClients"],
   },
   "/user/{id} approve (deposit)": {
+    stepUp: true,
     form: async () => {
       const { id } = await client();
       const transactionId = await insertTransaction(id, { transactionType: "deposit", amountCents: 5_000 });
@@ -142,6 +148,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["decideDeposits"],
   },
   "/user/{id} approve (stock deposit)": {
+    stepUp: true,
     form: async () => {
       const { id } = await client();
       const transactionId = await insertTransaction(id, {
@@ -162,6 +169,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["decideDeposits"],
   },
   "/user/{id} approve (withdrawal)": {
+    stepUp: true,
     form: async () => {
       const { id } = await client();
       const transactionId = await insertTransaction(id, { transactionType: "withdraw", amountCents: 5_000 });
@@ -178,6 +186,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["decideWithdrawals"],
   },
   "/user/{id} entry": {
+    stepUp: true,
     form: async () => [
       `/user/${(await client()).id}`,
       { intent: "entry", type: "deposit", amount: "100", idempotencyKey: crypto.randomUUID() },
@@ -185,6 +194,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["postEntries"],
   },
   "/user/{id} approveProposal": {
+    stepUp: true,
     form: async () => {
       const { id } = await client();
       return [`/user/${id}`, { intent: "approveProposal", proposalId: String(await waitingProposal(id)) }];
@@ -211,6 +221,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["changeClientStatus"],
   },
   "/admin/verifications/{id} approve": {
+    stepUp: true,
     form: async () => {
       const kase = await submittedCase((await createUser()).id);
       return [`/admin/verifications/${kase.id}`, { intent: "approve", submittedAt: String(kase.submittedAt) }];
@@ -247,6 +258,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["writeNotes"],
   },
   "/admin/team invite": {
+    stepUp: true,
     form: async () => [
       "/admin/team",
       { intent: "invite", email: `invited-${crypto.randomUUID().slice(0, 8)}@example.com`, "role-support": "on" },
@@ -258,6 +270,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["manageTeam"],
   },
   "/admin/team roles": {
+    stepUp: true,
     form: async () => ["/admin/team", { intent: "roles", userId: crypto.randomUUID(), "role-support": "on" }],
     permissions: ["manageTeam"],
   },
@@ -266,6 +279,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["manageTeam"],
   },
   "/admin/team reactivate": {
+    stepUp: true,
     form: async () => ["/admin/team", { intent: "reactivate", userId: crypto.randomUUID() }],
     permissions: ["manageTeam"],
   },
@@ -278,6 +292,7 @@ export const ACTS: Record<string, Act> = {
     permissions: ["manageTeam"],
   },
   "/admin/team approve": {
+    stepUp: true,
     form: async () => ["/admin/team", { intent: "approve", proposalId: "999999" }],
     permissions: ["manageTeam"],
   },

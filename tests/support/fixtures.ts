@@ -81,10 +81,17 @@ export const totpCode = (secret: Uint8Array, at = Date.now()) => totpCodeAt(secr
 export async function sessionCookieFor(
   userId: string,
   now = Date.now(),
-  { freshSecondFactor = true }: { freshSecondFactor?: boolean } = {},
+  {
+    freshSecondFactor = true,
+    secondFactorMethod = "totp",
+  }: {
+    freshSecondFactor?: boolean;
+    /** How the sign-in's second step was passed: a recovery code never counts as a fresh factor for step-up. */
+    secondFactorMethod?: "totp" | "recovery_code";
+  } = {},
 ) {
   const session = await newSession(appEnv, userId, now, {
-    secondFactor: freshSecondFactor ? { at: now, method: "totp" } : undefined,
+    secondFactor: freshSecondFactor ? { at: now, method: secondFactorMethod } : undefined,
   });
   await insertSession(db, session.row);
   return session.setCookie.split(";")[0] ?? "";
