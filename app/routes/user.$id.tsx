@@ -26,7 +26,7 @@ import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
-import { addClientNote } from "~/server/admin/notes.server";
+import { addClientNote, notesBeforeOf } from "~/server/admin/notes.server";
 import { decideProposalForm } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -41,8 +41,9 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   // A bad filter shows its message over the unfiltered newest page.
-  const { filters, submitted, errors, position } = historyRequest(new URL(request.url));
-  const detail = await clientDetail(context.db, params.id ?? "", filters, position);
+  const url = new URL(request.url);
+  const { filters, submitted, errors, position } = historyRequest(url);
+  const detail = await clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url));
   if (!detail) notFound("User not found");
   return {
     ...detail,
@@ -126,6 +127,7 @@ export default function ClientDetail() {
     awaitingSecondApproval,
     verification,
     notes,
+    olderNotesBefore,
     flags,
   } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
@@ -224,7 +226,13 @@ export default function ClientDetail() {
           mayDecide={may.decideProposals}
         />
       ) : null}
-      <ClientNotes notes={notes} flags={flags} canWrite={may.writeNotes} reply={reply} />
+      <ClientNotes
+        notes={notes}
+        olderNotesBefore={olderNotesBefore}
+        flags={flags}
+        canWrite={may.writeNotes}
+        reply={reply}
+      />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
       <TransactionsTable
         rows={rows}

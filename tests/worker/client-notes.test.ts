@@ -110,6 +110,36 @@ describe("writing a note", () => {
   });
 });
 
+describe("paging", () => {
+  it("shows the newest 50, then the older ones a page further, with the way back", async () => {
+    const support = await adminWith(["support"]);
+    const client = await createUser();
+    const insert = env.DB.prepare("INSERT INTO client_notes (user_id, author_id, body) VALUES (?, ?, ?)");
+    await env.DB.batch(
+      Array.from({ length: 52 }, (_, i) => insert.bind(client.id, support.id, `Paged note number ${i + 1}.`)),
+    );
+    const ids = await noteIds(client.id);
+    const newest = await (await getPage(`/user/${client.id}`, support.cookie)).text();
+    expect(newest).toContain("Paged note number 52.");
+    expect(newest).toContain("Paged note number 3.");
+    expect(newest).not.toContain("Paged note number 2.");
+    expect(newest).not.toContain("Newest notes");
+    // The older page starts after the last note shown (the third oldest).
+    const older = /href="([^"]*notesBefore=(\d+)[^"]*)"[^>]*>Older notes</.exec(newest);
+    expect(Number(older?.[2])).toBe(ids[2]);
+
+    const page2 = await (await getPage(`/user/${client.id}?notesBefore=${older?.[2]}`, support.cookie)).text();
+    expect(page2).toContain("Paged note number 2.");
+    expect(page2).toContain("Paged note number 1.");
+    expect(page2).not.toContain("Paged note number 3.");
+    expect(page2).toContain(">Newest notes<");
+    expect(page2).not.toContain(">Older notes<");
+    // A value that is not a note's id reads as the newest page.
+    const odd = await (await getPage(`/user/${client.id}?notesBefore=x`, support.cookie)).text();
+    expect(odd).toContain("Paged note number 52.");
+  });
+});
+
 describe("corrections", () => {
   it("point to a note of the same client: shown both ways", async () => {
     const support = await adminWith(["support"]);

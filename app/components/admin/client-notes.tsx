@@ -27,11 +27,14 @@ const flagWords = (flags: readonly ClientFlag[]) => flags.map((flag) => CLIENT_F
  */
 export function ClientNotes({
   notes,
+  olderNotesBefore,
   flags,
   canWrite,
   reply,
 }: {
   notes: NoteView[];
+  /** Where the next page of older notes starts, when there are older ones. */
+  olderNotesBefore: number | null;
   flags: ClientFlag[];
   canWrite: boolean;
   reply?: IntentReply;
@@ -55,7 +58,39 @@ export function ClientNotes({
           ))}
         </ol>
       )}
+      <NotesPages olderNotesBefore={olderNotesBefore} />
     </article>
+  );
+}
+
+/** Older notes a page at a time, and the way back to the newest; the rest of the page's address is kept. */
+function NotesPages({ olderNotesBefore }: { olderNotesBefore: number | null }) {
+  const [params] = useSearchParams();
+  const paging = params.has("notesBefore");
+  if (olderNotesBefore === null && !paging) return null;
+  const to = (before: number | null) => {
+    const next = new URLSearchParams(params);
+    next.delete("correct");
+    if (before === null) next.delete("notesBefore");
+    else next.set("notesBefore", String(before));
+    const query = next.toString();
+    return `${query ? `?${query}` : "?"}#client-notes-title`;
+  };
+  const link =
+    "font-medium text-brand hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60";
+  return (
+    <nav aria-label="Notes pages" className="mt-3 flex flex-wrap gap-4 border-t border-border pt-3 text-sm">
+      {paging ? (
+        <Link to={to(null)} className={link}>
+          Newest notes
+        </Link>
+      ) : null}
+      {olderNotesBefore !== null ? (
+        <Link to={to(olderNotesBefore)} className={link}>
+          Older notes
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 

@@ -22,7 +22,7 @@ import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
 import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { endSessionsOf } from "../session.server";
 import { clientVerification, liveCaseQuery } from "../verification/review-reads.server";
-import { clientFlagsQuery, clientNotesQuery, toClientNote } from "./notes.server";
+import { clientFlagsQuery, clientNotesQuery, notesPage } from "./notes.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 
 const { profiles, transactions, withdrawalWallets } = schema;
@@ -60,6 +60,7 @@ export async function clientDetail(
   userId: string,
   filters: HistoryFilters = {},
   position: HistoryPosition = {},
+  notesBefore?: number,
 ) {
   const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins, verification, notes, flags } =
     await readTogether(db, {
@@ -72,7 +73,7 @@ export async function clientDetail(
       proposals: waitingProposalsQuery(db, { userId }),
       admins: adminCountQuery(db),
       verification: liveCaseQuery(db, userId),
-      notes: clientNotesQuery(db, userId),
+      notes: clientNotesQuery(db, userId, notesBefore),
       flags: clientFlagsQuery(db, userId),
     });
   const [client] = account;
@@ -102,7 +103,7 @@ export async function clientDetail(
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
     verification: clientVerification(verification, client.createdAt),
-    notes: notes.map(toClientNote),
+    ...notesPage(notes),
     flags: flagsOf(flags.map((f) => f.flag)),
   };
 }

@@ -3,7 +3,7 @@
  * on a client, what the client page reads of them, the one command that writes one, and the purge of notes kept
  * past a deletion. Nothing here is ever read for the client's own pages, mails, CSVs or feed.
  */
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { type ClientFlag, flagsOf } from "~/lib/client-flags";
 import { may, PERMISSION_MESSAGES } from "~/lib/permissions";
 import { NOTE_MESSAGES, parseNoteForm } from "~/lib/schemas/notes";
@@ -13,8 +13,14 @@ import { afterCommit, type CommandContext, type FormOutcome } from "../commands.
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 
-/** The client page shows this many notes, newest first. */
+/** The client page shows this many notes at a time, newest first; older ones a page further. */
 export const NOTES_SHOWN = 50;
+
+/** The `notesBefore` of a client page's URL: show the notes older than this one. */
+export function notesBeforeOf(url: URL): number | undefined {
+  const value = url.searchParams.get("notesBefore") ?? "";
+  return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
 
 /** The scheduler's name in the audit log. */
 const CRON: Actor = { id: "cron" };
@@ -22,10 +28,11 @@ const CRON: Actor = { id: "cron" };
 const { clientNotes, clientFlags, users } = schema;
 
 /**
- * The client's live notes (a deleted client's are kept, not shown), newest first, each with its author, the note
- * it corrects (and that one's time) and whether a later note corrects it.
+ * The client's live notes (a deleted client's are kept, not shown), newest first from `before` (exclusive), each
+ * with its author, the note it corrects (and that one's time) and whether a later note corrects it. One more than a
+ * page, to tell whether older ones remain (`notesPage`).
  */
-export function clientNotesQuery(db: Db, userId: string) {
+export function clientNotesQuery(db: Db, userId: string, before?: number) {
   return db
     .select({
       id: clientNotes.id,
@@ -40,9 +47,24 @@ export function clientNotesQuery(db: Db, userId: string) {
     })
     .from(clientNotes)
     .leftJoin(users, eq(users.id, clientNotes.authorId))
-    .where(and(eq(clientNotes.userId, userId), isNull(clientNotes.retainUntil)))
+    .where(
+      and(
+        eq(clientNotes.userId, userId),
+        isNull(clientNotes.retainUntil),
+        before === undefined ? undefined : lt(clientNotes.id, before),
+      ),
+    )
     .orderBy(desc(clientNotes.id))
-    .limit(NOTES_SHOWN);
+    .limit(NOTES_SHOWN + 1);
+}
+
+/** One page of notes, and where the next (older) page starts when there is one. */
+export function notesPage(rows: Awaited<ReturnType<typeof clientNotesQuery>>) {
+  const shown = rows.slice(0, NOTES_SHOWN);
+  return {
+    notes: shown.map(toClientNote),
+    olderNotesBefore: rows.length > NOTES_SHOWN ? (shown.at(-1)?.id ?? null) : null,
+  };
 }
 
 /** A client's current flags, as the projection keeps them. */
