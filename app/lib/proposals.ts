@@ -32,6 +32,8 @@ export const PROPOSAL_MESSAGES = {
   rejected: "Proposal rejected",
   secondAdminNeeded: "A second admin is needed to approve this",
   waitingForOther: "Waiting for another admin",
+  /** For a viewer whose roles do not decide proposals: who does, from the permission table. */
+  decidedByRoles: (roles: string) => `Waiting for an admin with one of these roles: ${roles}`,
 } as const;
 
 /**

@@ -17,6 +17,9 @@ test("a support admin reads a client's page, is offered no money act, and is ref
   }
   await expect(page.getByRole("button", { name: "Update Deposit Wallets" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Delete / })).toHaveCount(0);
+  // Deleting is the list's only action: without it, no empty Actions column.
+  await expect(page.getByRole("columnheader", { name: "Last Activity" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Actions" })).toHaveCount(0);
 
   await page.goto(`/user/${clientId}`);
   await expect(page.getByRole("heading", { name: "Rowan Roles" })).toBeVisible();

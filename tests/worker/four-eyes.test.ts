@@ -691,3 +691,17 @@ describe("second approval", () => {
     expect(await countRows("proposals", "transaction_id = ?", id)).toBe(0);
   });
 });
+
+// Last in this file: its support admin is one the proposals' mail counts above do not expect.
+describe("an admin whose roles do not decide proposals", () => {
+  it("sees a waiting proposal with who decides it, and no Approve or Reject", async () => {
+    const proposer = await newAdmin();
+    const client = await fundedClient();
+    await postForm(`/user/${client.id}`, entryForm("20000", { reason: "Wire received" }), { cookie: proposer.cookie });
+    const support = await createUser({ role: "admin", roles: ["support"] });
+    const desk = await (await getPage("/admin", await sessionCookieFor(support.id))).text();
+    expect(desk).toContain(`/user/${client.id}`);
+    expect(desk).toContain(PROPOSAL_MESSAGES.decidedByRoles("Approver, Owner"));
+    expect(desk).not.toContain('aria-label="Approve: Deposit of $20,000.00');
+  });
+});

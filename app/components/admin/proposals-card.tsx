@@ -5,9 +5,11 @@ import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";
 import { formatDateTimeUtc } from "~/lib/format";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
+import { rolesFor } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import { asksForCode } from "~/lib/step-up";
+import { formatRoles } from "~/lib/team";
 
 interface ProposalRow {
   id: number;
@@ -95,7 +97,11 @@ export function ProposalsCard({
                 <p className="text-sm text-ink-muted sm:max-w-[16rem] sm:text-right">
                   {adminCount < 2 ? PROPOSAL_MESSAGES.secondAdminNeeded : PROPOSAL_MESSAGES.waitingForOther}
                 </p>
-              ) : !mayDecide ? null : (
+              ) : !mayDecide ? (
+                <p className="text-sm text-ink-muted sm:max-w-[16rem] sm:text-right">
+                  {PROPOSAL_MESSAGES.decidedByRoles(formatRoles(rolesFor("decideProposals")))}
+                </p>
+              ) : (
                 <div className="flex shrink-0 gap-2">
                   <Form method="post">
                     <input type="hidden" name="proposalId" value={proposal.id} />

@@ -54,6 +54,8 @@ const COLUMNS = [
   "Last Activity",
   { label: "Actions", className: "py-2 font-medium" },
 ] as const;
+/** For an admin whose roles do not delete clients: the only action, so no Actions column at all. */
+const COLUMNS_WITHOUT_ACTIONS = COLUMNS.slice(0, -1);
 
 /** A reply of one intent, shown until its timer runs out: 3 s for a success, 5 s for an error. */
 function useTimedMessage(reply: IntentReply | undefined, intent: string) {
@@ -175,7 +177,7 @@ export function UserManagement({
       ) : null}
       <div className="mt-4 overflow-x-auto">
         <StackedTable
-          columns={COLUMNS}
+          columns={mayDelete ? COLUMNS : COLUMNS_WITHOUT_ACTIONS}
           className="w-full text-left text-sm sm:min-w-[40rem]"
           bodyClassName={ROWS_CLASS}
           onBodyClick={followLink}
@@ -204,8 +206,8 @@ export function UserManagement({
               </td>
               <td>{formatCents(client.balanceCents)}</td>
               <td>{client.lastActivityAt ? formatLongDate(client.lastActivityAt) : "N/A"}</td>
-              <td>
-                {mayDelete ? (
+              {mayDelete ? (
+                <td>
                   <button
                     type="button"
                     value={client.id}
@@ -215,8 +217,8 @@ export function UserManagement({
                   >
                     Delete
                   </button>
-                ) : null}
-              </td>
+                </td>
+              ) : null}
             </tr>
           ))}
         </StackedTable>
