@@ -126,14 +126,27 @@ describe("approval limits per admin: one client", () => {
     expect(await countRows("proposals", "user_id = ?", many.client.id)).toBe(20 - posted.count);
   });
 
-  it("do not count deposit approvals, nor hold them", async () => {
+  it("count deposit and stock deposit approvals too: the third waits, saying why, and entries add to them", async () => {
     const me = await newAdmin();
     const client = await fundedClient(100);
-    for (let i = 0; i < 3; i++) {
-      const id = await insertTransaction(client.id, { transactionType: "deposit", amountCents: 400_000 });
-      expect(await (await approve(me, client.id, id)).text()).toContain("Transaction approved");
-    }
-    expect(await (await entry(me, client.id, "4000")).text()).toContain("recorded");
+    const deposit = (transactionType: "deposit" | "stock_deposit") =>
+      insertTransaction(client.id, {
+        transactionType,
+        stock: transactionType === "stock_deposit" ? "AAPL" : null,
+        amountCents: 400_000,
+      });
+    expect(await (await approve(me, client.id, await deposit("deposit"))).text()).toContain("Transaction approved");
+    expect(await (await approve(me, client.id, await deposit("stock_deposit"))).text()).toContain(
+      "Transaction approved",
+    );
+    const third = await deposit("deposit");
+    expect(await (await approve(me, client.id, third)).text()).toContain(
+      `Awaiting second approval. ${approvalLimitMessage("perClient", 1_200_000, THRESHOLD_CENTS)}`,
+    );
+    expect(await countRows("transactions", "id = ? AND status = 'pending'", third)).toBe(1);
+    expect((await proposalsFor(client.id))[0]).toMatchObject({ kind: "request_approval", proposed_by: me.id });
+    // The two approvals count toward an entry as well.
+    expect(await (await entry(me, client.id, "4000", "Wire")).text()).toContain("Awaiting second approval.");
   });
 });
 

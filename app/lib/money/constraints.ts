@@ -148,8 +148,16 @@ export const ADMIN_SUM_LIMITS = {
   daily: { limit: "ADMIN_DAILY_LIMIT", scope: "allClients", holdsWhile: "within" },
 } as const satisfies Record<string, { limit: AdminLimitName; scope: string; holdsWhile: "below" | "within" }>;
 
-/** The acts that add up: the request types whose approval counts (entries count whatever their type). */
-export const ADMIN_SUM_REQUEST_TYPES = ["withdraw"] as const satisfies readonly TransactionType[];
+/**
+ * The acts that add up: the request types whose approval counts (entries count whatever their type). A deposit's
+ * approval credits money the client may then withdraw, like an entry, so splitting one into approvals under the
+ * threshold must add up too.
+ */
+export const ADMIN_SUM_REQUEST_TYPES = [
+  "withdraw",
+  "deposit",
+  "stock_deposit",
+] as const satisfies readonly TransactionType[];
 
 /** How far back an admin's acts add up. */
 export const ADMIN_SUM_WINDOW_MS = 24 * 60 * 60 * 1000;
