@@ -4,9 +4,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { STEP_UP_MESSAGES } from "~/lib/step-up";
 import { TEAM_MESSAGES } from "~/lib/team";
 import { acceptInvitation } from "~/server/admin/team-invitations.server";
-import { countRows, getPage, ORIGIN, postForm } from "../support/fixtures";
+import { countRows, createUser, getPage, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
 import {
   admin,
   commandContext,
@@ -170,5 +171,31 @@ describe("revoking an invitation", () => {
       expect(await teamWrites()).toEqual(before);
     }
     expect((await postForm("/team/invite", joinFields(token))).status).toBe(302);
+  });
+});
+
+describe("a fresh code for what gives power", () => {
+  it("is asked beside the invite form and the roles form when the owner's last code is old, writing nothing", async () => {
+    const stale = await createUser({ role: "admin", roles: ["owner"] });
+    const cookie = await sessionCookieFor(stale.id, Date.now(), { freshSecondFactor: false });
+    const member = await admin(["support"]);
+    const before = await teamWrites();
+    const invite = await postForm(
+      "/admin/team",
+      { intent: "invite", email: newEmail(), "role-support": "on" },
+      { cookie },
+    );
+    expect(invite.status).toBe(401);
+    const inviteHtml = await invite.text();
+    // The code field sits in the invite form, before its button, so the typed address stays.
+    expect(inviteHtml).toMatch(/name="stepUpCode"[\s\S]*Send invitation/);
+    const roles = await postForm(
+      "/admin/team",
+      { intent: "roles", userId: member.id, "role-approver": "on" },
+      { cookie },
+    );
+    expect(roles.status).toBe(401);
+    expect(await roles.text()).toContain(STEP_UP_MESSAGES.prompt);
+    expect(await teamWrites()).toEqual(before);
   });
 });
