@@ -43,6 +43,8 @@ export const TEAM_MESSAGES = {
   emailIsClient: "This e-mail belongs to a client account. A client cannot be made an admin: use another address.",
   emailIsAdmin: "This e-mail already belongs to an admin of the team.",
   invitationUnusable: "This invitation has expired or was already used. Ask an owner for a new one.",
+  proposerGone:
+    "The owner who proposed this is no longer an active owner: it can only be rejected. Propose it again if it still applies.",
   invitationRevoked: (email: string) => `Invitation to ${email} revoked: its link no longer works.`,
   invitationNotOpen: "This invitation is no longer open: it was accepted, revoked or has expired.",
   joined: "Welcome to the team. Set up two-factor sign-in to continue.",

@@ -65,6 +65,7 @@ describe("migrations on an empty D1", () => {
       "proposals_second_admin_approves",
       "proposals_wallet_change_proposed_by_role",
       "proposals_withdrawal_approval_proposed_by_role",
+      "team_proposals_approved_while_proposer_owns",
       "team_proposals_decided_are_immutable",
       "team_proposals_second_owner_approves",
       "transactions_cancel_by_owner",

@@ -199,3 +199,89 @@ describe("a fresh code for what gives power", () => {
     expect(await teamWrites()).toEqual(before);
   });
 });
+
+describe("the team page at its edges", () => {
+  it("mails a team change to the admin concerned and the active owners only: never a client or a former owner", async () => {
+    const inviter = await owner();
+    const formerOwner = await owner();
+    await env.DB.prepare("UPDATE users SET deactivated_at = ? WHERE id = ?").bind(Date.now(), formerOwner.id).run();
+    const client = await createUser();
+    const bystander = await admin(["operator"]);
+    const { email } = await invitedBy(inviter);
+    const recipients = (
+      await env.DB.prepare("SELECT to_address FROM email_outbox WHERE template = 'team_change' AND payload LIKE ?")
+        .bind(`%${email}%`)
+        .all<{ to_address: string }>()
+    ).results.map((row) => row.to_address);
+    expect(recipients).toContain(inviter.email);
+    for (const outsider of [client.email, formerOwner.email, bystander.email])
+      expect(recipients).not.toContain(outsider);
+    const clients = await countRows(
+      "users",
+      "role = 'user' AND email IN (SELECT to_address FROM email_outbox WHERE template = 'team_change')",
+    );
+    expect(clients).toBe(0);
+  });
+
+  it("refuses to approve a proposal whose owner has since been deactivated or demoted, and shows it can only be rejected", async () => {
+    for (const removal of ["deactivate", "demote"] as const) {
+      const proposer = await owner();
+      const checker = await owner();
+      const member = await admin(["support"]);
+      await postForm("/admin/team", { intent: "proposeOwner", userId: member.id }, { cookie: proposer.cookie });
+      const proposal = await env.DB.prepare("SELECT id FROM team_proposals WHERE target_id = ? AND status = 'pending'")
+        .bind(member.id)
+        .first<{ id: number }>();
+      const removed = await postForm(
+        "/admin/team",
+        removal === "deactivate"
+          ? { intent: "deactivate", userId: proposer.id }
+          : { intent: "roles", userId: proposer.id, "role-support": "on" },
+        { cookie: checker.cookie },
+      );
+      expect(removed.status).toBe(200);
+      const page = await (await getPage("/admin/team", checker.cookie)).text();
+      expect(page).toContain(TEAM_MESSAGES.proposerGone);
+      const approved = await postForm(
+        "/admin/team",
+        { intent: "approve", proposalId: String(proposal?.id) },
+        { cookie: checker.cookie },
+      );
+      expect(approved.status).toBe(409);
+      expect(await approved.text()).toContain(TEAM_MESSAGES.proposerGone);
+      expect(await countRows("admin_roles", "user_id = ? AND role = 'owner'", member.id)).toBe(0);
+      // Past the code, the database refuses too.
+      await expect(
+        env.DB.prepare("UPDATE team_proposals SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ?")
+          .bind(checker.id, Date.now(), proposal?.id)
+          .run(),
+      ).rejects.toThrow(/owner who made it is an active owner/);
+      // Rejecting it still works, and clears it.
+      const rejected = await postForm(
+        "/admin/team",
+        { intent: "reject", proposalId: String(proposal?.id) },
+        { cookie: checker.cookie },
+      );
+      expect(rejected.status).toBe(200);
+    }
+  });
+
+  it("revokes an invitation named with other capitals or spaces, as it was stored", async () => {
+    const inviter = await owner();
+    const { email, token } = await invitedBy(inviter);
+    const revoked = await postForm(
+      "/admin/team",
+      { intent: "revoke", email: `  ${email.toUpperCase()} ` },
+      { cookie: inviter.cookie },
+    );
+    expect(revoked.status).toBe(200);
+    await expectDeadLink(email, token);
+  });
+
+  it("no longer shows the join form once the address has an account", async () => {
+    const inviter = await owner();
+    const { email, token } = await invitedBy(inviter);
+    await createUser({ email });
+    expect(await (await getPage(`/team/invite?token=${token}`)).text()).toContain(TEAM_MESSAGES.invitationUnusable);
+  });
+});

@@ -4,7 +4,7 @@ import { Moment } from "~/components/moment";
 import { StepUpDialog } from "~/components/step-up";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { asksForCode } from "~/lib/step-up";
-import { TEAM_PROPOSAL_LABELS } from "~/lib/team";
+import { TEAM_MESSAGES, TEAM_PROPOSAL_LABELS } from "~/lib/team";
 import type { TeamProposalKind } from "../../../db/enums";
 
 export interface TeamProposalView {
@@ -14,6 +14,7 @@ export interface TeamProposalView {
   proposedBy: string | null;
   proposerEmail: string | null;
   proposedAt: number;
+  proposerOwns: boolean;
 }
 
 /** What owners proposed and another owner decides: approve or reject, never one's own. */
@@ -57,11 +58,15 @@ export function TeamProposals({
               {proposal.proposedBy === viewerId ? (
                 <p className="text-sm text-ink-muted">Another owner approves or rejects it.</p>
               ) : (
-                <Form method="post" className="flex flex-wrap gap-2">
+                <Form method="post" className="flex flex-wrap items-center gap-2">
                   <input type="hidden" name="proposalId" value={proposal.id} />
-                  <SubmitButton intent="approve" pendingText="Approving…" className="text-sm">
-                    Approve
-                  </SubmitButton>
+                  {proposal.proposerOwns ? (
+                    <SubmitButton intent="approve" pendingText="Approving…" className="text-sm">
+                      Approve
+                    </SubmitButton>
+                  ) : (
+                    <p className="w-full text-sm text-ink-muted">{TEAM_MESSAGES.proposerGone}</p>
+                  )}
                   <SubmitButton intent="reject" pendingText="Rejecting…" tone="danger" className="text-sm">
                     Reject
                   </SubmitButton>

@@ -12,25 +12,30 @@ import { enqueueEmailFor } from "../mail/outbox.server";
 export const isActiveAdmin = (userId: string | SQL) =>
   sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND role = 'admin' AND deactivated_at IS NULL)`;
 
-/** This user is an owner who is not deactivated: what acting on the team page takes, at the moment of writing. */
+/**
+ * This user is an owner who is not deactivated: what acting on the team page takes, at the moment of writing.
+ * Its tables have aliases of their own: `userId` may be a column of the statement around it (`u.id`), which an
+ * inner `u` would silently take over, making the condition true for every row.
+ */
 export const isActiveOwner = (userId: string | SQL) =>
-  sql`EXISTS (SELECT 1 FROM admin_roles r JOIN users u ON u.id = r.user_id
-              WHERE r.user_id = ${userId} AND r.role = 'owner' AND u.deactivated_at IS NULL)`;
+  sql`EXISTS (SELECT 1 FROM admin_roles owner_role JOIN users owner_user ON owner_user.id = owner_role.user_id
+              WHERE owner_role.user_id = ${userId} AND owner_role.role = 'owner'
+                AND owner_user.deactivated_at IS NULL)`;
 
 /**
  * Somebody other than this user is an active owner: the team keeps one. With the acting owner being someone else
  * and checked in the same statement, two owners demoting each other at once cannot both succeed.
  */
 export const anotherActiveOwner = (userId: string) =>
-  sql`EXISTS (SELECT 1 FROM admin_roles r JOIN users u ON u.id = r.user_id
-              WHERE r.role = 'owner' AND u.deactivated_at IS NULL AND r.user_id <> ${userId})`;
+  sql`EXISTS (SELECT 1 FROM admin_roles owner_role JOIN users owner_user ON owner_user.id = owner_role.user_id
+              WHERE owner_role.role = 'owner' AND owner_user.deactivated_at IS NULL AND owner_role.user_id <> ${userId})`;
 
 export const holdsOwner = (userId: string) =>
   sql`EXISTS (SELECT 1 FROM admin_roles WHERE user_id = ${userId} AND role = 'owner')`;
 
 /**
- * One change, mailed to the admin concerned and to every active owner (each once), for the rows `onlyIf` allows:
- * the batch's deciding statement having written.
+ * One change, mailed to the admin concerned (a deactivated one is told so) and to every active owner, each once,
+ * never to a client, for the rows `onlyIf` allows: the batch's deciding statement having written.
  */
 export function mailTeamChange(
   change: { adminId: string | SQL; admin: string; change: string; by: string; at: number },
@@ -40,7 +45,7 @@ export function mailTeamChange(
     template: "team_change",
     data: { name: "", change: change.change, admin: change.admin, by: change.by, at: change.at },
     to: sql`u.email`,
-    from: sql`users u WHERE (u.id = ${change.adminId} OR ${isActiveOwner(sql`u.id`)}) AND ${onlyIf}`,
+    from: sql`users u WHERE u.role = 'admin' AND (u.id = ${change.adminId} OR ${isActiveOwner(sql`u.id`)}) AND ${onlyIf}`,
   });
 }
 

@@ -20,13 +20,15 @@ import { isActiveOwner, mailTeamChange, rolesText } from "./team-guards.server";
 const { users, adminInvitations } = schema;
 
 /**
- * An invitation that can still be accepted: unused, unexpired, and sent by someone who is still an active owner.
+ * An invitation that can still be accepted: unused, unexpired, its address still without an account, and sent by
+ * someone who is still an active owner.
  * It speaks for that owner, so an owner who is deactivated or loses the role takes their open invitations along
  * (a trigger holds the same rule).
  */
 export const invitationUsable = (now: number) =>
   sql`admin_invitations.accepted_at IS NULL AND admin_invitations.expires_at > ${now}
-      AND ${isActiveOwner(sql`admin_invitations.invited_by`)}`;
+      AND ${isActiveOwner(sql`admin_invitations.invited_by`)}
+      AND NOT EXISTS (SELECT 1 FROM users WHERE users.email = admin_invitations.email)`;
 
 /** Ends the open invitations an owner sent, when `onlyIf` holds: they stop being an owner, or revoke them. */
 export const endInvitationsOf = (ownerId: string, now: number, onlyIf: SQL) =>
@@ -198,10 +200,12 @@ export async function acceptInvitation(
 export async function revokeInvitation(
   context: CommandContext,
   actor: Required<Actor>,
-  email: string,
+  rawEmail: string,
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
+  // As the invitation stored it.
+  const email = rawEmail.trim().toLowerCase();
   const target = `invitation:${email}`;
   const revokedNow = sql`EXISTS (SELECT 1 FROM audit_log WHERE target = ${target} AND created_at = ${now}
                                  AND action = 'team.revoke_invitation')`;

@@ -128,12 +128,14 @@ export async function decideTeamProposal(
   const decided = sql`EXISTS (SELECT 1 FROM team_proposals WHERE id = ${proposalId} AND status = 'approved'
                               AND decided_at = ${now} AND decided_by = ${actor.id})`;
   const label = TEAM_PROPOSAL_LABELS[kind];
+  // A second approval means two active owners: one who has since left or lost the role no longer counts.
+  const proposerStillOwns = isActiveOwner(sql`team_proposals.proposed_by`);
   const { decision, notice } = await writeTogether(db, {
     decision: returning<{ id: number }>(
       sql`UPDATE team_proposals SET status = ${status}, decided_by = ${actor.id}, decided_at = ${now}
           WHERE id = ${proposalId} AND status = 'pending' AND proposed_by IS NOT ${actor.id}
             AND ${isActiveOwner(actor.id)}
-            ${approve ? sql`AND ${isActiveAdmin(targetId)} AND ${applies(kind, targetId)}` : sql``}
+            ${approve ? sql`AND ${isActiveAdmin(targetId)} AND ${applies(kind, targetId)} AND ${proposerStillOwns}` : sql``}
           RETURNING id`,
     ),
     audit: auditInsert({
@@ -168,8 +170,12 @@ export async function decideTeamProposal(
     ),
   });
   if (decision.length === 0) {
-    await actingOwner(context, actor, {});
-    return { ok: false, error: TEAM_MESSAGES.proposalGone, status: 409 };
+    const facts = await actingOwner(context, actor, {
+      pending: sql<number>`EXISTS (SELECT 1 FROM team_proposals WHERE id = ${proposalId} AND status = 'pending')`,
+      proposerOwns: sql<number>`${isActiveOwner(proposal.proposedBy ?? "")}`,
+    });
+    const proposerGone = approve && facts.pending && !facts.proposerOwns;
+    return { ok: false, error: proposerGone ? TEAM_MESSAGES.proposerGone : TEAM_MESSAGES.proposalGone, status: 409 };
   }
   const resetDone = approve && kind === "reset_two_factor";
   afterCommit(context, { emailIds: notice.map((row) => row.id), signedOut: resetDone ? [targetId] : [] });

@@ -2,6 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { BackOfficeRole, TeamProposalKind } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
+import { isActiveOwner } from "./team-guards.server";
 import { invitationUsable } from "./team-invitations.server";
 
 const { adminInvitations, users, profiles, twoFactor, teamProposals } = schema;
@@ -24,6 +25,8 @@ export interface TeamProposalRow {
   proposedBy: string | null;
   proposerEmail: string | null;
   proposedAt: number;
+  /** The proposer is still an active owner: otherwise it can only be rejected. */
+  proposerOwns: boolean;
 }
 
 export async function teamPage(db: Db, now = Date.now()) {
@@ -57,6 +60,7 @@ export async function teamPage(db: Db, now = Date.now()) {
         proposedBy: teamProposals.proposedBy,
         proposerEmail: sql<string | null>`(SELECT email FROM users WHERE id = ${teamProposals.proposedBy})`,
         proposedAt: teamProposals.proposedAt,
+        proposerOwns: sql<number>`${isActiveOwner(sql`team_proposals.proposed_by`)}`,
       })
       .from(teamProposals)
       .innerJoin(users, eq(users.id, teamProposals.targetId))
@@ -70,6 +74,6 @@ export async function teamPage(db: Db, now = Date.now()) {
       twoFactor: Boolean(row.twoFactor),
     })),
     invitations,
-    proposals,
+    proposals: proposals.map((row) => ({ ...row, proposerOwns: Boolean(row.proposerOwns) })),
   };
 }
