@@ -705,3 +705,18 @@ describe("an admin whose roles do not decide proposals", () => {
     expect(desk).not.toContain('aria-label="Approve: Deposit of $20,000.00');
   });
 });
+
+describe("a deactivated admin", () => {
+  it("is not mailed that a proposal waits", async () => {
+    const proposer = await newAdmin();
+    const gone = await createUser({ role: "admin" });
+    await env.DB.prepare("UPDATE users SET deactivated_at = ? WHERE id = ?").bind(Date.now(), gone.id).run();
+    const client = await fundedClient();
+    const reply = await postForm(`/user/${client.id}`, entryForm("20000", { reason: "Wire received" }), {
+      cookie: proposer.cookie,
+    });
+    expect(await reply.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    expect(await countRows("email_outbox", "template = 'proposal_waiting' AND to_address = ?", gone.email)).toBe(0);
+    await env.DB.prepare("UPDATE users SET deactivated_at = NULL WHERE id = ?").bind(gone.id).run();
+  });
+});

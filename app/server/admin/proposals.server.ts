@@ -58,7 +58,8 @@ export function announceWrites(actor: Required<Actor>, now: number, where: SQL, 
         expiresAt: now + PROPOSAL_LIFETIME_MS,
       },
       to: sql`users.email`,
-      from: sql`users JOIN ${justProposed(actor, now, where)} AND users.role = 'admin' AND users.id <> p.proposed_by`,
+      from: sql`users JOIN ${justProposed(actor, now, where)} AND users.role = 'admin' AND users.deactivated_at IS NULL
+        AND users.id <> p.proposed_by`,
       dedupeKey: sql`'proposal_waiting:' || p.id || ':' || users.id`,
     }),
   };

@@ -81,6 +81,6 @@ export function walletChangedNotice(
       changedBy: change.changedBy.slice(0, 320),
     },
     to: sql`email`,
-    from: sql`users WHERE role = 'admin' AND ${changed}`,
+    from: sql`users WHERE role = 'admin' AND deactivated_at IS NULL AND ${changed}`,
   });
 }
