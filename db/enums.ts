@@ -64,3 +64,20 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];
+
+/**
+ * Transaction monitoring (docs/product.md, "Transaction monitoring"): the patterns an alert is written for (their
+ * thresholds, windows and words: app/lib/monitoring/rules.ts), and what a compliance officer decided about one.
+ * Migration 0022's checks spell the same lists.
+ */
+export const MONITORING_RULES = [
+  "large_transaction",
+  "structuring",
+  "velocity",
+  "rapid_in_out",
+  "new_destination_after_security_change",
+  "dormant_account",
+] as const;
+export type MonitoringRule = (typeof MONITORING_RULES)[number];
+export const ALERT_STATUSES = ["open", "dismissed", "escalated", "reported"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];

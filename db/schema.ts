@@ -17,6 +17,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 
 import {
+  ALERT_STATUSES,
   AUTH_TOKEN_PURPOSES,
   BACK_OFFICE_ROLES,
   type BackOfficeRole,
@@ -24,6 +25,7 @@ import {
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_KINDS,
   IDENTITY_DOCUMENT_TYPES,
+  MONITORING_RULES,
   OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
   PROFILE_STATUSES,
@@ -612,6 +614,8 @@ export const emailOutbox = sqliteTable(
     index("email_outbox_open_idx").on(t.createdAt, t.id).where(sql`status IN ('pending', 'failed')`),
     // The /admin banner counts the notices that failed in the last day.
     index("email_outbox_failed_idx").on(t.failedAt).where(sql`status = 'failed'`),
+    // Transaction monitoring: one account's recent security notices (the new-destination rule, migration 0022).
+    index("email_outbox_security_idx").on(t.toAddress, t.createdAt).where(sql`template = 'security_notice'`),
   ],
 );
 
@@ -787,5 +791,39 @@ export const clientFlags = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.flag] }),
     check("client_flags_flag", sql`${t.flag} IN (${inList(CLIENT_FLAGS)})`),
+  ],
+);
+
+/**
+ * Transaction monitoring's alerts (docs/product.md, "Transaction monitoring"): one per client, rule and triggering
+ * transaction (re-running a rule never duplicates), decided once and never deleted (migration 0022's triggers).
+ * `detail` holds the involved transactions' ids and the figures the alert's words need.
+ */
+export const monitoringAlerts = sqliteTable(
+  "monitoring_alerts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    rule: text("rule", { enum: MONITORING_RULES }).notNull(),
+    triggerTransactionId: integer("trigger_transaction_id").notNull(),
+    detail: text("detail", { mode: "json" }).notNull().default(sql`'{}'`).$type<Record<string, unknown>>(),
+    createdAt: integer("created_at").notNull().default(now),
+    status: text("status", { enum: ALERT_STATUSES }).notNull().default("open"),
+    disposedBy: text("disposed_by"),
+    disposedAt: integer("disposed_at"),
+    dispositionNote: text("disposition_note"),
+    reportReference: text("report_reference"),
+  },
+  (t) => [
+    check("monitoring_alerts_rule", sql`${t.rule} IN (${inList(MONITORING_RULES)})`),
+    check("monitoring_alerts_status", sql`${t.status} IN (${inList(ALERT_STATUSES)})`),
+    check("monitoring_alerts_detail", sql`json_valid(${t.detail}) AND json_type(${t.detail}) = 'object'`),
+    check(
+      "monitoring_alerts_disposed",
+      sql`(${t.status} = 'open') = (${t.disposedAt} IS NULL) AND (${t.status} = 'open') = (${t.disposedBy} IS NULL)`,
+    ),
+    uniqueIndex("monitoring_alerts_once_uq").on(t.userId, t.rule, t.triggerTransactionId),
+    index("monitoring_alerts_open_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'open'`),
+    index("monitoring_alerts_user_idx").on(t.userId, t.rule, t.createdAt),
   ],
 );

@@ -9,6 +9,7 @@ import { edgeLocation } from "../app/server/auth/client-meta.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
+import { evaluateRecentRequests } from "../app/server/monitoring/evaluate.server";
 import { pruneAttempts } from "../app/server/rate-limit.server";
 import { publishToDesk } from "../app/server/realtime.server";
 import { sendVerificationDeadlineMails } from "../app/server/verification/deadline.server";
@@ -73,7 +74,8 @@ app.onError((error, c) => {
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
  * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time,
  * mail the identity-verification reminders and restriction notices that are due, and purge verification evidence
- * past its retention. The verification jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
+ * past its retention, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs
+ * run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
   // The cron writes (and reads to decide its writes): at the primary, like an action.
@@ -103,6 +105,7 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   ctx.waitUntil(purgeExpiredVerifications(db, bindings.DOCUMENTS, controller.scheduledTime));
   ctx.waitUntil(purgeExpiredNotes(db, controller.scheduledTime));
+  ctx.waitUntil(evaluateRecentRequests(db, env, controller.scheduledTime));
 };
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<AppBindings["Bindings"]>;

@@ -1,13 +1,15 @@
 /**
  * What happens after a command's batch has committed, in one place for every command: the notices it
  * enqueued are delivered and the realtime feeds hear about the rows it wrote, both in the background
- * (`waitUntil`), so the answer never waits for the mail provider or a socket. D1 stays the truth: a lost
+ * (`waitUntil`), so the answer never waits for the mail provider or a socket; a client's new request is judged
+ * by the transaction-monitoring rules, in the background too. D1 stays the truth: a lost
  * event or a failed delivery is caught up later (pages reload from D1, the cron retries the outbox).
  */
 import type { FeedEvent } from "~/lib/realtime";
 import type { Db } from "./db.server";
 import type { AppEnv, WorkerBindings } from "./env.server";
 import { deliverInBackground } from "./mail/outbox.server";
+import { monitorInBackground } from "./monitoring/evaluate.server";
 import { disconnectSession, disconnectUser, publish, publishToDesk } from "./realtime.server";
 
 /** What a command needs beyond its input: the request's database, configuration and runtime. */
@@ -31,6 +33,8 @@ interface AfterCommit {
   endedSession?: { userId: string; sessionId: string };
   /** Several sessions that ended while others of the same user stay (End all others, a password change). */
   endedSessions?: Array<{ userId: string; sessionId: string }>;
+  /** A client's deposit or withdrawal request the batch wrote: the monitoring rules judge it. */
+  monitorTransactionId?: number;
 }
 
 export function afterCommit(context: CommandContext, effects: AfterCommit): void {
@@ -40,6 +44,7 @@ export function afterCommit(context: CommandContext, effects: AfterCommit): void
   for (const userId of effects.signedOut ?? []) disconnectUser(context, userId);
   if (effects.endedSession) disconnectSession(context, effects.endedSession.userId, effects.endedSession.sessionId);
   for (const { userId, sessionId } of effects.endedSessions ?? []) disconnectSession(context, userId, sessionId);
+  if (effects.monitorTransactionId) monitorInBackground(context, effects.monitorTransactionId);
 }
 
 /**

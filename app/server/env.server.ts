@@ -123,6 +123,18 @@ const appEnvSchema = z
     UNVERIFIED_DEPOSIT_LIMIT: wholeDollars("UNVERIFIED_DEPOSIT_LIMIT", "2000"),
     WITHDRAWAL_LIMIT_DAY: wholeDollars("WITHDRAWAL_LIMIT_DAY", "25000"),
     WITHDRAWAL_LIMIT_MONTH: wholeDollars("WITHDRAWAL_LIMIT_MONTH", "100000"),
+    /**
+     * Transaction monitoring (vars; docs/product.md, "Transaction monitoring"): a client's request of
+     * AML_LARGE_AMOUNT whole US dollars or more is a large transaction (and the structuring rule's bar); more than
+     * AML_VELOCITY_COUNT requests in 24 hours is velocity.
+     */
+    AML_LARGE_AMOUNT: wholeDollars("AML_LARGE_AMOUNT", "10000"),
+    AML_VELOCITY_COUNT: z
+      .preprocess(
+        (value) => (value === undefined || value === "" ? "5" : String(value).trim()),
+        z.string().regex(/^[1-9]\d{0,3}$/, "AML_VELOCITY_COUNT must be a whole number of requests (1 or more)"),
+      )
+      .transform(Number),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
     /**

@@ -101,7 +101,10 @@ export function requestNotice(
   );
 }
 
-/** A request submitted: its batch, then the notices delivered and the feeds told, in the background. */
+/**
+ * A request submitted: its batch, then the notices delivered, the feeds told and the monitoring rules run, in the
+ * background.
+ */
 export async function submitted(
   context: CommandContext,
   client: Requester,
@@ -114,6 +117,8 @@ export async function submitted(
     events: result.transaction
       ? [{ userId: client.id, event: { type: "transaction.created", transaction: result.transaction } }]
       : [],
+    // A replay wrote nothing new: its request was judged when it was made.
+    monitorTransactionId: result.transaction ? result.transactionId : undefined,
   });
   return { ok: true, transactionId: result.transactionId };
 }
