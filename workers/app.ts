@@ -105,7 +105,11 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   ctx.waitUntil(purgeExpiredVerifications(db, bindings.DOCUMENTS, controller.scheduledTime));
   ctx.waitUntil(purgeExpiredNotes(db, controller.scheduledTime));
-  ctx.waitUntil(evaluateRecentRequests(db, env, controller.scheduledTime));
+  ctx.waitUntil(
+    evaluateRecentRequests(db, env, controller.scheduledTime).then((written) => {
+      if (written > 0) publishToDesk({ bindings, ctx }, { type: "alerts.changed" });
+    }),
+  );
 };
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<AppBindings["Bindings"]>;

@@ -51,6 +51,8 @@ export type FeedEvent =
   | { type: "client.deleted"; userId: string }
   /** Desk only: a proposal was made or decided, so the 'Awaiting second approval' card reloads. */
   | { type: "proposal.changed" }
+  /** Desk only: a monitoring alert was written or decided, so the open-alerts count and queue reload. */
+  | { type: "alerts.changed" }
   /**
    * A client's identity verification was sent for review or decided: the desk's count and queue reload, and so
    * does the client's own page when it is a decision.
@@ -107,7 +109,7 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 /** The event, checked and stripped to its known fields, or null for anything else. */
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
-  if (value.type === "proposal.changed") return { type: value.type };
+  if (value.type === "proposal.changed" || value.type === "alerts.changed") return { type: value.type };
   if (value.type === "client.deleted" || value.type === "verification.changed" || value.type === "client.notes.changed")
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;

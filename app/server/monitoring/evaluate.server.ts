@@ -7,6 +7,7 @@ import type { CommandContext } from "../commands.server";
 import type { Db } from "../db.server";
 import { writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { publishToDesk } from "../realtime.server";
 import { largeTransaction, structuring, velocity } from "./amount-rules.server";
 import { dormantAccount, newDestinationAfterSecurityChange, rapidInOut } from "./pattern-rules.server";
 import type { RuleRun, TriggerScope } from "./scope.server";
@@ -28,11 +29,19 @@ export function evaluateRecentRequests(db: Db, env: AppEnv, now: number): Promis
   return evaluateRules(db, env, { from: now - SCHEDULED_LOOKBACK_MS, to: now }, now);
 }
 
-/** After a request's batch: its rules in the background; a failure is logged, and the cron's run catches it. */
-export function monitorInBackground(context: Pick<CommandContext, "db" | "env" | "ctx">, transactionId: number) {
+/**
+ * After a request's batch: its rules in the background, and the desk told when an alert was written; a failure is
+ * logged, and the cron's run catches it.
+ */
+export function monitorInBackground(
+  context: Pick<CommandContext, "db" | "env" | "ctx" | "bindings">,
+  transactionId: number,
+) {
   context.ctx.waitUntil(
-    evaluateRules(context.db, context.env, { transactionId }).catch((error) =>
-      console.error("monitoring failed for transaction", transactionId, error),
-    ),
+    evaluateRules(context.db, context.env, { transactionId })
+      .then((written) => {
+        if (written > 0) publishToDesk(context, { type: "alerts.changed" });
+      })
+      .catch((error) => console.error("monitoring failed for transaction", transactionId, error)),
   );
 }
