@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { AlertsTable } from "~/components/admin/alerts-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import {
   ALERT_DISPOSITIONS,
@@ -116,6 +117,11 @@ export default function AlertsQueue() {
           </Link>
         ))}
       </nav>
+      {/* A refusal shows on its alert's row; one whose alert is not open here (decided meanwhile, unknown) shows above. */}
+      {reply?.tone === "error" &&
+      !rows.some((alert) => alert.status === "open" && String(alert.id) === reply.subject) ? (
+        <Banner tone="error">{reply.message}</Banner>
+      ) : null}
       <article className="rounded-xl border border-border bg-surface p-4">
         {rows.length === 0 ? (
           <p className="text-sm text-ink-muted">

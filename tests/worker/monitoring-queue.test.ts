@@ -35,6 +35,9 @@ const alertRow = (id: number) =>
     .bind(id)
     .first<{ status: string; by: string | null; note: string | null; reference: string | null }>();
 
+/** A refusal as the page shows it: in an error banner, not only in the page's data. */
+const shownAsError = (message: string) => new RegExp(`role="alert"[^>]*>${message.replace(/[.()]/g, "\\$&")}<`);
+
 /** Every row a decision could write: compared before and after a refused one. */
 const fingerprint = async () =>
   JSON.stringify(
@@ -168,7 +171,8 @@ describe("deciding an alert", () => {
     ] as const) {
       const response = await decide(officer, intent, { alertId: String(alert.id), ...fields });
       expect(response.status).toBe(409);
-      expect(await response.text()).toContain(ALERT_MESSAGES.alreadyDecided);
+      // Shown on the page, though the decided alert has left the Open list and its row with it.
+      expect(await response.text()).toMatch(shownAsError(ALERT_MESSAGES.alreadyDecided));
     }
     expect(await fingerprint()).toBe(before);
     expect((await alertRow(alert.id))?.reference).toBe("SAR-1");
@@ -185,7 +189,7 @@ describe("deciding an alert", () => {
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     for (const response of responses.filter((r) => r.status === 409)) {
-      expect(await response.text()).toContain(ALERT_MESSAGES.alreadyDecided);
+      expect(await response.text()).toMatch(shownAsError(ALERT_MESSAGES.alreadyDecided));
     }
     expect(await countRows("audit_log", "action LIKE 'alert.%' AND target = ?", `alert:${alert.id}`)).toBe(1);
     const escalated = (await alertRow(alert.id))?.status === "escalated";
@@ -213,7 +217,7 @@ describe("deciding an alert", () => {
     ] as const) {
       const response = await decide(officer, intent, fields);
       expect(response.status, `${intent} ${JSON.stringify(fields).slice(0, 60)}`).toBe(status);
-      expect(await response.text()).toContain(message);
+      expect(await response.text()).toMatch(shownAsError(message));
     }
     expect(await fingerprint()).toBe(before);
     expect((await alertRow(alert.id))?.status).toBe("open");
