@@ -4,9 +4,11 @@
  * target by name ('TX-7Q2M9K'). The stored row never changes; this is only how it is shown, on /admin/audit and in
  * its CSV.
  */
+import type { MonitoringRule } from "../../db/enums";
 import { formatCents, formatDateTimeUtc } from "./format";
 import { typeLabel } from "./labels";
 import { TRANSACTION_TYPES, type TransactionType } from "./ledger";
+import { MONITORING_RULE_NAMES } from "./monitoring/rules";
 import { transactionReference } from "./reference";
 import { DOCUMENT_KIND_LABELS } from "./verification";
 
@@ -60,6 +62,9 @@ const LABELS: Record<string, string> = {
   document: "Document",
   sha256: "SHA-256",
   submittedAt: "Sent",
+  rule: "Rule",
+  note: "Note",
+  reference: "Report reference",
 };
 
 const KINDS: Record<string, string> = {
@@ -91,6 +96,7 @@ function factValue(key: string, value: unknown, names: AuditNames): string {
   if (key === "proposal" || key === "case") return `#${text}`;
   if (key === "document") return DOCUMENT_KIND_LABELS[text as keyof typeof DOCUMENT_KIND_LABELS] ?? text;
   if (key === "kind") return KINDS[text] ?? text;
+  if (key === "rule") return MONITORING_RULE_NAMES[text as MonitoringRule] ?? text;
   if (key === "via") return VIAS[text] ?? text;
   if (key === "passwordChanged") return number ? "Yes" : "No";
   // By what the key says it holds: cents are money, a time "…At" is a moment.
@@ -138,5 +144,6 @@ export function auditTarget(target: string | null, names: AuditNames = {}): stri
   if (kind === "proposal") return `Proposal #${id}`;
   if (kind === "verification") return `Verification case #${id}`;
   if (kind === "document") return `Document ${id}`;
+  if (kind === "alert") return `Alert #${id}`;
   return target;
 }

@@ -32,6 +32,7 @@ const CLIENT: NavLink[] = [
 // Admins see the back office (the links their roles open) and their account; the client links are hidden for them.
 const ADMIN: Array<NavLink & { permission?: Permission }> = [
   { to: "/admin", label: "Admin Panel", permission: "readClients" },
+  { to: "/admin/alerts", label: "Alerts", permission: "reviewAlerts" },
   { to: "/admin/team", label: "Team", permission: "manageTeam" },
   { to: "/account", label: "Account" },
 ];

@@ -18,8 +18,8 @@ const EVERY_ROLE = BACK_OFFICE_ROLES;
  *   documents;
  * - operator posts ledger entries, decides deposit and stock-deposit requests, suspends and activates clients;
  * - approver decides withdrawals and second-approval proposals;
- * - compliance works the identity-verification queue and its documents, reads the audit log, exports, and deletes
- *   a client's data.
+ * - compliance works the identity-verification queue and its documents and the transaction-monitoring alerts, reads
+ *   the audit log, exports, and deletes a client's data.
  */
 export const PERMISSIONS = {
   /** The desk, the client list and pages, the transactions list: reading, no acting. */
@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   reviewVerifications: ["compliance", "owner"],
   viewDocuments: ["compliance", "owner"],
   readAuditLog: ["compliance", "owner"],
+  /** The monitoring alerts' queue (/admin/alerts), its decisions and its CSV. */
+  reviewAlerts: ["compliance", "owner"],
   exportData: ["compliance", "owner"],
   deleteClients: ["compliance", "owner"],
   proposeWallets: ["owner"],

@@ -37,12 +37,18 @@ export async function clientWithRequests(): Promise<string> {
 }
 
 /** An operator, enrolled in two-factor sign-in with a key of its own, made straight in the database. */
-export async function operator() {
+export const operator = () => adminWithRole("operator", "Oli", "Operator");
+
+/** A compliance officer, made the same way. */
+export const complianceOfficer = () => adminWithRole("compliance", "Cam", "Compliance");
+
+/** An admin holding one back-office role, enrolled in two-factor sign-in with a key of its own. */
+async function adminWithRole(role: "operator" | "compliance", firstName: string, lastName: string) {
   ensureDevVars();
   const id = crypto.randomUUID();
   const person = {
-    email: `operator-${unique()}@example.com`,
-    password: "operator-password-1",
+    email: `${role}-${unique()}@example.com`,
+    password: `${role}-password-1`,
     // 20 random bytes as base32, as an authenticator takes them.
     totpSecret: encodeBase32UpperCaseNoPadding(crypto.getRandomValues(new Uint8Array(20))),
   };
@@ -52,8 +58,8 @@ export async function operator() {
     executeStatements(
       [
         `INSERT INTO users (id, email, password_hash, role, email_confirmed_at) VALUES (${sqlValue(id)}, ${sqlValue(person.email)}, ${sqlValue(hash)}, 'admin', ${Date.now()})`,
-        `INSERT INTO profiles (user_id, email, first_name, last_name, role) VALUES (${sqlValue(id)}, ${sqlValue(person.email)}, 'Oli', 'Operator', 'admin')`,
-        `INSERT INTO admin_roles (user_id, role) VALUES (${sqlValue(id)}, 'operator')`,
+        `INSERT INTO profiles (user_id, email, first_name, last_name, role) VALUES (${sqlValue(id)}, ${sqlValue(person.email)}, ${sqlValue(firstName)}, ${sqlValue(lastName)}, 'admin')`,
+        `INSERT INTO admin_roles (user_id, role) VALUES (${sqlValue(id)}, ${sqlValue(role)})`,
         `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${sqlValue(id)}, ${sqlValue(sealed)}, ${Date.now()})`,
       ],
       e2eDatabase,

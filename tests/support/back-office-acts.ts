@@ -56,6 +56,26 @@ async function openInvitation() {
   return email;
 }
 
+/** An open large-transaction alert on a client's $12,000 deposit request, as the rules write one; returns its id. */
+export async function openAlert(userId?: string) {
+  const clientId = userId ?? (await client()).id;
+  const tx = await insertTransaction(clientId, {
+    transactionType: "deposit",
+    amountCents: 1_200_000,
+    createdBy: clientId,
+  });
+  const row = await env.DB.prepare(
+    "INSERT INTO monitoring_alerts (user_id, rule, trigger_transaction_id, detail) VALUES (?, 'large_transaction', ?, ?) RETURNING id",
+  )
+    .bind(
+      clientId,
+      tx,
+      JSON.stringify({ transactionIds: [tx], kind: "deposit", amountCents: 1_200_000, thresholdCents: 1_000_000 }),
+    )
+    .first<{ id: number }>();
+  return row?.id ?? 0;
+}
+
 export interface Page {
   path: () => Promise<string>;
   permissions: Permission[];
@@ -80,6 +100,12 @@ export const PAGES: Record<string, Page> = {
   "/admin/audit": { path: async () => "/admin/audit", permissions: ["readAuditLog"], page: true },
   "/admin/mail": { path: async () => "/admin/mail", permissions: ["manageMail"], page: true },
   "/admin/team": { path: async () => "/admin/team", permissions: ["manageTeam"], page: true },
+  "/admin/alerts": { path: async () => "/admin/alerts", permissions: ["reviewAlerts"], page: true },
+  "/admin/alerts.csv": {
+    path: async () => "/admin/alerts.csv?from=2026-01-01&to=2026-12-31",
+    permissions: ["reviewAlerts", "exportData"],
+    page: false,
+  },
   "/admin/transactions.csv": { path: async () => "/admin/transactions.csv", permissions: ["exportData"], page: false },
   "/admin/audit.csv": {
     path: async () => "/admin/audit.csv",
@@ -299,6 +325,19 @@ export const ACTS: Record<string, Act> = {
   "/admin/team reject": {
     form: async () => ["/admin/team", { intent: "reject", proposalId: "999999" }],
     permissions: ["manageTeam"],
+  },
+  // Dispositions move no money and are decided once: no step-up.
+  "/admin/alerts dismiss": {
+    form: async () => ["/admin/alerts", { intent: "dismiss", alertId: String(await openAlert()), reason: "Payroll" }],
+    permissions: ["reviewAlerts"],
+  },
+  "/admin/alerts escalate": {
+    form: async () => ["/admin/alerts", { intent: "escalate", alertId: String(await openAlert()), note: "Ask why" }],
+    permissions: ["reviewAlerts"],
+  },
+  "/admin/alerts report": {
+    form: async () => ["/admin/alerts", { intent: "report", alertId: String(await openAlert()), reference: "SAR-1" }],
+    permissions: ["reviewAlerts"],
   },
   "/admin/mail resend": {
     form: async () => ["/admin/mail", { intent: "resend", id: String(await failedNotice()) }],

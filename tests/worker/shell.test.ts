@@ -48,14 +48,17 @@ describe("app shell", () => {
     expect(html).toContain("Sign Out");
   });
 
-  it("shows an admin the Admin Panel and Account only, and an owner the Team page too", async () => {
+  it("shows an admin the Admin Panel and Account only, an owner Alerts and Team too, compliance Alerts", async () => {
     const admin = await createUser({ role: "admin", roles: ["operator"] });
     const { html } = await page("/", await sessionCookieFor(admin.id));
     expect(hrefsIn(html, "Main")).toEqual(["/", "/admin", "/account"]);
     expect(html).toContain("Admin Panel");
     const owner = await createUser({ role: "admin", roles: ["owner"] });
     const owners = await page("/", await sessionCookieFor(owner.id));
-    expect(hrefsIn(owners.html, "Main")).toEqual(["/", "/admin", "/admin/team", "/account"]);
+    expect(hrefsIn(owners.html, "Main")).toEqual(["/", "/admin", "/admin/alerts", "/admin/team", "/account"]);
+    const officer = await createUser({ role: "admin", roles: ["compliance"] });
+    const officers = await page("/", await sessionCookieFor(officer.id));
+    expect(hrefsIn(officers.html, "Main")).toEqual(["/", "/admin", "/admin/alerts", "/account"]);
   });
 
   it("shows an admin who must still set up two-factor sign-in only Sign Out: every other page sends them back", async () => {

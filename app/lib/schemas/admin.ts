@@ -102,4 +102,7 @@ export const AUDIT_ACTIONS = [
   "team.propose",
   "team.approve",
   "team.reject",
+  "alert.dismiss",
+  "alert.escalate",
+  "alert.report",
 ] as const;

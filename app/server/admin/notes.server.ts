@@ -3,10 +3,10 @@
  * on a client, what the client page reads of them, the one command that writes one, and the purge of notes kept
  * past a deletion. Nothing here is ever read for the client's own pages, mails, CSVs or feed.
  */
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { type ClientFlag, flagsOf } from "~/lib/client-flags";
 import { may, PERMISSION_MESSAGES } from "~/lib/permissions";
-import { NOTE_MESSAGES, parseNoteForm } from "~/lib/schemas/notes";
+import { NOTE_MESSAGES, type ParsedNote, parseNoteForm } from "~/lib/schemas/notes";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
@@ -89,6 +89,50 @@ export type ClientNote = ReturnType<typeof toClientNote>;
 const jsonList = (flags: readonly ClientFlag[]) => JSON.stringify(flags);
 
 /**
+ * The statements that write a note and its audit row, for a command's batch: the note is written only for a client
+ * with a profile, a correction only of one of their live notes, and only when `onlyIf` holds (another command's
+ * deciding statement, such as an alert's escalation); all checked by the statement itself (and again by the table's
+ * trigger), never by a read before it. The audit row follows only the note it records.
+ */
+export function noteWrites({
+  clientId,
+  author,
+  note,
+  at,
+  onlyIf = sql`1`,
+}: {
+  clientId: string;
+  author: Required<Actor>;
+  note: ParsedNote;
+  at: number;
+  onlyIf?: SQL;
+}) {
+  const correctionHolds =
+    note.correctsId === null
+      ? sql`1`
+      : sql`EXISTS (SELECT 1 FROM client_notes WHERE id = ${note.correctsId} AND user_id = ${clientId}
+                    AND retain_until IS NULL)`;
+  return {
+    written: returning<{ id: number }>(sql`
+      INSERT INTO client_notes (user_id, author_id, body, corrects_id, flags_added, flags_removed, created_at)
+      SELECT ${clientId}, ${author.id}, ${note.body}, ${note.correctsId}, ${jsonList(note.added)},
+             ${jsonList(note.removed)}, ${at}
+      WHERE EXISTS (SELECT 1 FROM profiles WHERE user_id = ${clientId} AND role = 'user') AND ${correctionHolds}
+        AND ${onlyIf}
+      RETURNING id`),
+    noteAudit: auditInsert({
+      actor: author,
+      action: "client.note",
+      target: `user:${clientId}`,
+      detail: sql`'noteId', id, 'correctsId', corrects_id, 'flagsAdded', json(flags_added),
+                  'flagsRemoved', json(flags_removed), 'length', length(body)`,
+      from: sql`client_notes WHERE id = last_insert_rowid() AND user_id = ${clientId} AND changes() = 1`,
+      at,
+    }),
+  };
+}
+
+/**
  * Writes a note on a client: only an admin whose roles allow `writeNotes` (403 otherwise, nothing written), about
  * a client with a profile, correcting only a live note of the same client. The note, its flag changes (the
  * projection's trigger) and its audit row are one batch; the desk's feed then tells open back-office pages.
@@ -103,30 +147,7 @@ export async function addClientNote(
   if (!may(admin.roles, "writeNotes")) return { ok: false, error: PERMISSION_MESSAGES.forbidden, status: 403 };
   const note = parseNoteForm(form);
   if (!note.ok) return { ok: false, error: note.error, status: 400, ...(note.field ? { field: note.field } : {}) };
-  const correctionHolds =
-    note.correctsId === null
-      ? sql`1`
-      : sql`EXISTS (SELECT 1 FROM client_notes WHERE id = ${note.correctsId} AND user_id = ${clientId}
-                    AND retain_until IS NULL)`;
-  const { written } = await writeTogether(context.db, {
-    // Written only for a client with a profile, and a correction only of one of their live notes: checked by the
-    // statement itself (and again by the table's trigger), never by a read before it.
-    written: returning<{ id: number }>(sql`
-      INSERT INTO client_notes (user_id, author_id, body, corrects_id, flags_added, flags_removed, created_at)
-      SELECT ${clientId}, ${admin.id}, ${note.body}, ${note.correctsId}, ${jsonList(note.added)},
-             ${jsonList(note.removed)}, ${now}
-      WHERE EXISTS (SELECT 1 FROM profiles WHERE user_id = ${clientId} AND role = 'user') AND ${correctionHolds}
-      RETURNING id`),
-    audit: auditInsert({
-      actor: admin,
-      action: "client.note",
-      target: `user:${clientId}`,
-      detail: sql`'noteId', id, 'correctsId', corrects_id, 'flagsAdded', json(flags_added),
-                  'flagsRemoved', json(flags_removed), 'length', length(body)`,
-      from: sql`client_notes WHERE id = last_insert_rowid() AND user_id = ${clientId} AND changes() = 1`,
-      at: now,
-    }),
-  });
+  const { written } = await writeTogether(context.db, noteWrites({ clientId, author: admin, note, at: now }));
   if (written.length === 0) {
     const client = await context.db.get<{ n: number }>(
       sql`SELECT count(*) AS n FROM profiles WHERE user_id = ${clientId} AND role = 'user'`,
