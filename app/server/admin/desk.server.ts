@@ -119,6 +119,8 @@ function waitingClientsQuery(db: Db, limit: number) {
       withdrawals: sql<number>`(SELECT coalesce(sum(count), 0) FROM ledger_totals WHERE user_id = ${waiting.userId}
                                 AND status = 'pending' AND transaction_type = 'withdraw')`,
       payout,
+      // Whether the client carries the Watch flag, shown beside the pending withdrawal: one primary-key look-up.
+      watched: sql<number>`EXISTS (SELECT 1 FROM client_flags WHERE user_id = ${waiting.userId} AND flag = 'watch')`,
       oldest,
       // The level, for the payout line: an unverified client's withdrawal cannot be approved.
       caseStatus: sql<VerificationStatus | null>`${liveCaseStatusSql(waiting.userId)}`.as("case_status"),
@@ -144,6 +146,7 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   outgoingCents: Number(r.outgoingCents),
   withdrawals: Number(r.withdrawals),
   payout: payoutOf(r.payout),
+  watched: Boolean(r.watched),
   oldest: Number(r.oldest),
   level: levelOf({ caseStatus: r.caseStatus, createdAt: Number(r.registeredAt) }, Date.now()),
 });
