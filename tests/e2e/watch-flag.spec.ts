@@ -56,5 +56,10 @@ test("a pending withdrawal of a client flagged Watch shows the flag where it is 
       expect(await seriousAccessibilityProblems(page)).toEqual([]);
       await page.screenshot({ path: testInfo.outputPath(`watch-${name}-${width}.png`), fullPage: true });
     }
+    // The desk an owner sees: the open-alerts card beside the other counts, linking to the alert queue.
+    await page.goto("/admin");
+    await expect(page.getByRole("link", { name: "Open monitoring alerts" })).toHaveAttribute("href", "/admin/alerts");
+    await expect(page.getByTestId("open-alerts")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`desk-${width}.png`) });
   }
 });
