@@ -12,14 +12,24 @@ import {
   DEMO_ADMIN,
   DEMO_ADMINS,
   DEMO_CLIENT,
+  DEMO_MONITORED_CLIENT,
   DEMO_SECOND_ADMIN,
   DEMO_SECOND_CLIENT,
   DEMO_SUPPORT_ADMIN,
 } from "./lib/demo-people.ts";
 import { type D1Target, devVar, ensureDevVars, executeStatements, query, sqlValue } from "./lib/local-d1.ts";
+import { MONITORED_JOINED_DAYS_AGO, seedDemoMonitoring } from "./seed-monitoring.ts";
 import { seedDemoVerification } from "./seed-verification.ts";
 
-export { DEMO_ADMIN, DEMO_ADMINS, DEMO_CLIENT, DEMO_SECOND_ADMIN, DEMO_SECOND_CLIENT, DEMO_SUPPORT_ADMIN };
+export {
+  DEMO_ADMIN,
+  DEMO_ADMINS,
+  DEMO_CLIENT,
+  DEMO_MONITORED_CLIENT,
+  DEMO_SECOND_ADMIN,
+  DEMO_SECOND_CLIENT,
+  DEMO_SUPPORT_ADMIN,
+};
 
 /** Well-formed but unusable addresses: test vectors and burn addresses nobody holds keys for. */
 export const DEMO_DEPOSIT_WALLETS = [
@@ -54,13 +64,14 @@ const DEMO_TRANSACTIONS: SeedTransaction[] = [
   { type: "deposit", cents: 120_000, status: "pending", daysAgo: 1 },
 ];
 
-type DemoPerson = (typeof DEMO_ADMINS)[number] | typeof DEMO_CLIENT;
+type DemoPerson = (typeof DEMO_ADMINS)[number] | typeof DEMO_CLIENT | typeof DEMO_MONITORED_CLIENT;
 type SeededPerson = DemoPerson & { role: "admin" | "user"; joinedDaysAgo: number };
 /** The second client joined days ago, so that their verification deadline is always ahead. */
 const DEMO_PEOPLE: SeededPerson[] = [
   ...DEMO_ADMINS.map((admin) => ({ ...admin, role: "admin" as const, joinedDaysAgo: 60 })),
   { ...DEMO_CLIENT, role: "user", joinedDaysAgo: 60 },
   { ...DEMO_SECOND_CLIENT, role: "user", joinedDaysAgo: 3 },
+  { ...DEMO_MONITORED_CLIENT, role: "user", joinedDaysAgo: MONITORED_JOINED_DAYS_AGO },
 ];
 
 async function userInsert(person: DemoPerson & { role: string }, joined: number, lastLogin: number): Promise<string> {
@@ -169,7 +180,8 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
  * Seeds the demo data when the database has no users yet. Returns whether it wrote anything. A local database
  * seeded by an older version is brought up to the demo it would get today: its demo admins are enrolled in
  * two-factor sign-in with their demo keys (seeded before two-factor existed), the second demo admin and the second
- * demo client are added (seeded before four eyes and identity verification), and demo clients without a
+ * demo client are added (seeded before four eyes and identity verification), so is the monitored client with the
+ * requests that fire the demo's monitoring alerts (scripts/seed-monitoring.ts), and demo clients without a
  * verification case get the demo's (scripts/seed-verification.ts), so the printed logins work as printed.
  */
 export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
@@ -187,6 +199,7 @@ export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
   for (const email of seedDemoVerification(target)) {
     if (!empty) console.log(`Added the demo identity verification of ${email} to this older local database.`);
   }
+  await seedDemoMonitoring(target);
   return empty;
 }
 
@@ -196,7 +209,7 @@ export async function seedIfEmpty(target: D1Target = {}): Promise<boolean> {
  */
 async function addOlderDemoPeople(target: D1Target): Promise<void> {
   const later = DEMO_PEOPLE.filter((person) =>
-    [DEMO_SECOND_ADMIN.id, DEMO_SECOND_CLIENT.id, DEMO_SUPPORT_ADMIN.id].includes(person.id),
+    [DEMO_SECOND_ADMIN.id, DEMO_SECOND_CLIENT.id, DEMO_SUPPORT_ADMIN.id, DEMO_MONITORED_CLIENT.id].includes(person.id),
   );
   for (const person of later) {
     const [state] = query<{ demo: number; taken: number }>(
@@ -266,6 +279,7 @@ export function demoLoginLines(): string[] {
     ),
     `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password} (identity verified)`,
     `  client2 ${DEMO_SECOND_CLIENT.email} / ${DEMO_SECOND_CLIENT.password} (identity documents waiting in Verifications)`,
+    `  client3 ${DEMO_MONITORED_CLIENT.email} / ${DEMO_MONITORED_CLIENT.password} (one open monitoring alert of each rule)`,
     "  Ledger entries and withdrawal approvals at or above FOUR_EYES_THRESHOLD (US dollars, .dev.vars) and every",
     "  deposit-wallet change wait for a second admin: propose as one demo admin, approve as the other.",
   ];

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { WatchBadge } from "~/components/admin/client-flags";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
 import { Banner } from "~/components/form";
@@ -99,7 +100,10 @@ export default function AdminTransactions() {
                 </td>
                 <td>{typeLabel(tx.transactionType)}</td>
                 <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
-                <td>{formatCents(tx.amountCents)}</td>
+                <td>
+                  {formatCents(tx.amountCents)}
+                  {tx.watched ? <WatchBadge /> : null}
+                </td>
                 <td>
                   <Moment at={tx.createdAt} />
                 </td>

@@ -245,6 +245,7 @@ export default function ClientDetail() {
         reply={reply}
         awaitingSecondApproval={awaitingSecondApproval}
         level={verification.level}
+        watched={flags.includes("watch")}
         may={may}
       />
     </section>

@@ -63,3 +63,15 @@ export const DEMO_SECOND_CLIENT = {
   firstName: "Dana",
   lastName: "Doe",
 };
+
+/**
+ * A client whose requests fire each of the six monitoring rules once, so the compliance queue has one open alert of
+ * each (scripts/seed-monitoring.ts).
+ */
+export const DEMO_MONITORED_CLIENT = {
+  id: "00000000-0000-4000-8000-000000000006",
+  email: "client3@example.com",
+  password: "demo-client3-2026",
+  firstName: "Morgan",
+  lastName: "Monitored",
+};

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { decodeBase32 } from "@oslojs/encoding";
 import { decryptTotpSecret } from "../../app/server/auth/totp-crypto.server.ts";
+import { MONITORING_RULES } from "../../db/enums.ts";
 import {
   applyMigrations,
   type D1Target,
@@ -24,6 +25,7 @@ import {
   DEMO_ADMIN,
   DEMO_ADMINS,
   DEMO_CLIENT,
+  DEMO_MONITORED_CLIENT,
   DEMO_SECOND_ADMIN,
   DEMO_SECOND_CLIENT,
   DEMO_SUPPORT_ADMIN,
@@ -141,10 +143,33 @@ describe("the demo seed", { timeout: 240_000 }, () => {
     }
   });
 
+  test("the monitored demo client's requests leave one open alert of each of the six rules", () => {
+    const alerts = query<{ rule: string; status: string; user_id: string; detail: string }>(
+      "SELECT rule, status, user_id, detail FROM monitoring_alerts ORDER BY rule",
+      fresh,
+    );
+    assert.deepEqual(
+      alerts.map((alert) => [alert.rule, alert.status, alert.user_id]),
+      [...MONITORING_RULES].sort().map((rule) => [rule, "open", DEMO_MONITORED_CLIENT.id]),
+    );
+    // Each as the rule wrote it: the requests involved are named.
+    for (const alert of alerts) assert.ok(JSON.parse(alert.detail).transactionIds.length > 0, alert.rule);
+    // The other demo clients' money is untouched: the demo client's balance is still the seed's figure.
+    const [client] = query<{ balance_cents: number }>(
+      `SELECT balance_cents FROM profiles WHERE user_id = ${sqlValue(DEMO_CLIENT.id)}`,
+      fresh,
+    );
+    assert.equal(client?.balance_cents, 642_525);
+  });
+
   test("seeding again leaves a seeded database as it is", async () => {
     const before = query<{ n: number }>("SELECT count(*) AS n FROM users", fresh);
+    const alerts = query<{ n: number }>("SELECT count(*) AS n FROM monitoring_alerts", fresh);
+    const ledger = query<{ n: number }>("SELECT count(*) AS n FROM transactions", fresh);
     assert.equal(await seedIfEmpty(fresh), false);
     assert.deepEqual(query<{ n: number }>("SELECT count(*) AS n FROM users", fresh), before);
+    assert.deepEqual(query<{ n: number }>("SELECT count(*) AS n FROM monitoring_alerts", fresh), alerts);
+    assert.deepEqual(query<{ n: number }>("SELECT count(*) AS n FROM transactions", fresh), ledger);
     await assertEnrolledWithDemoKeys(fresh);
   });
 

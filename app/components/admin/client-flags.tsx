@@ -23,3 +23,20 @@ export function ClientFlagBadges({ flags, className = "" }: { flags: readonly Cl
     </ul>
   );
 }
+
+/**
+ * Beside a pending withdrawal of a client flagged Watch: whoever decides it sees the flag on the row itself. The
+ * hidden words make its name 'Client flagged: Watch' for a screen reader.
+ */
+export function WatchBadge() {
+  return (
+    <span
+      className={`ml-2 inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${TONES.watch}`}
+      title="This client is flagged Watch"
+      data-testid="watch-badge"
+    >
+      <span className="sr-only">Client flagged: </span>
+      {CLIENT_FLAG_LABELS.watch}
+    </span>
+  );
+}

@@ -1,19 +1,21 @@
 import { Link } from "@remix-run/react";
 
 /**
- * The desk's cards: Total Users, Active Alerts (requests waiting for a decision) and Verifications (identity
- * verifications awaiting review, which opens their queue).
+ * The desk's cards: Total Users, Active Alerts (requests waiting for a decision), Verifications (identity
+ * verifications awaiting review, which opens their queue) and, for those who review them, Open monitoring alerts
+ * (which opens the alert queue).
  */
 export function DeskCounts({
   counts,
   queueLink,
 }: {
-  counts: { totalUsers: number; activeAlerts: number; awaitingReview: number };
+  /** `openAlerts` is null for a viewer who does not review monitoring alerts: the card is not shown. */
+  counts: { totalUsers: number; activeAlerts: number; awaitingReview: number; openAlerts: number | null };
   /** Whether the viewer may open the verification queue (the card's title links there only then). */
   queueLink: boolean;
 }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-3">
+    <div className={`grid gap-4 ${counts.openAlerts === null ? "sm:grid-cols-3" : "sm:grid-cols-2 lg:grid-cols-4"}`}>
       <CountCard title="Total Users" testId="total-users" value={counts.totalUsers} />
       <CountCard title="Active Alerts" testId="active-alerts" value={counts.activeAlerts} tone="text-pending" />
       <CountCard
@@ -23,6 +25,15 @@ export function DeskCounts({
         tone="text-pending"
         to={queueLink ? "/admin/verifications" : undefined}
       />
+      {counts.openAlerts === null ? null : (
+        <CountCard
+          title="Open monitoring alerts"
+          testId="open-alerts"
+          value={counts.openAlerts}
+          tone="text-pending"
+          to="/admin/alerts"
+        />
+      )}
     </div>
   );
 }

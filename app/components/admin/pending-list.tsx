@@ -3,6 +3,7 @@ import { CopyButton } from "~/components/copy-button";
 import { useListNavigation } from "~/components/list-navigation";
 import { formatCents, formatLongDate } from "~/lib/format";
 import type { VerificationLevel } from "~/lib/verification";
+import { WatchBadge } from "./client-flags";
 import { NewAddressBadge } from "./transactions-table";
 import { VerificationLevelBadge } from "./verification-level";
 
@@ -36,6 +37,8 @@ export function PendingList({
     /** Pending withdrawals, and where the oldest one pays out. */
     withdrawals: number;
     payout: { address: string; currency: string | null; isNew?: boolean } | null;
+    /** Whether the client carries the Watch flag, shown with the waiting withdrawal. */
+    watched?: boolean;
     /** The client's verification level, shown with a waiting withdrawal. */
     level?: VerificationLevel;
   }>;
@@ -61,6 +64,7 @@ export function PendingList({
                   <code data-testid="pending-payout-address">{group.payout.address}</code>
                   <CopyButton value={group.payout.address} />
                   {group.payout.isNew ? <NewAddressBadge /> : null}
+                  {group.watched ? <WatchBadge /> : null}
                   {group.level ? <VerificationLevelBadge level={group.level} /> : null}
                 </span>
               ) : null}

@@ -16,6 +16,7 @@ import { decisionPermission, type Permission } from "~/lib/permissions";
 import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import type { VerificationLevel } from "~/lib/verification";
+import { WatchBadge } from "./client-flags";
 import { VerificationLevelBadge } from "./verification-level";
 
 /**
@@ -65,6 +66,7 @@ export function TransactionsTable({
   reply,
   awaitingSecondApproval = [],
   level,
+  watched = false,
   may,
 }: {
   rows: TransactionRow[];
@@ -78,6 +80,8 @@ export function TransactionsTable({
   awaitingSecondApproval?: number[];
   /** The client's verification level, shown on each pending withdrawal (an unverified client's cannot be paid). */
   level?: VerificationLevel;
+  /** Whether the client carries the Watch flag, shown beside each pending withdrawal's amount. */
+  watched?: boolean;
   /** What the viewing admin may do: Approve and Reject show only on the rows whose type they may decide. */
   may: Record<Permission, boolean>;
 }) {
@@ -120,7 +124,10 @@ export function TransactionsTable({
                   />
                 ) : null}
               </td>
-              <td>{formatCents(tx.amountCents)}</td>
+              <td>
+                {formatCents(tx.amountCents)}
+                {watched && tx.status === "pending" && tx.transactionType === "withdraw" ? <WatchBadge /> : null}
+              </td>
               <td>{tx.tradingPair ?? tx.stock ?? "—"}</td>
               <td>
                 <Moment at={tx.createdAt} />

@@ -1,5 +1,5 @@
 /**
- * The admin desk (/admin) in one round trip: the three counts, the waiting list, one page of the client list,
+ * The admin desk (/admin) in one round trip: the four counts, the waiting list, one page of the client list,
  * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
@@ -19,7 +19,7 @@ import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 import { deskWalletsQuery } from "./wallets.server";
 
-const { users, profiles, transactions } = schema;
+const { users, profiles, transactions, monitoringAlerts } = schema;
 
 const CLIENTS_PAGE = 50;
 /**
@@ -41,25 +41,31 @@ const DEFAULT_LIST: ClientListQuery = {
 };
 
 export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pageSize = CLIENTS_PAGE) {
-  const { clients, pending, reviews, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
-    // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
-    clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
-    // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
-    pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
-    reviews: awaitingReviewQuery(db),
-    waiting: waitingClientsQuery(db, WAITING_CLIENTS),
-    page: clientsPageQuery(db, list, pageSize),
-    wallets: deskWalletsQuery(db),
-    mail: mailTroubleQuery(db),
-    proposals: waitingProposalsQuery(db),
-    admins: adminCountQuery(db),
-  });
+  const { clients, pending, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(
+    db,
+    {
+      // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
+      clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
+      // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
+      pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
+      reviews: awaitingReviewQuery(db),
+      // Literal 'open', so the count walks the partial index of open alerts only.
+      alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
+      waiting: waitingClientsQuery(db, WAITING_CLIENTS),
+      page: clientsPageQuery(db, list, pageSize),
+      wallets: deskWalletsQuery(db),
+      mail: mailTroubleQuery(db),
+      proposals: waitingProposalsQuery(db),
+      admins: adminCountQuery(db),
+    },
+  );
   const { rows, next, previous } = clientPageOf(page, list, pageSize);
   return {
     counts: {
       totalUsers: clients[0]?.n ?? 0,
       activeAlerts: pending[0]?.n ?? 0,
       awaitingReview: Number(reviews[0]?.n ?? 0),
+      openAlerts: alerts[0]?.n ?? 0,
     },
     pending: waiting.map(toWaitingClient),
     clients: { clients: rows.map(toClientRow), next, previous },
@@ -113,6 +119,8 @@ function waitingClientsQuery(db: Db, limit: number) {
       withdrawals: sql<number>`(SELECT coalesce(sum(count), 0) FROM ledger_totals WHERE user_id = ${waiting.userId}
                                 AND status = 'pending' AND transaction_type = 'withdraw')`,
       payout,
+      // Whether the client carries the Watch flag, shown beside the pending withdrawal: one primary-key look-up.
+      watched: sql<number>`EXISTS (SELECT 1 FROM client_flags WHERE user_id = ${waiting.userId} AND flag = 'watch')`,
       oldest,
       // The level, for the payout line: an unverified client's withdrawal cannot be approved.
       caseStatus: sql<VerificationStatus | null>`${liveCaseStatusSql(waiting.userId)}`.as("case_status"),
@@ -138,6 +146,7 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   outgoingCents: Number(r.outgoingCents),
   withdrawals: Number(r.withdrawals),
   payout: payoutOf(r.payout),
+  watched: Boolean(r.watched),
   oldest: Number(r.oldest),
   level: levelOf({ caseStatus: r.caseStatus, createdAt: Number(r.registeredAt) }, Date.now()),
 });

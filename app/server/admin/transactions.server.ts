@@ -62,6 +62,10 @@ function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, positi
         "case_status",
       ),
       registeredAt: sql<number>`${users.createdAt}`.as("registered_at"),
+      // The Watch flag, beside a pending withdrawal only: one look-up of the flags' primary key per such row.
+      watched: sql<number | null>`CASE WHEN ${transactions.status} = 'pending'
+        AND ${transactions.transactionType} = 'withdraw' THEN EXISTS (SELECT 1 FROM client_flags
+        WHERE user_id = ${transactions.userId} AND flag = 'watch') END`.as("watched"),
     })
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
@@ -88,6 +92,7 @@ const toRow = (r: AdminTransactionRow) => ({
     r.status === "pending" && r.transactionType === "withdraw"
       ? levelOf({ caseStatus: r.caseStatus, createdAt: r.registeredAt }, Date.now())
       : null,
+  watched: Boolean(r.watched),
 });
 
 export async function adminTransactionsPage(db: Db, filters: AdminTransactionFilters, position: HistoryPosition) {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { countRows, createUser, getPage, sessionCookieFor } from "../support/fixtures";
+import { client, judge, request } from "../support/monitoring";
+
+async function deskAs(roles: Array<"support" | "compliance" | "owner" | "operator" | "approver">) {
+  const admin = await createUser({ role: "admin", roles });
+  return (await getPage("/admin", await sessionCookieFor(admin.id))).text();
+}
+
+describe("the desk's open monitoring alerts", () => {
+  it("counts the open alerts for compliance and owners, and links the count to the alert queue", async () => {
+    const pat = await client();
+    await judge(await request(pat.id, "deposit", 12_000_00, 0));
+    await judge(await request(pat.id, "deposit", 13_000_00, 0));
+    const open = await countRows("monitoring_alerts", "status = 'open'");
+    expect(open).toBeGreaterThanOrEqual(2);
+
+    for (const roles of [["compliance"], ["owner"]] as const) {
+      const html = await deskAs([...roles]);
+      expect(html).toContain(`data-testid="open-alerts">${open}<`);
+      expect(html).toMatch(/href="\/admin\/alerts"[^>]*>Open monitoring alerts</);
+    }
+  });
+
+  it("is not shown to an admin who does not review alerts", async () => {
+    const pat = await client();
+    await judge(await request(pat.id, "deposit", 14_000_00, 0));
+    for (const roles of [["support"], ["operator", "approver"]] as const) {
+      const html = await deskAs([...roles]);
+      expect(html).toContain('data-testid="total-users"');
+      expect(html).not.toContain('data-testid="open-alerts"');
+      expect(html).not.toContain("Open monitoring alerts");
+    }
+  });
+});
