@@ -29,9 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { query, errors } = parseClientList(new URL(request.url).searchParams);
   // A bad parameter is named, and the list shows without it.
   const desk = await adminDesk(context.db, query);
-  // Those who may read the audit log are compliance and owners, the alert queue's reviewers; the queue's own
-  // permission takes this one's place when the queue lands.
-  const mayReviewAlerts = mayAct(admin.roles, "readAuditLog");
+  // The open-alerts count is for those who work the alert queue.
+  const mayReviewAlerts = mayAct(admin.roles, "reviewAlerts");
   const { openAlerts, ...counts } = desk.counts;
   return {
     ...desk,
