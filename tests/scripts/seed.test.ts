@@ -77,7 +77,7 @@ async function assertEnrolledWithDemoKeys(target: D1Target): Promise<void> {
   }
 }
 
-describe("the demo seed", { timeout: 240_000 }, () => {
+describe("the demo seed", { timeout: 480_000 }, () => {
   const folders: string[] = [];
   const freshState = (): D1Target => {
     const folder = mkdtempSync(join(tmpdir(), "seed-test-state-"));
