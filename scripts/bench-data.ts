@@ -3,8 +3,9 @@
  * type and status over two years, one heavy client (20,000 transactions), one light client (60: more than one history page of 50, so that
  * the two clients' history pages hold the same number of rows), one admin,
  * and sessions for the three of them created directly in the database (no password hashing in the loop; the
- * admin enrolled in two-factor sign-in and its session past the second step, as admins must be).
- * Writes .wrangler/bench-state/sessions.v3.json with their cookies.
+ * admin enrolled in two-factor sign-in and its session past the second step, as admins must be), and 1,000 of
+ * the other clients verified and funded, with sessions, to make the requests whose monitoring the bench measures.
+ * Writes .wrangler/bench-state/sessions.v4.json with their cookies.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,9 +19,11 @@ export const BENCH_STATE = join(ROOT, ".wrangler", "bench-state");
 /**
  * The sessions' cookies. Versioned with what the dataset must hold, so that a dataset made before is built again
  * rather than measuring the wrong thing: v2, the admin enrolled in two-factor sign-in (admins must be, or the
- * bench measures a redirect); v3, the light client with a full history page.
+ * bench measures a redirect); v3, the light client with a full history page; v4, the requesters.
  */
-export const BENCH_SESSIONS = join(BENCH_STATE, "sessions.v3.json");
+export const BENCH_SESSIONS = join(BENCH_STATE, "sessions.v4.json");
+/** The sessions file: one cookie per named user, and the requesters' cookies. */
+export type BenchCookies = Record<keyof typeof BENCH_USERS, string> & { requesters: string[] };
 /** The bench Worker's TOTP_ENCRYPTION_KEY: the bench admin's authenticator is sealed with it. */
 export const BENCH_TOTP_KEY = "YmVuY2gtdG90cC1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=";
 export const DATABASE_ID = "00000000-0000-0000-0000-000000000000";
@@ -34,6 +37,8 @@ const CLIENTS = 10_000;
 const TRANSACTIONS = 200_000;
 const HEAVY = 20_000;
 const LIGHT = 60;
+/** Clients who make deposit and withdrawal requests in the bench: enough that each makes only a few per run. */
+const REQUESTERS = 1_000;
 const DAY = 86_400_000;
 const TYPES = ["deposit", "deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "profit", "loss"] as const;
 const STOCKS = ["AAPL", "TSLA", "MSFT", "NVDA", "AMZN"];
@@ -124,6 +129,20 @@ export async function buildBenchData() {
       `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, trading_pair, stock, created_at) VALUES ${rows.slice(i, i + 400).join(", ")}`,
     );
   }
+  // The requesters: verified (the identity rules let them deposit and withdraw) and funded well beyond what a
+  // run withdraws, with the funding a year old so that it starts no monitoring window.
+  const requesters = clientIds.slice(2, 2 + REQUESTERS);
+  for (let i = 0; i < requesters.length; i += 200) {
+    const chunk = requesters.slice(i, i + 200);
+    statements.push(
+      `INSERT INTO verification_cases (user_id, status, submitted_at, reviewed_at) VALUES ${chunk
+        .map((id) => `(${q(id)}, 'approved', ${now - 400 * DAY}, ${now - 399 * DAY})`)
+        .join(", ")}`,
+      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at) VALUES ${chunk
+        .map((id) => `(${q(id)}, 'deposit', 100000000, 'approved', ${now - 365 * DAY})`)
+        .join(", ")}`,
+    );
+  }
   statements.push(
     // The bench admin may do everything, as the firm's first admin does (docs/product.md, "Back-office roles").
     `INSERT INTO admin_roles (user_id, role) VALUES (${q(BENCH_USERS.admin)}, 'owner')`,
@@ -141,26 +160,38 @@ export async function buildBenchData() {
     .bind(BENCH_USERS.admin, await encryptTotpSecret(BENCH_TOTP_KEY, BENCH_USERS.admin, newTotpSecret()), now)
     .run();
 
-  const cookies: Record<string, string> = {};
-  for (const [name, userId] of Object.entries(BENCH_USERS)) {
+  const insertSession = db.prepare(
+    "INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, second_factor_at, second_factor_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  /** A session for `userId`, as the statement to write it and the cookie that carries it. */
+  async function session(userId: string) {
     const token = crypto.randomUUID() + crypto.randomUUID();
-    await db
-      .prepare(
-        "INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, second_factor_at, second_factor_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .bind(
-        await sha256Hex(token),
-        userId,
-        now,
-        now + 11 * 3_600_000,
-        now + 11 * 3_600_000,
-        userId === BENCH_USERS.admin ? now : null,
-        userId === BENCH_USERS.admin ? "totp" : null,
-      )
-      .run();
+    const isAdmin = userId === BENCH_USERS.admin;
+    const statement = insertSession.bind(
+      await sha256Hex(token),
+      userId,
+      now,
+      now + 11 * 3_600_000,
+      now + 11 * 3_600_000,
+      isAdmin ? now : null,
+      isAdmin ? "totp" : null,
+    );
     // The session cookie's encoding (Remix's createCookie): base64 of the JSON value.
-    cookies[name] = `session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
+    return {
+      statement,
+      cookie: `session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`,
+    };
   }
+  const named = await Promise.all(
+    Object.entries(BENCH_USERS).map(async ([name, userId]) => [name, await session(userId)] as const),
+  );
+  const requesterSessions = await Promise.all(requesters.map(session));
+  const sessions = [...named.map(([, s]) => s), ...requesterSessions];
+  for (let i = 0; i < sessions.length; i += 100) await db.batch(sessions.slice(i, i + 100).map((s) => s.statement));
+  const cookies = {
+    ...Object.fromEntries(named.map(([name, s]) => [name, s.cookie])),
+    requesters: requesterSessions.map((s) => s.cookie),
+  } as BenchCookies;
   await mf.dispose();
   writeFileSync(BENCH_SESSIONS, JSON.stringify(cookies, null, 2));
   console.log(

@@ -11,11 +11,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { BENCH_SESSIONS, BENCH_STATE, BENCH_TOTP_KEY, BENCH_USERS, buildBenchData, DATABASE_ID } from "./bench-data.ts";
-import { benchTargets } from "./lib/bench-targets.ts";
+import { BENCH_SESSIONS, BENCH_USERS, type BenchCookies, buildBenchData } from "./bench-data.ts";
+import { measureRequestPath, type Sample } from "./lib/bench-requests.ts";
+import { benchTargets, REQUEST_ROWS } from "./lib/bench-targets.ts";
+import { startBenchWorker } from "./lib/bench-worker.ts";
 import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
-import { cpuMilliseconds, descendantsNamed } from "./lib/process-cpu.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -24,7 +24,7 @@ const MAX_REQUESTS = 20_000;
 const PORT = Number(process.env.BENCH_PORT ?? 8794);
 
 if (!existsSync(BENCH_SESSIONS)) await buildBenchData();
-const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as Record<string, string>;
+const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies;
 
 // The Worker exactly as it would deploy: wrangler bundles it without deploying.
 const bundleDir = join(ROOT, ".wrangler", "bench-bundle");
@@ -35,41 +35,8 @@ const bundle = spawnSync(join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdi
 });
 if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stderr}`);
 
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    modules: true,
-    scriptPath: join(bundleDir, "app.js"),
-    compatibilityDate: "2026-08-15",
-    compatibilityFlags: ["nodejs_compat"],
-    d1Databases: { DB: DATABASE_ID },
-    durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
-    resourcePersistencePath: join(BENCH_STATE, "v3"),
-    bindings: {
-      ENVIRONMENT: "development",
-      SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
-      TOTP_ENCRYPTION_KEY: BENCH_TOTP_KEY,
-      MAIL_API_TOKEN: "bench-mail-token-0123456789",
-      RESEND_API_KEY: "",
-      BRAND_NAME: "Northwind Markets",
-      SUPPORT_EMAIL: "support@northwind.example",
-      ADMIN_MAILBOX: "desk@northwind.example",
-      MAIL_FROM: "notices@northwind.example",
-    },
-    host: "127.0.0.1",
-    port: PORT,
-    // autocannon drops its open connections when a run ends, mid-way through a response: workerd logs each as
-    // a disconnect with a stack. Anything else it logs is shown.
-    handleStructuredLogs: ({ level, message }) => {
-      if (!/disconnected: .*Connection reset by peer/.test(message)) console.error(`[workerd ${level}] ${message}`);
-    },
-  }),
-);
-const origin = (await mf.ready).origin;
-// The Worker's process: its CPU over a route's run, divided by the run's requests, is what one request costs the
-// Worker, whatever autocannon spends on the same cores.
-const workerProcesses = descendantsNamed("workerd");
-if (workerProcesses.length === 0) throw new Error("the workerd process of Miniflare was not found");
-const workerCpu = () => workerProcesses.reduce((sum, pid) => sum + cpuMilliseconds(pid), 0);
+const scriptPath = join(bundleDir, "app.js");
+const { mf, origin, workerCpu } = await startBenchWorker(scriptPath, PORT);
 
 /**
  * The routes driven by autocannon. /stocks for a visitor comes from the edge cache after its first request; the
@@ -99,11 +66,9 @@ const EXPORT_RUNS = 5;
 
 /** BENCH_ONLY=/login,/admin measures only the routes whose names start so (a quick look; ratios need their pairs). */
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
-if (only) {
-  const picked = (route: { name: string }) => only.some((prefix) => route.name.startsWith(prefix));
-  ROUTES.splice(0, ROUTES.length, ...ROUTES.filter(picked));
-  EXPORTS.splice(0, EXPORTS.length, ...EXPORTS.filter(picked));
-}
+const picked = (route: { name: string }) => !only || only.some((prefix) => route.name.startsWith(prefix));
+ROUTES.splice(0, ROUTES.length, ...ROUTES.filter(picked));
+EXPORTS.splice(0, EXPORTS.length, ...EXPORTS.filter(picked));
 
 // Each route must answer 200 before it is measured: a redirect to /login would measure the wrong page.
 for (const route of [...ROUTES, ...EXPORTS]) {
@@ -115,7 +80,6 @@ for (const route of [...ROUTES, ...EXPORTS]) {
   if (response.status !== 200) throw new Error(`${route.name} answered ${response.status}`);
 }
 
-type Sample = { rps: number; p50: number; p99: number; bytes: number; cpu: number };
 const samples = new Map<string, Sample[]>();
 for (let round = 1; round <= ROUNDS; round++) {
   for (const route of ROUTES) {
@@ -175,12 +139,25 @@ const history = await d1
 const historyBytes = new TextEncoder().encode(JSON.stringify(history.results)).length;
 await mf.dispose();
 
+// The request path with monitoring on and off ("requests" in BENCH_ONLY): Workers of their own, after this one.
+if (picked({ name: REQUEST_ROWS.on.loaded })) {
+  const requestSamples = await measureRequestPath({
+    scriptPath,
+    port: PORT,
+    cookies: cookies.requesters,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
+  for (const [name, list] of requestSamples) samples.set(name, list);
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const figures = Object.fromEntries(
-  ROUTES.map((route) => {
-    const list = samples.get(route.name) ?? [];
+  [...samples.keys()].map((name) => {
+    const list = samples.get(name) ?? [];
     return [
-      route.name,
+      name,
       {
         "req/s": Math.round(median(list.map((s) => s.rps))),
         "p50 ms": median(list.map((s) => s.p50)),

@@ -135,6 +135,11 @@ const appEnvSchema = z
         z.string().regex(/^[1-9]\d{0,3}$/, "AML_VELOCITY_COUNT must be a whole number of requests (1 or more)"),
       )
       .transform(Number),
+    /**
+     * "off" stops the monitoring rules, after requests and in the cron: it exists so the bench can measure what
+     * monitoring costs a request (`npm run bench`); refused in production.
+     */
+    AML_MONITORING: z.enum(["on", "off"]).optional().default("on"),
     /** "fast" lowers the scrypt cost for tests; refused in production. */
     PASSWORD_HASH_COST: z.enum(["standard", "fast"]).optional().default("standard"),
     /**
@@ -174,6 +179,10 @@ const appEnvSchema = z
   .refine((env) => !(env.ENVIRONMENT === "production" && env.PASSWORD_HASH_COST === "fast"), {
     message: "PASSWORD_HASH_COST=fast is not allowed in production",
     path: ["PASSWORD_HASH_COST"],
+  })
+  .refine((env) => !(env.ENVIRONMENT === "production" && env.AML_MONITORING === "off"), {
+    message: "AML_MONITORING=off is not allowed in production",
+    path: ["AML_MONITORING"],
   })
   .refine((env) => !(env.ENVIRONMENT === "production" && env.OAUTH_TEST_ENDPOINTS), {
     message: "OAUTH_TEST_ENDPOINTS is not allowed in production",

@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readAppEnv } from "~/server/env.server";
 import { evaluateRules } from "~/server/monitoring/evaluate.server";
 import worker from "../../workers/app";
 import {
@@ -8,6 +9,7 @@ import {
   db,
   dbRefusal,
   ensureDepositWallets,
+  formRequest,
   fundedClient,
   getPage,
   postForm,
@@ -80,6 +82,41 @@ describe("running the rules", () => {
       const html = await page.text();
       expect(html).not.toMatch(/large single transaction|monitoring|alert_|at or above \$10,000/i);
     }
+  });
+});
+
+describe("monitoring switched off (the bench's comparison)", () => {
+  const off = { ...env, AML_MONITORING: "off" };
+
+  it("judges no request, neither after it is made nor in the cron", async () => {
+    const pat = await fundedClient(20_000_00);
+    const ctx = createExecutionContext();
+    const deposit = await worker.fetch(
+      formRequest(
+        "/deposit",
+        { amount: "12000.00", walletType: "BTC", idempotencyKey: crypto.randomUUID() },
+        { cookie: pat.cookie, ip: "203.0.113.10" },
+      ),
+      off,
+      ctx,
+    );
+    expect(deposit.status).toBe(302);
+    await waitOnExecutionContext(ctx);
+    await request(pat.id, "withdraw", 15_000_00, HOUR);
+    const cron = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: T }), off, cron);
+    await waitOnExecutionContext(cron);
+    expect(await alertsOf(pat.id)).toEqual([]);
+
+    // The same cron with monitoring on (the default) judges what the switched-off runs left.
+    const on = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: T }), env, on);
+    await waitOnExecutionContext(on);
+    expect((await alertsOf(pat.id)).map((alert) => alert.rule)).toContain("large_transaction");
+  });
+
+  it("is refused in production", () => {
+    expect(() => readAppEnv({ ...env, ENVIRONMENT: "production", AML_MONITORING: "off" })).toThrow(/AML_MONITORING/);
   });
 });
 

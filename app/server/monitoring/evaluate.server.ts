@@ -25,7 +25,8 @@ export async function evaluateRules(db: Db, env: AppEnv, scope: TriggerScope, no
 }
 
 /** The cron's run over the requests made in the last 24 hours before `now` (the trigger's time, fixed by tests). */
-export function evaluateRecentRequests(db: Db, env: AppEnv, now: number): Promise<number> {
+export async function evaluateRecentRequests(db: Db, env: AppEnv, now: number): Promise<number> {
+  if (env.AML_MONITORING === "off") return 0;
   return evaluateRules(db, env, { from: now - SCHEDULED_LOOKBACK_MS, to: now }, now);
 }
 
@@ -37,6 +38,7 @@ export function monitorInBackground(
   context: Pick<CommandContext, "db" | "env" | "ctx" | "bindings">,
   transactionId: number,
 ) {
+  if (context.env.AML_MONITORING === "off") return;
   context.ctx.waitUntil(
     evaluateRules(context.db, context.env, { transactionId })
       .then((written) => {
