@@ -32,10 +32,17 @@ export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "expired"] 
 export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
 /**
- * How a session's second factor was last proved: only an authenticator's code counts for step-up (a recovery
- * code is a way back in, not a fresh proof of the phone).
+ * How a session's second factor was last proved: an authenticator's code or a passkey counts for step-up (a
+ * recovery code is a way back in, not a fresh proof of the phone).
  */
-export const SECOND_FACTOR_METHODS = ["totp", "recovery_code"] as const;
+export const SECOND_FACTOR_METHODS = ["totp", "recovery_code", "passkey"] as const;
+/**
+ * What a passkey ceremony's challenge is for: adding a passkey to the signed-in account, signing in with one (no
+ * account known yet), or proving the second factor of a known account (the sign-in's second step, step-up).
+ */
+export const WEBAUTHN_PURPOSES = ["register", "sign_in", "second_factor"] as const;
+export type WebauthnPurpose = (typeof WEBAUTHN_PURPOSES)[number];
+export const PASSKEY_DEVICE_TYPES = ["singleDevice", "multiDevice"] as const;
 export const SIGN_IN_RESULTS = ["success", "wrong_password", "wrong_code", "locked"] as const;
 export const OUTBOX_STATUSES = ["pending", "sent", "captured", "failed"] as const;
 

@@ -28,6 +28,7 @@ import {
   MONITORING_RULES,
   OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
+  PASSKEY_DEVICE_TYPES,
   PROFILE_STATUSES,
   PROPOSAL_KINDS,
   PROPOSAL_STATUSES,
@@ -39,6 +40,7 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   VERIFICATION_STATUSES,
+  WEBAUTHN_PURPOSES,
 } from "./enums";
 
 export * from "./enums";
@@ -101,6 +103,8 @@ export const sessions = sqliteTable(
      */
     secondFactorAt: integer("second_factor_at"),
     secondFactorMethod: text("second_factor_method", { enum: SECOND_FACTOR_METHODS }),
+    /** How the sign-in began ('password', 'google', 'github', 'register', 'passkey'); null before it was kept. */
+    signInMethod: text("sign_in_method"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -825,5 +829,59 @@ export const monitoringAlerts = sqliteTable(
     uniqueIndex("monitoring_alerts_once_uq").on(t.userId, t.rule, t.triggerTransactionId),
     index("monitoring_alerts_open_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'open'`),
     index("monitoring_alerts_user_idx").on(t.userId, t.rule, t.createdAt),
+  ],
+);
+
+/**
+ * A passkey (docs/product.md, "Passkeys"): a WebAuthn credential bound to one account by its id, with what the
+ * last ceremony reported (signature counter, backup state). The migration's triggers keep at most 10 per account
+ * and the counter going forward only.
+ */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    /** The credential id, base64url. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).notNull().default(sql`'[]'`).$type<string[]>(),
+    deviceType: text("device_type", { enum: PASSKEY_DEVICE_TYPES }).notNull(),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [
+    check("passkeys_name", sql`length(${t.name}) BETWEEN 1 AND 64`),
+    check("passkeys_device_type", sql`${t.deviceType} IN (${inList(PASSKEY_DEVICE_TYPES)})`),
+    check("passkeys_counter", sql`${t.counter} >= 0`),
+    index("passkeys_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * A passkey ceremony's challenge: kept here, taken once (deleted by the statement that reads it), 5 minutes.
+ * `requestedBy` is who asked: the session (adding, step-up), the sign-in's second step, or the address of a
+ * visitor signing in (which bounds how many one address may hold open).
+ */
+export const webauthnChallenges = sqliteTable(
+  "webauthn_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    purpose: text("purpose", { enum: WEBAUTHN_PURPOSES }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    requestedBy: text("requested_by").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [
+    check("webauthn_challenges_purpose", sql`${t.purpose} IN (${inList(WEBAUTHN_PURPOSES)})`),
+    check("webauthn_challenges_account", sql`(${t.purpose} = 'sign_in') = (${t.userId} IS NULL)`),
+    index("webauthn_challenges_requester_idx").on(t.requestedBy, t.expiresAt),
+    index("webauthn_challenges_expiry_idx").on(t.expiresAt),
   ],
 );

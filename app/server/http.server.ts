@@ -48,8 +48,11 @@ const LOOPBACK_IPS = /^(127(?:\.\d{1,3}){3}|::1|::ffff:127(?:\.\d{1,3}){3})$/;
 export function isLoopbackRequest(request: Request): boolean {
   const connectingIp = request.headers.get("CF-Connecting-IP");
   if (connectingIp && !LOOPBACK_IPS.test(connectingIp)) return false;
-  return LOOPBACK_HOSTS.test(new URL(request.url).hostname);
+  return isLoopbackHost(new URL(request.url).hostname);
 }
+
+/** localhost, 127.x.x.x or [::1]: this machine's own names. */
+export const isLoopbackHost = (hostname: string) => LOOPBACK_HOSTS.test(hostname);
 
 /** Where links in mails point: the configured site address, or else the address this request came to. */
 export function siteOrigin(env: { SITE_URL?: string }, request: Request): string {

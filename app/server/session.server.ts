@@ -27,8 +27,10 @@ export interface SessionUser {
   sessionId: string;
   /** When the session ends whatever happens (the absolute limit). */
   expiresAt: number;
-  /** Two-factor sign-in is on (enrolment confirmed). */
+  /** Two-factor sign-in is on: an authenticator app's enrolment confirmed, or a passkey. */
   twoFactorEnabled: boolean;
+  /** The account holds a passkey (it may prove the second factor with it). */
+  hasPasskey: boolean;
   /** When and how this session last proved a second factor (step-up: 10 minutes after an authenticator's code). */
   secondFactorAt: number | null;
   secondFactorMethod: SecondFactorMethod | null;
@@ -63,7 +65,7 @@ export async function newSession(
   env: AppEnv,
   userId: string,
   now = Date.now(),
-  options: { meta?: ClientMeta; secondFactor?: SecondFactorProof } = {},
+  options: { meta?: ClientMeta; secondFactor?: SecondFactorProof; signInMethod?: string } = {},
 ) {
   const token = randomToken(32);
   const row = {
@@ -78,6 +80,7 @@ export async function newSession(
     // What the sign-in's second step took: step-up reads it (only an authenticator's code counts there).
     secondFactorAt: options.secondFactor?.at ?? null,
     secondFactorMethod: options.secondFactor?.method ?? null,
+    signInMethod: options.signInMethod ?? null,
   };
   return { token, row, setCookie: await sessionCookie(env).serialize(token) };
 }
@@ -146,7 +149,9 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       profileStatus: profiles.status,
       expiresAt: sessions.expiresAt,
       lastSeenAt: sessions.lastSeenAt,
-      twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
+      // An authenticator app confirmed, or a passkey: either is two-factor sign-in.
+      twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
+      hasPasskey: sql<number>`EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
       secondFactorAt: sessions.secondFactorAt,
       secondFactorMethod: sessions.secondFactorMethod,
       secondFactorResetAt: users.secondFactorResetAt,
@@ -176,8 +181,14 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     if (context.ctx) context.ctx.waitUntil(touch.run());
     else await touch.run();
   }
-  const { lastSeenAt: _ignored, twoFactorEnabled, roles, ...user } = row;
-  return { ...user, twoFactorEnabled: Boolean(twoFactorEnabled), roles: rolesOf(roles), sessionId };
+  const { lastSeenAt: _ignored, twoFactorEnabled, hasPasskey, roles, ...user } = row;
+  return {
+    ...user,
+    twoFactorEnabled: Boolean(twoFactorEnabled),
+    hasPasskey: Boolean(hasPasskey),
+    roles: rolesOf(roles),
+    sessionId,
+  };
 }
 
 /**

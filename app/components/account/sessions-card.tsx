@@ -47,6 +47,9 @@ export function SessionsCard({ sessions }: { sessions: ActiveSession[] }) {
                   This device
                 </span>
               ) : null}
+              {session.passkeySignIn ? (
+                <span className="block text-xs text-ink-muted">Signed in with a passkey</span>
+              ) : null}
             </td>
             <td>{session.location}</td>
             <td>

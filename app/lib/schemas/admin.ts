@@ -105,4 +105,8 @@ export const AUDIT_ACTIONS = [
   "alert.dismiss",
   "alert.escalate",
   "alert.report",
+  "passkey.add",
+  "passkey.rename",
+  "passkey.remove",
+  "passkey.counter_went_back",
 ] as const;

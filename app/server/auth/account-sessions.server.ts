@@ -27,6 +27,8 @@ export interface ActiveSession {
   location: string;
   startedAt: number;
   lastSeenAt: number;
+  /** The sign-in that began it was a passkey's (both factors at once). */
+  passkeySignIn: boolean;
   /** The session of the request that reads the list. */
   current: boolean;
 }
@@ -52,6 +54,7 @@ function liveSessionsQuery(db: Db, userId: string, now: number) {
       city: sessions.city,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
+      signInMethod: sessions.signInMethod,
     })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isLiveSession(now)))
@@ -64,15 +67,19 @@ const FIRST_STEPS: Record<string, string> = {
   google: "Google",
   github: "GitHub",
   register: "Registration",
+  passkey: "Passkey",
 };
 const SECOND_STEPS: Record<SecondFactorMethod, string> = {
   totp: "authenticator code",
   recovery_code: "recovery code",
+  passkey: "passkey",
 };
 
 /** A sign-in's whole way in, as the activity list names it: the first step, then the second step's proof if any. */
 export function describeWayIn(method: string, secondFactor: SecondFactorMethod | null): string {
   const first = FIRST_STEPS[method] ?? method;
+  // A passkey is both steps at once.
+  if (method === "passkey") return first;
   return secondFactor ? `${first} + ${SECOND_STEPS[secondFactor]}` : first;
 }
 
@@ -110,6 +117,7 @@ export async function sessionsAndSignIns(
       browser: describeBrowser(row.userAgent),
       location: describeLocation(row),
       startedAt: row.createdAt,
+      passkeySignIn: row.signInMethod === "passkey",
       // This very request is activity: the stored time is refreshed at most once a minute.
       lastSeenAt: row.id === viewer.sessionId ? now : row.lastSeenAt,
       current: row.id === viewer.sessionId,

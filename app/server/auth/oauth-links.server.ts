@@ -99,8 +99,8 @@ export async function confirmLink(
 }
 
 /**
- * Unlinks a provider, only while the account keeps another way in: a password (a non-empty hash) or another
- * provider. The rule is the delete's own condition, so two unlinks at once cannot both pass; the
+ * Unlinks a provider, only while the account keeps another way in: a password (a non-empty hash), another
+ * provider or a passkey. The rule is the delete's own condition, so two unlinks at once cannot both pass; the
  * provider_unlinked notice is enqueued under the same condition in the same batch.
  */
 export async function unlinkProvider(
@@ -113,7 +113,8 @@ export async function unlinkProvider(
   const name = PROVIDER_NAMES[provider];
   const keepsAWayIn = sql`(
     EXISTS (SELECT 1 FROM users WHERE users.id = ${user.id} AND users.password_hash <> '')
-    OR EXISTS (SELECT 1 FROM oauth_accounts other WHERE other.user_id = ${user.id} AND other.provider <> ${provider}))`;
+    OR EXISTS (SELECT 1 FROM oauth_accounts other WHERE other.user_id = ${user.id} AND other.provider <> ${provider})
+    OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${user.id}))`;
   const theLink = and(eq(oauthAccounts.userId, user.id), eq(oauthAccounts.provider, provider), keepsAWayIn);
   const { removed, notice } = await writeTogether(context.db, {
     notice: securityNoticeIf(

@@ -3,6 +3,7 @@
  * open challenge, each accepted once, under the account's budget of wrong codes.
  */
 import { eq, sql } from "drizzle-orm";
+import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { BUDGETS } from "../rate-limit.server";
@@ -76,15 +77,30 @@ export async function completeSecondStep(
     }
     return refusalOfProof(proof);
   }
-  const response = await completeSignIn(context, request, user, {
+  const method = proof.recoveryCodeUsed ? "recovery_code" : "totp";
+  return { ok: true, response: await completeSecondStepWith(context, request, challenge, method, now) };
+}
+
+/**
+ * The sign-in after a right second factor: the challenge ended and the session made in one batch; how it was
+ * proved goes with the session (a recovery code does not count for step-up, and queues its notice).
+ */
+export async function completeSecondStepWith(
+  context: TwoFactorContext,
+  request: Request,
+  challenge: Challenge,
+  method: SecondFactorMethod,
+  now: number,
+): Promise<Response> {
+  const { db, env } = context;
+  const { user } = challenge;
+  return completeSignIn(context, request, user, {
     method: challenge.method,
     redirectTo: challenge.redirectTo ?? (user.role === "admin" ? "/admin" : "/dashboard"),
-    // How the code was proved goes with the session: a recovery code does not count for step-up.
-    secondFactor: { at: now, method: proof.recoveryCodeUsed ? "recovery_code" : "totp" },
+    secondFactor: { at: now, method },
     alsoWrite: { challenge: db.delete(schema.signInChallenges).where(eq(schema.signInChallenges.id, challenge.id)) },
-    notices: proof.recoveryCodeUsed ? ["recovery_code_used"] : [],
+    notices: method === "recovery_code" ? ["recovery_code_used"] : [],
     extraCookies: [await clearChallengeCookie(env)],
     now,
   });
-  return { ok: true, response };
 }

@@ -12,6 +12,7 @@ interface SecurityNotice {
   meta: ClientMeta;
   at?: number;
   provider?: string;
+  passkey?: string;
   /** The account is an admin's (the two-factor-off notice reads differently for them). */
   admin?: boolean;
   /** The end of the money hold a two-factor reset with a recovery code started (the two-factor-off notice). */
@@ -25,6 +26,7 @@ const noticeData = (notice: SecurityNotice) => ({
   browser: describeBrowser(notice.meta.userAgent),
   location: describeLocation(notice.meta),
   provider: notice.provider,
+  ...(notice.passkey ? { passkey: notice.passkey } : {}),
   ...(notice.admin ? { admin: true as const } : {}),
   ...(notice.holdUntil ? { holdUntil: notice.holdUntil } : {}),
 });

@@ -26,7 +26,7 @@ export const SIGN_IN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
 
 type SignInContext = Pick<AppContext, "db" | "env" | "ctx" | "cf">;
-export type SignInMethod = "password" | "google" | "github" | "register";
+export type SignInMethod = "password" | "google" | "github" | "register" | "passkey";
 
 export interface SignedInUser {
   id: string;
@@ -98,10 +98,18 @@ export async function afterFirstFactor(
   { method, redirectTo, now = Date.now() }: { method: SignInMethod; redirectTo: string; now?: number },
 ): Promise<Response> {
   const { twoFactor, signInChallenges } = schema;
+  // Two-factor sign-in is on with a confirmed authenticator app or a passkey.
   const enrolled = await context.db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
     .where(and(eq(twoFactor.userId, user.id), sql`${twoFactor.confirmedAt} IS NOT NULL`))
+    .union(
+      context.db
+        .select({ userId: schema.passkeys.userId })
+        .from(schema.passkeys)
+        .where(eq(schema.passkeys.userId, user.id)),
+    )
+    .limit(1)
     .get();
   if (!enrolled) return completeSignIn(context, request, user, { method, redirectTo, now });
 
@@ -186,7 +194,11 @@ export async function completeSignIn(
     )
     .limit(1)
     .get();
-  const session = await newSession(context.env, user.id, now, { meta, secondFactor: options.secondFactor });
+  const session = await newSession(context.env, user.id, now, {
+    meta,
+    secondFactor: options.secondFactor,
+    signInMethod: options.method,
+  });
   const notices = Object.fromEntries(
     (options.notices ?? []).map((event) => [
       `notice:${event}`,

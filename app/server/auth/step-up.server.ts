@@ -1,7 +1,8 @@
 /**
  * Step-up for money (docs/product.md, "Step-up for money"; docs/decisions/0019): the actions that move money or
- * decide where it goes need a fresh second factor, an authenticator's code entered in this session in the last
- * 10 minutes or typed into the same form (the field `stepUpCode`). A recovery code is never one: it proves the
+ * decide where it goes need a fresh second factor, an authenticator's code entered (or a passkey used, through
+ * /passkeys/verify) in this session in the last 10 minutes, or a code typed into the same form (the field
+ * `stepUpCode`). A recovery code is never one: it proves the
  * person holds a sheet of paper, not the phone, and a session signed in with one is asked for a code at its
  * first money act, with a prompt that says why.
  *
@@ -34,10 +35,10 @@ type StepUpContext = { db: Db; env: AppEnv };
 const PASSED: StepUpCheck = { ok: true };
 const asked = (error: string, status: number): StepUpCheck => ({ ok: false, error, status, field: STEP_UP_FIELD });
 
-/** The proofs that make a session fresh for step-up: the authenticator's code, not a recovery code. */
-const STEP_UP_PROOFS: ReadonlySet<SecondFactorMethod> = new Set(["totp"]);
+/** The proofs that make a session fresh for step-up: the authenticator's code or a passkey, not a recovery code. */
+const STEP_UP_PROOFS: ReadonlySet<SecondFactorMethod> = new Set(["totp", "passkey"]);
 
-/** An authenticator's code was entered in this session within the window. */
+/** An authenticator's code was entered, or a passkey used, in this session within the window. */
 export function hasFreshSecondFactor(
   user: Pick<SessionUser, "twoFactorEnabled" | "secondFactorAt" | "secondFactorMethod">,
   now = Date.now(),

@@ -16,6 +16,9 @@ export const SECURITY_EVENTS = [
   "recovery_code_used",
   "provider_linked",
   "provider_unlinked",
+  "passkey_added",
+  "passkey_renamed",
+  "passkey_removed",
 ] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
 
@@ -28,6 +31,8 @@ const securityNoticeData = z.object({
   location: z.string().trim().max(120),
   /** The OAuth provider, for a link or unlink. */
   provider: z.string().trim().max(40).optional(),
+  /** The passkey's name, for a passkey added, renamed (its new name) or removed. */
+  passkey: z.string().trim().max(64).optional(),
   /**
    * The account is an admin's. Admins must use two-factor sign-in, so turning it off does not leave them with a
    * password alone: it shuts the back office until they set it up again, and their notice says so.
@@ -86,6 +91,19 @@ const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
     subject: "A sign-in provider was unlinked",
     happened: (d) =>
       `Your ${d.provider ?? "provider"} account was unlinked: it can no longer be used to sign in to your account.`,
+  },
+  passkey_added: {
+    subject: "A passkey was added to your account",
+    happened: (d) => `A passkey named "${d.passkey ?? ""}" was added: it can now be used to sign in to your account.`,
+  },
+  passkey_renamed: {
+    subject: "A passkey was renamed",
+    happened: (d) => `One of your passkeys was renamed "${d.passkey ?? ""}".`,
+  },
+  passkey_removed: {
+    subject: "A passkey was removed from your account",
+    happened: (d) =>
+      `The passkey named "${d.passkey ?? ""}" was removed: it can no longer be used to sign in to your account.`,
   },
 };
 

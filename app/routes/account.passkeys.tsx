@@ -1,0 +1,54 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { z } from "zod";
+import { PASSKEY_MESSAGES } from "~/lib/passkeys";
+import { readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
+import { finishAddingPasskey, removePasskey, renamePasskey, startAddingPasskey } from "~/server/auth/passkeys.server";
+import { readForm } from "~/server/form.server";
+import { requireUser } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+const changeSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("rename"), id: z.string().min(1).max(1024), name: z.string().max(200) }),
+  z.object({ intent: z.literal("remove"), id: z.string().min(1).max(1024) }),
+]);
+
+/** The Passkeys card's posts (docs/product.md, "Passkeys"); nothing to show. */
+export async function loader() {
+  return redirect("/account");
+}
+
+/**
+ * Adding is the ceremony's two JSON posts (the proof with the first); renaming and removing are the card's forms,
+ * answered back on /account with what happened.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  if ((request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
+    const body = await readCeremonyBody(request);
+    if (body.intent === "options") {
+      const result = await startAddingPasskey(context, request, user, body);
+      return result.ok
+        ? data(result.options)
+        : data({ error: result.error, field: "field" in result ? result.field : undefined }, { status: result.status });
+    }
+    const result = await finishAddingPasskey(context, request, user, {
+      response: body.response as unknown as RegistrationResponseJSON,
+      name: body.name ?? "",
+    });
+    if (!result.ok) return refusalJson(result);
+    return redirectWithToast(context.env, "/account", { type: "success", description: PASSKEY_MESSAGES.added });
+  }
+  const back = (type: "success" | "error", description: string) =>
+    redirectWithToast(context.env, "/account", { type, description });
+  const parsed = changeSchema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return back("error", PASSKEY_MESSAGES.notFound);
+  const change = parsed.data;
+  const result =
+    change.intent === "rename"
+      ? await renamePasskey(context, request, user, change)
+      : await removePasskey(context, request, user, change.id);
+  if (!result.ok) return back("error", result.error);
+  return back("success", change.intent === "rename" ? PASSKEY_MESSAGES.renamed : PASSKEY_MESSAGES.removed);
+}

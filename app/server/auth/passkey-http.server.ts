@@ -1,0 +1,45 @@
+/**
+ * The passkey routes' JSON exchange with the browser (app/components/passkey-button.tsx): the ceremony's body is
+ * `{ intent: "options" }` or `{ intent: "verify", response, … }`, and every answer is JSON, refusals as `{ error }`
+ * with their status. A completed sign-in answers `{ redirectTo }` with the session's cookies, so the page moves on.
+ */
+import { data } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { badRequest } from "../http.server";
+
+const ceremonyBody = z.discriminatedUnion("intent", [
+  // Adding a passkey sends its proof with the options' request (the others send none).
+  z.object({
+    intent: z.literal("options"),
+    currentPassword: z.string().max(200).optional(),
+    code: z.string().max(32).optional(),
+  }),
+  z.object({
+    intent: z.literal("verify"),
+    // The browser's credential as @simplewebauthn/browser returns it: the library checks its every field.
+    response: z
+      .object({ id: z.string().max(1024), response: z.object({ clientDataJSON: z.string().max(8192) }) })
+      .passthrough(),
+    redirectTo: z.string().max(2048).nullish(),
+    name: z.string().max(200).nullish(),
+  }),
+]);
+export type CeremonyBody = z.infer<typeof ceremonyBody>;
+
+/** The ceremony's body, or a 400 for anything else. */
+export async function readCeremonyBody(request: Request): Promise<CeremonyBody> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) badRequest("Expected JSON.");
+  const parsed = ceremonyBody.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) badRequest("Malformed passkey request.");
+  return parsed.data;
+}
+
+export const refusalJson = (refusal: { error: string; status: number }) =>
+  data({ error: refusal.error }, { status: refusal.status });
+
+/** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
+export function signedInJson(redirect: Response) {
+  const headers = new Headers();
+  for (const cookie of redirect.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return data({ redirectTo: redirect.headers.get("Location") ?? "/" }, { headers });
+}
