@@ -30,7 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       viewer: user
-        ? { role: user.role, firstName: user.firstName, mustEnrol: mustSetUpTwoFactor(user), roles: user.roles }
+        ? {
+            role: user.role,
+            firstName: user.firstName,
+            mustEnrol: mustSetUpTwoFactor(user),
+            roles: user.roles,
+            // The step-up field offers "Use a passkey" to an account that holds one.
+            passkey: user.hasPasskey,
+          }
         : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },

@@ -1,9 +1,10 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import type { FormReply } from "~/lib/forms";
 import { asksForCode, isStepUpPrompt, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import { UsePasskeyButton } from "./passkeys/use-passkey-button";
 
 /**
  * The second-factor code field of a money form (step-up, docs/decisions/0019). It appears inside the same form
@@ -26,8 +27,16 @@ export function StepUpField({ className }: { className?: string }) {
     input.current.focus();
   }, [navigation.state]);
 
+  const root = useRouteLoaderData("root") as { viewer?: { passkey?: boolean } | null } | undefined;
   if (reply.message === null) return null;
   const error = isStepUpPrompt(reply.message) ? null : reply.message;
+  // A passkey instead of the code: the session becomes fresh, and the same form is sent again without one.
+  const sendAgain = () => {
+    if (!input.current) return;
+    input.current.required = false;
+    input.current.value = "";
+    input.current.form?.requestSubmit();
+  };
   // A session signed in with a recovery code is told why it is asked (it never counts for step-up).
   const why = reply.message === STEP_UP_MESSAGES.afterRecoveryCode ? reply.message : null;
   const errorId = `${reply.id}-error`;
@@ -61,6 +70,9 @@ export function StepUpField({ className }: { className?: string }) {
         <p id={errorId} className="mt-1 text-sm text-danger">
           {error}
         </p>
+      ) : null}
+      {root?.viewer?.passkey ? (
+        <UsePasskeyButton url="/passkeys/verify" label="Use a passkey" onVerified={sendAgain} className="mt-2" />
       ) : null}
     </div>
   );

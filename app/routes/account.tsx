@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
 import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
+import { PasskeysCard } from "~/components/account/passkeys-card";
 import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
 import { TwoFactorCard } from "~/components/account/two-factor-card";
@@ -20,6 +21,7 @@ import { getAccount, updateProfile } from "~/server/accounts.server";
 import { sessionsAndSignIns } from "~/server/auth/account-sessions.server";
 import { clientMeta } from "~/server/auth/client-meta.server";
 import { providersOf } from "~/server/auth/oauth-links.server";
+import { listPasskeys } from "~/server/auth/passkeys.server";
 import { changePassword } from "~/server/auth/passwords.server";
 import { twoFactorStatus } from "~/server/auth/two-factor.server";
 import { readForm } from "~/server/form.server";
@@ -33,13 +35,14 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Independent reads, asked for at once.
-  const [account, { sessions, signIns }, providers, twoFactor, verification] = await Promise.all([
+  const [account, { sessions, signIns }, providers, twoFactor, verification, passkeys] = await Promise.all([
     getAccount(context.db, user.id),
     sessionsAndSignIns(context.db, user),
     providersOf(context, user),
     twoFactorStatus(context.db, user.id),
     // Verification is a client's matter: an admin's account has none.
     user.role === "user" ? verificationStateQuery(context.db, user.id) : [],
+    listPasskeys(context, user.id),
   ]);
   if (!account) notFound();
   const verificationState = stateOf(verification);
@@ -60,7 +63,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       awaitsConfirmation: user.role === "user" && account.emailConfirmedAt === null,
     },
     providers,
-  };
+    passkeys,
+    // What adding a passkey asks first (docs/product.md, "Passkeys").
+    passkeyProof: user.twoFactorEnabled ? "code" : providers.hasPassword ? "password" : "none",
+  } as const;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -104,7 +110,8 @@ function useBanner(result: IntentReply | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account, sessions, signIns, providers, twoFactor, verification } = useLoaderData<typeof loader>();
+  const { account, sessions, signIns, providers, twoFactor, verification, passkeys, passkeyProof } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
@@ -223,6 +230,7 @@ export default function AccountSettings() {
 
       {verification ? <VerificationStatusCard summary={verification} /> : null}
       <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
+      <PasskeysCard passkeys={passkeys} proof={passkeyProof} />
       <ProvidersCard card={providers} />
       <SessionsCard sessions={sessions} />
       <ActivityCard signIns={signIns} />

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OtherAccountForm } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
 import { ContinueWithProviders, ProviderNotice } from "~/components/oauth-buttons";
+import { PasskeySignIn } from "~/components/passkeys/passkey-sign-in";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { CheckedSubmit } from "~/components/turnstile";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
@@ -76,7 +77,8 @@ export default function Login() {
         <Form method="post" className="space-y-4" noValidate={false}>
           {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          {/* `webauthn` lets the browser offer the account's passkeys in the field's suggestions. */}
+          <Field label="Email" name="email" type="email" autoComplete="email webauthn" required />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required />
           <div className="flex justify-end text-sm">
             <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
@@ -94,6 +96,7 @@ export default function Login() {
           </CheckedSubmit>
         </Form>
       </FormErrors>
+      <PasskeySignIn redirectTo={redirectTo} />
       <ContinueWithProviders providers={providers} />
       <OtherAccountForm question="Don't have an account?" to="/register">
         Register

@@ -2,9 +2,11 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { secondStepSchema, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
+import { listPasskeys } from "~/server/auth/passkeys.server";
 import { isSecondFactorLocked } from "~/server/auth/second-factor-proof.server";
 import { completeSecondStep } from "~/server/auth/second-step.server";
 import { clearChallengeCookie, openChallenge } from "~/server/auth/sign-in.server";
@@ -36,6 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     method: new URL(request.url).searchParams.get("method") === "recovery" ? "recovery" : "totp",
     locked: await isSecondFactorLocked(context.db, challenge.user.id),
+    // An account with a passkey may use it instead of a code.
+    passkey: (await listPasskeys(context, challenge.user.id)).length > 0,
   };
 }
 
@@ -51,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TwoFactorSignIn() {
-  const { method, locked } = useLoaderData<typeof loader>();
+  const { method, locked, passkey } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const recovery = method === "recovery";
   const error = reply?.error ?? (locked ? TWO_FACTOR_MESSAGES.locked : null);
@@ -88,6 +92,14 @@ export default function TwoFactorSignIn() {
           </SubmitButton>
         </Form>
       </FormErrors>
+      {passkey ? (
+        <UsePasskeyButton
+          url="/passkeys/verify"
+          label="Use a passkey"
+          onVerified={(outcome) => window.location.assign(outcome.redirectTo ?? "/")}
+          className="mt-4"
+        />
+      ) : null}
       <div className="mt-6 space-y-2 text-sm">
         <p>
           {recovery ? (

@@ -27,8 +27,9 @@ import { isLoopbackHost } from "../http.server";
 
 const { passkeys, webauthnChallenges } = schema;
 
-/** How many challenges one requester (an address signing in, a session) may hold open: enough, never a flood. */
-const OPEN_PER_REQUESTER = 20;
+/** How many challenges one requester (an address signing in, a session) may hold open: an office behind one
+ * address has room, a flood does not. */
+const OPEN_PER_REQUESTER = 100;
 
 export type CeremonyRefusal = { ok: false; error: string; status: number; counterWentBack?: StoredPasskey };
 export type StoredPasskey = typeof passkeys.$inferSelect;
@@ -166,7 +167,8 @@ export async function verifyRegistration(
         backedUp: credentialBackedUp,
       },
     };
-  } catch {
+  } catch (error) {
+    console.warn("passkey registration refused:", error instanceof Error ? error.message : error);
     return refused(PASSKEY_MESSAGES.failed);
   }
 }
@@ -255,7 +257,8 @@ export async function verifyAssertion(
     if (!result.verified) return refused(PASSKEY_MESSAGES.failed);
     newCounter = result.authenticationInfo.newCounter;
     backedUp = result.authenticationInfo.credentialBackedUp;
-  } catch {
+  } catch (error) {
+    console.warn("passkey assertion refused:", error instanceof Error ? error.message : error);
     return refused(PASSKEY_MESSAGES.failed);
   }
   const wentBack = { ok: false as const, error: PASSKEY_MESSAGES.counterWentBack, status: 403, counterWentBack: row };

@@ -3,7 +3,6 @@
  * `{ intent: "options" }` or `{ intent: "verify", response, … }`, and every answer is JSON, refusals as `{ error }`
  * with their status. A completed sign-in answers `{ redirectTo }` with the session's cookies, so the page moves on.
  */
-import { data } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { badRequest } from "../http.server";
 
@@ -34,12 +33,15 @@ export async function readCeremonyBody(request: Request): Promise<CeremonyBody> 
   return parsed.data;
 }
 
-export const refusalJson = (refusal: { error: string; status: number }) =>
-  data({ error: refusal.error }, { status: refusal.status });
+/** A resource route's answers are plain Responses: Remix's `data()` would drop the status there. */
+export const refusalJson = (refusal: { error: string; status: number; field?: string }) =>
+  Response.json({ error: refusal.error, field: refusal.field }, { status: refusal.status });
+
+export const okJson = (body: unknown) => Response.json(body);
 
 /** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
 export function signedInJson(redirect: Response) {
   const headers = new Headers();
   for (const cookie of redirect.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return data({ redirectTo: redirect.headers.get("Location") ?? "/" }, { headers });
+  return Response.json({ redirectTo: redirect.headers.get("Location") ?? "/" }, { headers });
 }

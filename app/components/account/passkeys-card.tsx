@@ -1,0 +1,167 @@
+import { Form, useRevalidator } from "@remix-run/react";
+import { useState } from "react";
+import { Moment } from "~/components/moment";
+import { passkeyButtonClass, UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
+import { addPasskey } from "~/lib/passkey-client";
+import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/lib/passkeys";
+
+const ACTION = "/account/passkeys";
+
+export interface PasskeyRow {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  synced: boolean;
+}
+
+const inputClass =
+  "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40";
+
+/**
+ * Passkeys (docs/product.md, "Passkeys"): the account's passkeys with when each was added and last used, rename
+ * and remove; and "Add a passkey", which asks first for the current password, or, with two-factor sign-in on, a
+ * fresh code (or a passkey already held).
+ */
+export function PasskeysCard({
+  passkeys,
+  proof,
+}: {
+  passkeys: PasskeyRow[];
+  /** What adding asks for first: the authenticator's code, the current password, or nothing (no password). */
+  proof: "code" | "password" | "none";
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const revalidator = useRevalidator();
+  const full = passkeys.length >= MAX_PASSKEYS;
+
+  async function add(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const outcome = await addPasskey(
+      { currentPassword: String(form.get("currentPassword") ?? ""), code: String(form.get("code") ?? "") },
+      String(form.get("name") ?? ""),
+    );
+    setBusy(false);
+    if (!outcome.ok) return setError(outcome.error);
+    event.currentTarget?.reset();
+    // The toast the server set comes with the page's fresh data.
+    revalidator.revalidate();
+  }
+
+  return (
+    <article aria-labelledby="passkeys-heading" className="rounded-xl border border-border bg-surface p-6">
+      <h2 id="passkeys-heading" className="text-lg font-semibold">
+        Passkeys
+      </h2>
+      <p className="mt-1 text-sm text-ink-muted">
+        Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey cannot be phished:
+        it works only on this site.
+      </p>
+      {passkeys.length === 0 ? (
+        <p className="mt-4 text-sm">No passkeys yet.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-border" data-testid="passkeys">
+          {passkeys.map((passkey) => (
+            <li key={passkey.id} className="py-3" data-testid="passkey-row">
+              <p className="font-medium">
+                {passkey.name}
+                {passkey.synced ? (
+                  <span className="ml-2 rounded bg-brand/20 px-2 py-0.5 text-xs font-semibold">Synced</span>
+                ) : null}
+              </p>
+              <p className="text-sm text-ink-muted">
+                Added <Moment at={passkey.createdAt} /> ·{" "}
+                {passkey.lastUsedAt ? (
+                  <>
+                    last used <Moment at={passkey.lastUsedAt} />
+                  </>
+                ) : (
+                  "never used"
+                )}
+              </p>
+              <div className="mt-2 flex flex-wrap items-end gap-2">
+                <Form method="post" action={ACTION} preventScrollReset className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="id" value={passkey.id} />
+                  <label className="text-sm">
+                    <span className="sr-only">New name for {passkey.name}</span>
+                    <input
+                      name="name"
+                      defaultValue={passkey.name}
+                      maxLength={PASSKEY_NAME_MAX}
+                      required
+                      className={`${inputClass} mt-0 py-1 text-sm`}
+                    />
+                  </label>
+                  <button type="submit" name="intent" value="rename" className={passkeyButtonClass}>
+                    Rename
+                  </button>
+                </Form>
+                <Form method="post" action={ACTION} preventScrollReset>
+                  <input type="hidden" name="id" value={passkey.id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="remove"
+                    aria-label={`Remove passkey ${passkey.name}`}
+                    className="rounded-md border border-danger/50 px-4 py-2 text-sm font-medium text-danger hover:bg-danger/10"
+                  >
+                    Remove
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {full ? (
+        <p className="mt-4 text-sm text-ink-muted">You have {MAX_PASSKEYS} passkeys, the most an account can hold.</p>
+      ) : (
+        <form onSubmit={add} className="mt-6 space-y-3 border-t border-border pt-4">
+          <h3 className="font-medium">Add a passkey</h3>
+          <label className="block text-sm">
+            Name (optional)
+            <input name="name" maxLength={PASSKEY_NAME_MAX} placeholder="This browser" className={inputClass} />
+          </label>
+          {proof === "password" ? (
+            <label className="block text-sm">
+              Current Password
+              <input
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+                className={inputClass}
+              />
+            </label>
+          ) : null}
+          {proof === "code" ? (
+            <label className="block text-sm">
+              Enter the 6-digit code from your authenticator app
+              <input name="code" inputMode="numeric" autoComplete="one-time-code" className={inputClass} />
+            </label>
+          ) : null}
+          {error ? (
+            <p role="alert" className="text-sm text-danger">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit" disabled={busy} className={passkeyButtonClass}>
+            {busy ? "Waiting for your passkey..." : "Add a passkey"}
+          </button>
+        </form>
+      )}
+      {proof === "code" && passkeys.length > 0 && !full ? (
+        <UsePasskeyButton
+          url="/passkeys/verify"
+          label="Confirm with a passkey instead of a code"
+          onVerified={() => setError(null)}
+          className="mt-3"
+        />
+      ) : null}
+    </article>
+  );
+}
