@@ -16,9 +16,13 @@ const ceremonyBody = z.discriminatedUnion("intent", [
   }),
   z.object({
     intent: z.literal("verify"),
-    // The browser's credential as @simplewebauthn/browser returns it: the library checks its every field.
+    // The browser's credential as @simplewebauthn/browser returns it: the library checks its every field, so none
+    // may be dropped here (the attestation, the signature and the user handle sit beside the client data).
     response: z
-      .object({ id: z.string().max(1024), response: z.object({ clientDataJSON: z.string().max(8192) }) })
+      .object({
+        id: z.string().max(1024),
+        response: z.object({ clientDataJSON: z.string().max(8192) }).passthrough(),
+      })
       .passthrough(),
     redirectTo: z.string().max(2048).nullish(),
     name: z.string().max(200).nullish(),
