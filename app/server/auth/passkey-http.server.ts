@@ -3,7 +3,6 @@
  * `{ intent: "options" }` or `{ intent: "verify", response, … }`, and every answer is JSON, refusals as `{ error }`
  * with their status. A completed sign-in answers `{ redirectTo }` with the session's cookies, so the page moves on.
  */
-import { data } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { badRequest } from "../http.server";
 
@@ -38,12 +37,20 @@ export async function readCeremonyBody(request: Request): Promise<CeremonyBody> 
   return parsed.data;
 }
 
+/*
+ * Plain Responses, not Remix's `data()`: these routes are fetched by the page's script, not loaded as route data,
+ * and a resource route answers `data()` with status 200 and without its headers.
+ */
+
+/** The ceremony's options, as the browser's library takes them. */
+export const optionsJson = (options: object) => Response.json(options);
+
 export const refusalJson = (refusal: { error: string; status: number }) =>
-  data({ error: refusal.error }, { status: refusal.status });
+  Response.json({ error: refusal.error }, { status: refusal.status });
 
 /** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
 export function signedInJson(redirect: Response) {
   const headers = new Headers();
   for (const cookie of redirect.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return data({ redirectTo: redirect.headers.get("Location") ?? "/" }, { headers });
+  return Response.json({ redirectTo: redirect.headers.get("Location") ?? "/" }, { headers });
 }
