@@ -5,7 +5,7 @@ import type {
 } from "@simplewebauthn/server";
 import { expect } from "vitest";
 import { getToast } from "~/server/toast.server";
-import { appEnv, cookieFrom, countRows, ORIGIN, TEST_PASSWORD } from "./fixtures";
+import { appEnv, cookieFrom, countRows, createUser, ORIGIN, sessionCookieFor, TEST_PASSWORD } from "./fixtures";
 import { SoftAuthenticator } from "./soft-authenticator";
 
 /**
@@ -133,3 +133,10 @@ export const expireChallenge = (challenge: string) =>
   env.DB.prepare("UPDATE webauthn_challenges SET expires_at = ? WHERE challenge = ?")
     .bind(Date.now() - 1, challenge)
     .run();
+
+/** A signed-in person (a client without two-factor unless told) who has added one passkey through the routes. */
+export async function personWithPasskey(options: Parameters<typeof createUser>[0] = {}) {
+  const person = await createUser(options);
+  const cookie = await sessionCookieFor(person.id);
+  return { ...person, cookie, authenticator: await addPasskey(cookie) };
+}
