@@ -16,7 +16,8 @@ import { SoftAuthenticator } from "./soft-authenticator";
 export const CHROME_ON_MAC =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
-type JsonOptions = { cookie?: string; ip?: string; userAgent?: string };
+/** `origin` posts from another site (the browser then says so in Sec-Fetch-Site too). */
+type JsonOptions = { cookie?: string; ip?: string; userAgent?: string; origin?: string };
 
 /** A JSON POST from one of our pages (same origin, as the CSRF check wants), through the Worker. */
 export function postJson(path: string, body: unknown, options: JsonOptions = {}) {
@@ -26,8 +27,8 @@ export function postJson(path: string, body: unknown, options: JsonOptions = {})
       redirect: "manual",
       headers: {
         "Content-Type": "application/json",
-        "Sec-Fetch-Site": "same-origin",
-        Origin: ORIGIN,
+        "Sec-Fetch-Site": options.origin ? "cross-site" : "same-origin",
+        Origin: options.origin ?? ORIGIN,
         "CF-Connecting-IP": options.ip ?? "203.0.113.10",
         "User-Agent": options.userAgent ?? CHROME_ON_MAC,
         ...(options.cookie ? { Cookie: options.cookie } : {}),

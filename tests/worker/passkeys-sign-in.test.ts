@@ -155,3 +155,39 @@ describe("signing in with a passkey: refused, and no session made", () => {
     expect(await auditsOf(client.id, "passkey.counter_went_back")).toBe(0);
   });
 });
+
+describe("signing in with a passkey: what one address and one copy can do", () => {
+  it("signs in once when a copied passkey sends two answers with one counter at the same time", async () => {
+    const client = await personWithPasskey();
+    const [first, second] = [await requestOptions("/passkeys/sign-in"), await requestOptions("/passkeys/sign-in")];
+    const answers = await Promise.all([
+      client.authenticator.assert(first, { counter: 1 }),
+      client.authenticator.assert(second, { counter: 1 }),
+    ]);
+    const responses = await Promise.all(
+      answers.map((response) => postJson("/passkeys/sign-in", { intent: "verify", response })),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 403]);
+    expect(await sessionCount(client.id)).toBe(2);
+  });
+
+  it("holds at most 20 open sign-ins per address, and says so", async () => {
+    const ip = "192.0.2.77";
+    for (let open = 0; open < 20; open += 1) await requestOptions("/passkeys/sign-in", { ip });
+    const response = await postJson("/passkeys/sign-in", { intent: "options" }, { ip });
+    expect(await refusedWith(response, 429)).toBe(PASSKEY_MESSAGES.tooManyOpen);
+    expect((await postJson("/passkeys/sign-in", { intent: "options" }, { ip: "192.0.2.78" })).status).toBe(200);
+  });
+
+  it("takes no post from another site", async () => {
+    const client = await personWithPasskey();
+    const answer = await client.authenticator.assert(await requestOptions("/passkeys/sign-in"));
+    const response = await postJson(
+      "/passkeys/sign-in",
+      { intent: "verify", response: answer },
+      { origin: "https://evil.example" },
+    );
+    expect(response.status).toBe(403);
+    expect(await sessionCount(client.id)).toBe(1);
+  });
+});
