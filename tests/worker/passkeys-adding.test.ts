@@ -11,9 +11,11 @@ import {
   expireChallenge,
   finishAdding,
   noticesOf,
+  personWithPasskey,
   postJson,
   refusedWith,
   toastOf,
+  verifyWithPasskey,
 } from "../support/passkeys";
 import { SoftAuthenticator } from "../support/soft-authenticator";
 import { steadyStep } from "../support/two-factor";
@@ -69,6 +71,17 @@ describe("adding a passkey: the proof", () => {
 
     await addPasskey(cookie, { proof: { code: totpCode(secret) } });
     expect(await passkeysOf(client.id)).toBe(1);
+  });
+
+  it("lets an account whose second factor is a passkey prove it with that passkey, then add another", async () => {
+    const client = await personWithPasskey();
+    const cookie = await sessionCookieFor(client.id, Date.now(), { freshSecondFactor: false });
+    const asked = await postJson("/account/passkeys", { intent: "options" }, { cookie });
+    expect(asked.status).toBe(401);
+
+    expect((await verifyWithPasskey(client.authenticator, cookie)).status).toBe(200);
+    await addPasskey(cookie);
+    expect(await passkeysOf(client.id)).toBe(2);
   });
 });
 
