@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
-import { okJson, readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
+import { optionsJson, readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
 import { finishAddingPasskey, removePasskey, renamePasskey, startAddingPasskey } from "~/server/auth/passkeys.server";
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
@@ -29,7 +29,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const body = await readCeremonyBody(request);
     if (body.intent === "options") {
       const result = await startAddingPasskey(context, request, user, body);
-      return result.ok ? okJson(result.options) : refusalJson(result);
+      if (result.ok) return optionsJson(result.options);
+      const field = "field" in result ? result.field : undefined;
+      return Response.json({ error: result.error, field }, { status: result.status });
     }
     const result = await finishAddingPasskey(context, request, user, {
       response: body.response as unknown as RegistrationResponseJSON,

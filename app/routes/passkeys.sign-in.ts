@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { okJson, readCeremonyBody, refusalJson, signedInJson } from "~/server/auth/passkey-http.server";
+import { optionsJson, readCeremonyBody, refusalJson, signedInJson } from "~/server/auth/passkey-http.server";
 import { passkeySignInOptions, signInWithPasskey } from "~/server/auth/passkey-sign-in.server";
 
 /** Signing in with a passkey (docs/product.md, "Passkeys"): the ceremony's two posts; nothing to show. */
@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const body = await readCeremonyBody(request);
   if (body.intent === "options") {
     const result = await passkeySignInOptions(context, request);
-    return result.ok ? okJson(result.options) : refusalJson(result);
+    return result.ok ? optionsJson(result.options) : refusalJson(result);
   }
   const result = await signInWithPasskey(context, request, {
     response: body.response as unknown as AuthenticationResponseJSON,

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
-import { okJson, readCeremonyBody, refusalJson, signedInJson } from "~/server/auth/passkey-http.server";
+import { optionsJson, readCeremonyBody, refusalJson, signedInJson } from "~/server/auth/passkey-http.server";
 import { proveWithPasskey, type SecondFactorAsker, secondFactorOptions } from "~/server/auth/passkey-sign-in.server";
 import { openChallenge } from "~/server/auth/sign-in.server";
 import { getSessionUser } from "~/server/session.server";
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!asker) return refusalJson({ error: PASSKEY_MESSAGES.expired, status: 401 });
   if (body.intent === "options") {
     const result = await secondFactorOptions(context, request, asker);
-    return result.ok ? okJson(result.options) : refusalJson(result);
+    return result.ok ? optionsJson(result.options) : refusalJson(result);
   }
   const result = await proveWithPasskey(
     context,
@@ -33,5 +33,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     body.response as unknown as AuthenticationResponseJSON,
   );
   if (!result.ok) return refusalJson(result);
-  return result.response ? signedInJson(result.response) : okJson({ verified: true });
+  return result.response ? signedInJson(result.response) : Response.json({ verified: true });
 }

@@ -29,7 +29,7 @@ const { passkeys, webauthnChallenges } = schema;
 
 /** How many challenges one requester (an address signing in, a session) may hold open: an office behind one
  * address has room, a flood does not. */
-const OPEN_PER_REQUESTER = 100;
+export const OPEN_CHALLENGES_PER_REQUESTER = 100;
 
 export type CeremonyRefusal = { ok: false; error: string; status: number; counterWentBack?: StoredPasskey };
 export type StoredPasskey = typeof passkeys.$inferSelect;
@@ -69,7 +69,7 @@ async function storeChallenge(
       SELECT ${challenge.challenge}, ${challenge.purpose}, ${challenge.userId}, ${challenge.requestedBy}, ${now},
              ${now + PASSKEY_CHALLENGE_TTL_MS}
       WHERE (SELECT count(*) FROM webauthn_challenges
-             WHERE requested_by = ${challenge.requestedBy} AND expires_at > ${now}) < ${OPEN_PER_REQUESTER}
+             WHERE requested_by = ${challenge.requestedBy} AND expires_at > ${now}) < ${OPEN_CHALLENGES_PER_REQUESTER}
       RETURNING challenge`),
   });
   return stored.length === 1;

@@ -15,9 +15,13 @@ const ceremonyBody = z.discriminatedUnion("intent", [
   }),
   z.object({
     intent: z.literal("verify"),
-    // The browser's credential as @simplewebauthn/browser returns it: the library checks its every field.
+    // The browser's credential as @simplewebauthn/browser returns it: the library checks its every field, so none
+    // may be dropped here (the attestation, the signature and the user handle sit beside the client data).
     response: z
-      .object({ id: z.string().max(1024), response: z.object({ clientDataJSON: z.string().max(8192) }) })
+      .object({
+        id: z.string().max(1024),
+        response: z.object({ clientDataJSON: z.string().max(8192) }).passthrough(),
+      })
       .passthrough(),
     redirectTo: z.string().max(2048).nullish(),
     name: z.string().max(200).nullish(),
@@ -33,11 +37,16 @@ export async function readCeremonyBody(request: Request): Promise<CeremonyBody> 
   return parsed.data;
 }
 
-/** A resource route's answers are plain Responses: Remix's `data()` would drop the status there. */
-export const refusalJson = (refusal: { error: string; status: number; field?: string }) =>
-  Response.json({ error: refusal.error, field: refusal.field }, { status: refusal.status });
+/*
+ * Plain Responses, not Remix's `data()`: these routes are fetched by the page's script, not loaded as route data,
+ * and a resource route answers `data()` with status 200 and without its headers.
+ */
 
-export const okJson = (body: unknown) => Response.json(body);
+/** The ceremony's options, as the browser's library takes them. */
+export const optionsJson = (options: object) => Response.json(options);
+
+export const refusalJson = (refusal: { error: string; status: number }) =>
+  Response.json({ error: refusal.error }, { status: refusal.status });
 
 /** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
 export function signedInJson(redirect: Response) {
