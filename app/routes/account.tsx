@@ -65,7 +65,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     providers,
     passkeys,
     // What adding a passkey asks first (docs/product.md, "Passkeys").
-    passkeyProof: user.twoFactorEnabled ? "code" : providers.hasPassword ? "password" : "none",
+    passkeyProof: twoFactor.enabled
+      ? "code"
+      : user.twoFactorEnabled
+        ? "passkey"
+        : providers.hasPassword
+          ? "password"
+          : "none",
   } as const;
 }
 

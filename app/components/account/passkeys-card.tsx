@@ -28,8 +28,11 @@ export function PasskeysCard({
   proof,
 }: {
   passkeys: PasskeyRow[];
-  /** What adding asks for first: the authenticator's code, the current password, or nothing (no password). */
-  proof: "code" | "password" | "none";
+  /**
+   * What adding asks for first: the authenticator's code, a passkey already held (two-factor sign-in by passkey
+   * alone), the current password, or nothing (no password).
+   */
+  proof: "code" | "passkey" | "password" | "none";
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -154,10 +157,10 @@ export function PasskeysCard({
           </button>
         </form>
       )}
-      {proof === "code" && passkeys.length > 0 && !full ? (
+      {(proof === "code" || proof === "passkey") && passkeys.length > 0 && !full ? (
         <UsePasskeyButton
           url="/passkeys/verify"
-          label="Confirm with a passkey instead of a code"
+          label={proof === "code" ? "Confirm with a passkey instead of a code" : "Confirm with a passkey first"}
           onVerified={() => setError(null)}
           className="mt-3"
         />
