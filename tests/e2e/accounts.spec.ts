@@ -113,7 +113,7 @@ test("an account others keep failing on asks for the security check, and its own
   await expect(widget).toBeAttached();
   const box = await widget.boundingBox();
   expect(box?.height).toBeGreaterThanOrEqual(65);
-  const button = page.getByRole("button", { name: "Sign In" });
+  const button = page.getByRole("button", { name: "Sign In", exact: true });
   const before = await button.boundingBox();
   await page.waitForTimeout(500);
   expect(await button.boundingBox()).toEqual(before);

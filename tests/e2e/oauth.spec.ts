@@ -81,7 +81,7 @@ test("an existing client links GitHub only after signing in with the password, t
   ).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("link-pass-1");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
 
   await expect(page).toHaveURL(/\/account\/link$/);
   await expect(page.getByRole("heading", { name: "Link a sign-in provider" })).toBeVisible();

@@ -128,7 +128,7 @@ test("a client who signed in with a recovery code is asked for the authenticator
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("client-pass-1");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL(/\/login\/two-factor$/);
   await page.getByRole("link", { name: "Use a recovery code instead" }).click();
   await page.getByLabel("Enter one of your recovery codes").fill(recoveryCode);

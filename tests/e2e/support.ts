@@ -94,7 +94,7 @@ export async function signIn(
     await page.goto("/login");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
   };
   if (!totpSecret) return passwordStep();
   await oneSignInAtATime(totpSecret, async () => {
