@@ -35,7 +35,9 @@ export function StepUpField({ className }: { className?: string }) {
     if (!input.current) return;
     input.current.required = false;
     input.current.value = "";
-    input.current.form?.requestSubmit();
+    const form = input.current.form;
+    // Its submit button names the intent, as the person's own click did.
+    form?.requestSubmit(form.querySelector<HTMLButtonElement>('button[type="submit"]') ?? undefined);
   };
   // A session signed in with a recovery code is told why it is asked (it never counts for step-up).
   const why = reply.message === STEP_UP_MESSAGES.afterRecoveryCode ? reply.message : null;
