@@ -24,7 +24,7 @@ export async function loader() {
  * answered back on /account with what happened.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  const user = await requireUser(request, context, { twoFactorSetup: true });
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
     const body = await readCeremonyBody(request);
     if (body.intent === "options") {

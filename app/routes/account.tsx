@@ -235,7 +235,11 @@ export default function AccountSettings() {
       )}
 
       {verification ? <VerificationStatusCard summary={verification} /> : null}
-      <TwoFactorCard enabled={twoFactor.enabled} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
+      <TwoFactorCard
+        enabled={twoFactor.enabled}
+        recoveryCodesLeft={twoFactor.recoveryCodesLeft}
+        passkeyOn={passkeys.length > 0}
+      />
       <PasskeysCard passkeys={passkeys} proof={passkeyProof} />
       <ProvidersCard card={providers} />
       <SessionsCard sessions={sessions} />

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useId } from "react";
 import { toast } from "sonner";
+import { PasskeysCard } from "~/components/account/passkeys-card";
 import { RecoveryCodes } from "~/components/account/recovery-codes";
 import { Banner, CurrentPasswordField, Field, FormErrors, SubmitButton } from "~/components/form";
 import { QrCode } from "~/components/qr-code";
@@ -14,14 +15,20 @@ import { regenerateRecoveryCodes } from "~/server/auth/recovery-codes.server";
 import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorSetup } from "~/server/auth/two-factor.server";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
-import { requireUser, TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
+import { mustSetUpTwoFactor, requireUser, TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
 
 export const meta: MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The one page an admin without two-factor sign-in may open.
   const user = await requireUser(request, context, { twoFactorSetup: true });
-  return { setup: await twoFactorSetup(context, user), isAdmin: user.role === "admin" };
+  return {
+    setup: await twoFactorSetup(context, user),
+    isAdmin: user.role === "admin",
+    // An admin may meet the two-factor rule with a passkey instead of the app (docs/product.md, "Passkeys").
+    mustEnrol: mustSetUpTwoFactor(user),
+    passkeyOn: user.hasPasskey,
+  };
 }
 
 type Intent = "start" | "confirm" | "disable" | "regenerate";
@@ -217,14 +224,14 @@ function Manage({
 }
 
 export default function TwoFactorSettings() {
-  const { setup, isAdmin } = useLoaderData<typeof loader>();
+  const { setup, isAdmin, mustEnrol, passkeyOn } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   useEffect(() => {
     if (reply?.tone === "success") toast.success(reply.message);
   }, [reply]);
   const refusalFor = (intent: Intent): FormReply => sharedRefusalFor(reply, intent);
   const recoveryCodes = reply?.tone === "success" ? reply.recoveryCodes : undefined;
-  const mustSetUp = isAdmin && setup.state !== "on";
+  const mustSetUp = mustEnrol;
 
   return (
     <section className="mx-auto max-w-3xl space-y-6">
@@ -252,7 +259,18 @@ export default function TwoFactorSettings() {
           </p>
         </>
       ) : null}
+      {isAdmin && passkeyOn && setup.state !== "on" ? (
+        <p role="status" className="rounded-md border border-success/50 bg-success/10 px-4 py-3 text-sm text-success">
+          Two-factor sign-in is on with your passkey.{" "}
+          <Link to="/admin" className={LINK}>
+            Continue to the Admin Panel
+          </Link>
+        </p>
+      ) : null}
       {setup.state === "off" ? <TurnOn /> : null}
+      {mustSetUp && setup.state === "off" ? (
+        <PasskeysCard passkeys={[]} proof="password" title="Or use a passkey" />
+      ) : null}
       {setup.state === "enrolling" ? (
         <Enrol
           key={setup.secret}

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_PASSKEYS, PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
-import { countRows, createUser, sessionCookieFor, totpCode } from "../support/fixtures";
+import { countRows, createUser, getPage, sessionCookieFor, totpCode } from "../support/fixtures";
 import {
   addingOptions,
   addPasskey,
@@ -213,5 +213,22 @@ describe("adding a passkey: answers that are refused and store nothing", () => {
     const response = await postJson("/account/passkeys", { intent: "options" });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/login/);
+  });
+});
+
+describe("an admin without two-factor sign-in", () => {
+  it("may meet the rule with a passkey: before it only the set-up opens, after it the back office", async () => {
+    const admin = await createUser({ role: "admin", twoFactor: false });
+    const cookie = await sessionCookieFor(admin.id);
+    const before = await getPage("/admin", cookie);
+    expect(before.status).toBe(302);
+    expect(before.headers.get("Location")).toBe("/account/two-factor");
+    expect(await (await getPage("/account/two-factor", cookie)).text()).toContain("Or use a passkey");
+
+    await addPasskey(cookie);
+    expect((await getPage("/admin", cookie)).status).toBe(200);
+    expect(await (await getPage("/account/two-factor", cookie)).text()).toContain(
+      "Two-factor sign-in is on with your passkey.",
+    );
   });
 });

@@ -26,8 +26,11 @@ const inputClass =
 export function PasskeysCard({
   passkeys,
   proof,
+  title = "Passkeys",
 }: {
   passkeys: PasskeyRow[];
+  /** The card's heading: "Or use a passkey" where an admin chooses their second factor. */
+  title?: string;
   /**
    * What adding asks for first: the authenticator's code, a passkey already held (two-factor sign-in by passkey
    * alone), the current password, or nothing (no password).
@@ -58,7 +61,7 @@ export function PasskeysCard({
   return (
     <article aria-labelledby="passkeys-heading" className="rounded-xl border border-border bg-surface p-6">
       <h2 id="passkeys-heading" className="text-lg font-semibold">
-        Passkeys
+        {title}
       </h2>
       <p className="mt-1 text-sm text-ink-muted">
         Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey cannot be phished:
