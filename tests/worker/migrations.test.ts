@@ -26,6 +26,7 @@ describe("migrations on an empty D1", () => {
       "monitoring_alerts",
       "oauth_accounts",
       "oauth_pending",
+      "passkeys",
       "profiles",
       "profiles_archive",
       "proposals",
@@ -40,6 +41,7 @@ describe("migrations on an empty D1", () => {
       "users",
       "verification_cases",
       "verification_documents",
+      "webauthn_challenges",
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
@@ -59,6 +61,8 @@ describe("migrations on an empty D1", () => {
       "ledger_totals_after_update",
       "monitoring_alerts_decided_once",
       "monitoring_alerts_kept",
+      "passkeys_at_most_ten",
+      "passkeys_counter_forward",
       "proposals_decided_are_immutable",
       "proposals_decided_by_role",
       "proposals_deposit_approval_proposed_by_role",
