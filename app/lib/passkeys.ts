@@ -31,7 +31,10 @@ export const PASSKEY_MESSAGES = {
   // What the browser reports, in words (the ceremony never shows a stack).
   cancelled: "The passkey request was cancelled or timed out.",
   unsupported: "This browser does not support passkeys. Sign in another way.",
-  alreadyRegistered: "This device already holds a passkey for your account.",
+  alreadyRegistered: "This passkey is already registered. Use another one, or remove it first.",
+  confirmFirst:
+    "Confirm it is you first (a code from your authenticator app or a passkey, below), then remove the passkey.",
+  confirmed: "Confirmed: for the next 10 minutes you may remove passkeys.",
   browserFailed: "The browser could not use a passkey. Please try again.",
 } as const;
 

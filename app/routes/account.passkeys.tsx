@@ -4,7 +4,13 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { optionsJson, readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
-import { finishAddingPasskey, removePasskey, renamePasskey, startAddingPasskey } from "~/server/auth/passkeys.server";
+import {
+  confirmWithCode,
+  finishAddingPasskey,
+  removePasskey,
+  renamePasskey,
+  startAddingPasskey,
+} from "~/server/auth/passkeys.server";
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -12,6 +18,7 @@ import { redirectWithToast } from "~/server/toast.server";
 const changeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("rename"), id: z.string().min(1).max(1024), name: z.string().max(200) }),
   z.object({ intent: z.literal("remove"), id: z.string().min(1).max(1024) }),
+  z.object({ intent: z.literal("confirm"), code: z.string().max(32) }),
 ]);
 
 /** The Passkeys card's posts (docs/product.md, "Passkeys"); nothing to show. */
@@ -20,8 +27,8 @@ export async function loader() {
 }
 
 /**
- * Adding is the ceremony's two JSON posts (the proof with the first); renaming and removing are the card's forms,
- * answered back on /account with what happened.
+ * Adding is the ceremony's two JSON posts (the proof with the first); renaming, removing and confirming with a
+ * code (which removing asks for) are the card's forms, answered back on /account with what happened.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context, { twoFactorSetup: true });
@@ -48,7 +55,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result =
     change.intent === "rename"
       ? await renamePasskey(context, request, user, change)
-      : await removePasskey(context, request, user, change.id);
+      : change.intent === "remove"
+        ? await removePasskey(context, request, user, change.id)
+        : await confirmWithCode(context, user, change.code);
   if (!result.ok) return back("error", result.error);
-  return back("success", change.intent === "rename" ? PASSKEY_MESSAGES.renamed : PASSKEY_MESSAGES.removed);
+  const done = {
+    rename: PASSKEY_MESSAGES.renamed,
+    remove: PASSKEY_MESSAGES.removed,
+    confirm: PASSKEY_MESSAGES.confirmed,
+  };
+  return back("success", done[change.intent]);
 }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Moment } from "~/components/moment";
 import { passkeyButtonClass, UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { addPasskey } from "~/lib/passkey-client";
-import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/lib/passkeys";
+import { MAX_PASSKEYS, PASSKEY_MESSAGES, PASSKEY_NAME_MAX } from "~/lib/passkeys";
 
 const ACTION = "/account/passkeys";
 
@@ -39,6 +39,7 @@ export function PasskeysCard({
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirmed, setConfirmed] = useState(false);
   const revalidator = useRevalidator();
   const full = passkeys.length >= MAX_PASSKEYS;
 
@@ -160,13 +161,35 @@ export function PasskeysCard({
           </button>
         </form>
       )}
-      {(proof === "code" || proof === "passkey") && passkeys.length > 0 && !full ? (
-        <UsePasskeyButton
-          url="/passkeys/verify"
-          label={proof === "code" ? "Confirm with a passkey instead of a code" : "Confirm with a passkey first"}
-          onVerified={() => setError(null)}
-          className="mt-3"
-        />
+      {passkeys.length > 0 ? (
+        <div className="mt-6 space-y-3 border-t border-border pt-4">
+          <h3 className="font-medium">Confirm it is you</h3>
+          <p className="text-sm text-ink-muted">
+            Removing a passkey{proof === "code" || proof === "passkey" ? ", or adding one," : ""} asks for a code from
+            your authenticator app or a passkey in the last 10 minutes.
+          </p>
+          {proof === "code" ? (
+            <Form method="post" action={ACTION} preventScrollReset className="flex flex-wrap items-end gap-2">
+              <label className="text-sm">
+                Code from your authenticator app
+                <input name="code" inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+              </label>
+              <button type="submit" name="intent" value="confirm" className={passkeyButtonClass}>
+                Confirm
+              </button>
+            </Form>
+          ) : null}
+          <UsePasskeyButton
+            url="/passkeys/verify"
+            label="Confirm with a passkey"
+            onVerified={() => setConfirmed(true)}
+          />
+          {confirmed ? (
+            <p role="status" className="text-sm text-success">
+              {PASSKEY_MESSAGES.confirmed}
+            </p>
+          ) : null}
+        </div>
       ) : null}
     </article>
   );

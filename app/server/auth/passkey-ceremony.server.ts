@@ -102,6 +102,19 @@ async function takeChallenge(
 }
 
 const refused = (error: string, status = 400): CeremonyRefusal => ({ ok: false, error, status });
+
+/** A user handle (base64url of the account's id) that names this account; anything malformed names none. */
+function handleNames(handle: unknown, userId: string): boolean {
+  if (typeof handle !== "string" || !isoBase64URL.isBase64URL(handle)) return false;
+  return isoBase64URL.toUTF8String(handle) === userId;
+}
+
+/** The transports a browser may report (WebAuthn's list): anything else is dropped, and at most a handful kept. */
+const KNOWN_TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
+const knownTransports = (transports: unknown): AuthenticatorTransport[] =>
+  Array.isArray(transports)
+    ? [...new Set(transports.filter((t): t is AuthenticatorTransport => KNOWN_TRANSPORTS.has(String(t))))].slice(0, 7)
+    : [];
 const transportsOf = (row: StoredPasskey) => row.transports as AuthenticatorTransport[];
 
 /** The options for adding a passkey to `user`'s account: discoverable, user verification required. */
@@ -162,7 +175,7 @@ export async function verifyRegistration(
         id: credential.id,
         publicKey: isoBase64URL.fromBuffer(credential.publicKey),
         counter: credential.counter,
-        transports: credential.transports ?? [],
+        transports: knownTransports(credential.transports),
         deviceType: credentialDeviceType,
         backedUp: credentialBackedUp,
       },
@@ -234,8 +247,9 @@ export async function verifyAssertion(
     .get();
   if (!row || (userId !== null && row.userId !== userId)) return refused(PASSKEY_MESSAGES.notRecognised);
   // A discoverable passkey names its account: it must be the one the credential is bound to.
-  const handle = response.response.userHandle;
-  if (handle && isoBase64URL.toUTF8String(handle) !== row.userId) return refused(PASSKEY_MESSAGES.notRecognised);
+  const handle: unknown = response.response.userHandle;
+  if (handle !== undefined && handle !== null && !handleNames(handle, row.userId))
+    return refused(PASSKEY_MESSAGES.notRecognised);
   const { origin, rpID } = relyingParty(env, request);
   let newCounter: number;
   let backedUp: boolean;

@@ -27,12 +27,22 @@ const ceremonyBody = z.discriminatedUnion("intent", [
     name: z.string().max(200).nullish(),
   }),
 ]);
+const MAX_CEREMONY_BODY = 64 * 1024;
 export type CeremonyBody = z.infer<typeof ceremonyBody>;
 
 /** The ceremony's body, or a 400 for anything else. */
 export async function readCeremonyBody(request: Request): Promise<CeremonyBody> {
   if (!(request.headers.get("Content-Type") ?? "").startsWith("application/json")) badRequest("Expected JSON.");
-  const parsed = ceremonyBody.safeParse(await request.json().catch(() => null));
+  // A ceremony's answer is a few KB: anything far larger is not one, and is not parsed.
+  const text = await request.text();
+  if (text.length > MAX_CEREMONY_BODY) badRequest("Malformed passkey request.");
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const parsed = ceremonyBody.safeParse(json);
   if (!parsed.success) badRequest("Malformed passkey request.");
   return parsed.data;
 }

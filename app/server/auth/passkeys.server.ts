@@ -11,7 +11,7 @@ import { TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
 import { auditInsert } from "../audit.server";
 import { afterCommit } from "../commands.server";
 import { returning, schema, writeTogether } from "../db.server";
-import type { SessionUser } from "../session.server";
+import { endSessionsOf, type SessionUser } from "../session.server";
 import { clientMeta } from "./client-meta.server";
 import { checkCurrentPassword } from "./current-password.server";
 import { registrationOptions, verifyRegistration } from "./passkey-ceremony.server";
@@ -19,7 +19,7 @@ import { freshSecondFactor, type TwoFactorContext, tryAuthenticatorCode } from "
 import { securityNotice, securityNoticeIf } from "./security-notice.server";
 import { hasFreshSecondFactor } from "./step-up.server";
 
-const { passkeys, users } = schema;
+const { passkeys, users, sessions } = schema;
 
 export interface PasskeyView {
   id: string;
@@ -129,8 +129,15 @@ export async function finishAddingPasskey(
   );
   if (!verified.ok) return verified;
   const { credential } = verified;
+  // The first passkey turns two-factor sign-in on: as when the app is set up, every other session ends.
+  const firstSecondFactor = !user.twoFactorEnabled;
   try {
-    const { notice } = await writeTogether(context.db, {
+    const { notice, otherSessions } = await writeTogether(context.db, {
+      otherSessions: returning<{ id: string }>(
+        endSessionsOf(context.db, user.id, user.sessionId, sql`${firstSecondFactor ? 1 : 0} = 1`).returning({
+          id: sessions.id,
+        }),
+      ),
       passkey: context.db.insert(passkeys).values({ ...credential, userId: user.id, name, createdAt: now }),
       audit: auditInsert({
         actor: { id: user.id, email: user.email },
@@ -150,7 +157,10 @@ export async function finishAddingPasskey(
         }),
       ),
     });
-    afterCommit(context, { emailIds: notice.map((row) => row.id) });
+    afterCommit(context, {
+      emailIds: notice.map((row) => row.id),
+      endedSessions: otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
+    });
     return { ok: true, name };
   } catch (error) {
     // The tenth passkey's trigger, or a credential some account already holds.
@@ -203,7 +213,8 @@ export async function renamePasskey(
 }
 
 /**
- * Removes a passkey while the account keeps another way in (a password, a provider or another passkey) and, for
+ * Removes a passkey, from a session fresh from a second factor (10 minutes after a code or a passkey, as step-up),
+ * while the account keeps another way in (a password, a provider or another passkey) and, for
  * an admin, another second factor (the authenticator app or another passkey). Both are the delete's own
  * condition, so two removals at once cannot leave the account with neither.
  */
@@ -214,6 +225,9 @@ export async function removePasskey(
   id: string,
   now = Date.now(),
 ): Promise<{ ok: true } | Refusal> {
+  // A passkey is a second factor: only a session that proved one just now takes it away (a stolen session with the
+  // password must not swap the owner's passkey for its own).
+  if (!hasFreshSecondFactor(user, now)) return { ok: false, error: PASSKEY_MESSAGES.confirmFirst, status: 401 };
   const anotherPasskey = sql`EXISTS (SELECT 1 FROM passkeys other WHERE other.user_id = ${user.id} AND other.id <> ${id})`;
   const keepsAWayIn = sql`(${anotherPasskey}
     OR EXISTS (SELECT 1 FROM users WHERE users.id = ${user.id} AND users.password_hash <> '')
@@ -257,4 +271,23 @@ export async function removePasskey(
     error: isLastWayIn?.no ? PASSKEY_MESSAGES.lastWayIn : PASSKEY_MESSAGES.adminNeedsSecondFactor,
     status: 409,
   };
+}
+
+/**
+ * 'Confirm it's you' on the Passkeys card: the authenticator's code makes this session fresh (10 minutes), as
+ * removing a passkey asks. (A passkey does the same through /passkeys/verify.)
+ */
+export async function confirmWithCode(
+  context: TwoFactorContext,
+  user: SessionUser,
+  code: string,
+  now = Date.now(),
+): Promise<{ ok: true } | Refusal> {
+  const tried = await tryAuthenticatorCode(context, user.id, code.replace(/\s/g, ""), now);
+  if (!tried.ok) {
+    const error = tried.locked ? TWO_FACTOR_MESSAGES.locked : TWO_FACTOR_MESSAGES.invalidCode;
+    return { ok: false, error, status: tried.locked ? 429 : 401 };
+  }
+  await freshSecondFactor(context.db, user.sessionId, now);
+  return { ok: true };
 }

@@ -95,6 +95,9 @@ const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
   passkey_added: {
     subject: "A passkey was added to your account",
     happened: (d) => `A passkey named "${d.passkey ?? ""}" was added: it can now be used to sign in to your account.`,
+    // A password reset does not take a passkey away: removing it does.
+    footnote: (_d, env) =>
+      `If this was you, there is nothing to do. If it was not, remove that passkey at once on Account Settings (Passkeys), reset your password (Forgot your password? on the sign-in page), check your sessions, and contact ${env.SUPPORT_EMAIL}.`,
   },
   passkey_renamed: {
     subject: "A passkey was renamed",
