@@ -34,7 +34,8 @@ export const PASSKEY_MESSAGES = {
   alreadyRegistered: "This passkey is already registered. Use another one, or remove it first.",
   confirmFirst:
     "Confirm it is you first (a code from your authenticator app or a passkey, below), then remove the passkey.",
-  confirmed: "Confirmed: for the next 10 minutes you may remove passkeys.",
+  confirmed: "Confirmed: for the next 10 minutes you may add and remove passkeys.",
+  confirmToAdd: "Confirm it is you first (a code from your authenticator app or a passkey, below), then add the passkey.",
   browserFailed: "The browser could not use a passkey. Please try again.",
 } as const;
 

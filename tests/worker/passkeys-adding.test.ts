@@ -77,7 +77,8 @@ describe("adding a passkey: the proof", () => {
     const client = await personWithPasskey();
     const cookie = await sessionCookieFor(client.id, Date.now(), { freshSecondFactor: false });
     const asked = await postJson("/account/passkeys", { intent: "options" }, { cookie });
-    expect(asked.status).toBe(401);
+    // Told to confirm with the passkey it holds, not to type a code from an app it may not have.
+    expect(await refusedWith(asked, 401)).toBe(PASSKEY_MESSAGES.confirmToAdd);
 
     expect((await verifyWithPasskey(client.authenticator, cookie)).status).toBe(200);
     await addPasskey(cookie);

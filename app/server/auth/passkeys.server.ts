@@ -63,7 +63,12 @@ async function proveForNewPasskey(
   if (user.twoFactorEnabled) {
     if (hasFreshSecondFactor(user, now)) return null;
     const code = (proof.code ?? "").replace(/\s/g, "");
-    if (code === "") return { ok: false, error: TWO_FACTOR_MESSAGES.codePrompt, status: 401, field: "code" };
+    if (code === "") {
+      // An account with a passkey may confirm with it (the card's 'Confirm it is you'); one with only the app types
+      // its code.
+      const error = user.hasPasskey ? PASSKEY_MESSAGES.confirmToAdd : TWO_FACTOR_MESSAGES.codePrompt;
+      return { ok: false, error, status: 401, field: "code" };
+    }
     const tried = await tryAuthenticatorCode(context, user.id, code, now);
     if (!tried.ok) {
       const error = tried.locked ? TWO_FACTOR_MESSAGES.locked : TWO_FACTOR_MESSAGES.invalidCode;
