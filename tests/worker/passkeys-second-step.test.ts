@@ -9,16 +9,12 @@ import {
   sessionsOf,
   verifyWithPasskey,
 } from "../support/passkeys";
-import { challengeCookieFrom, passwordStep } from "../support/two-factor";
+import { challengeCookieFrom, nextIp, passwordStep } from "../support/two-factor";
 
 /**
  * A passkey as the sign-in's second step (docs/product.md, "Passkeys"): holding one turns two-factor sign-in on,
  * so a password is followed by the second step, which the account's own passkey completes.
  */
-
-let addresses = 0;
-/** Each sign-in from its own address of the documentation range, clear of the per-address sign-in budget. */
-const nextIp = () => `198.51.100.${(addresses++ % 250) + 1}`;
 
 /** The password step of an account that holds a passkey: the browser's open second step. */
 async function passwordDone(email: string) {

@@ -15,6 +15,7 @@ import {
 import { cookieOf, expectPrompt, fundedClient, withdrawalFields } from "../support/step-up-actions";
 import {
   giveRecoveryCodes,
+  nextIp,
   passwordStep,
   signInWithCode,
   signInWithRecoveryCode,
@@ -30,10 +31,6 @@ import {
 beforeAll(async () => {
   await ensureDepositWallets();
 });
-
-let addresses = 0;
-/** Each sign-in from its own address of the documentation range, clear of the per-address sign-in budget. */
-const nextIp = () => `198.51.100.${(addresses++ % 250) + 1}`;
 
 const withdrawalsOf = (userId: string) =>
   countRows("transactions", "user_id = ? AND transaction_type = 'withdraw'", userId);

@@ -7,6 +7,7 @@ import { ACTIONS, codeOf, expectPrompt, fundedClient, MINUTE, type ProtectedActi
 import {
   enrolThroughPages,
   giveRecoveryCodes,
+  nextIp,
   signInWithCode,
   signInWithRecoveryCode,
   steadyStep,
@@ -21,10 +22,6 @@ import {
 beforeAll(async () => {
   await ensureDepositWallets();
 });
-
-let addresses = 0;
-/** Each sign-in from its own address of the documentation range, clear of the per-address sign-in budget. */
-const nextIp = () => `198.51.100.${(addresses++ % 250) + 1}`;
 
 const sessionsOf = async (userId: string) =>
   (
