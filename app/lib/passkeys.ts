@@ -35,7 +35,8 @@ export const PASSKEY_MESSAGES = {
   confirmFirst:
     "Confirm it is you first (a code from your authenticator app or a passkey, below), then remove the passkey.",
   confirmed: "Confirmed: for the next 10 minutes you may add and remove passkeys.",
-  confirmToAdd: "Confirm it is you first (a code from your authenticator app or a passkey, below), then add the passkey.",
+  confirmToAdd:
+    "Confirm it is you first (a code from your authenticator app or a passkey, below), then add the passkey.",
   browserFailed: "The browser could not use a passkey. Please try again.",
 } as const;
 

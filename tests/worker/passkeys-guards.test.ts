@@ -107,3 +107,37 @@ describe("malformed answers", () => {
     expect(huge.status).toBe(400);
   });
 });
+
+describe("budgets and deactivated admins", () => {
+  it("the current password's budget holds against wrong tries sent at once", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    const tries = await Promise.all(
+      Array.from({ length: 16 }, (_, n) =>
+        postJson("/account/passkeys", { intent: "options", currentPassword: `wrong-${n}` }, { cookie }),
+      ),
+    );
+    const statuses = tries.map((response) => response.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+    expect(await countRows("auth_failures", "scope = 'current-password:user' AND key = ?", client.id)).toBe(10);
+  });
+
+  it("a deactivated admin's passkey signs in nothing and is not even marked used", async () => {
+    const admin = await personWithPasskey({ role: "admin" });
+    await env.DB.prepare("UPDATE users SET deactivated_at = ? WHERE id = ?").bind(Date.now(), admin.id).run();
+    const before = await env.DB.prepare("SELECT counter, last_used_at AS lastUsedAt FROM passkeys WHERE id = ?")
+      .bind(admin.authenticator.credentialId)
+      .first();
+    const options = await requestOptions("/passkeys/sign-in");
+    const response = await postJson("/passkeys/sign-in", {
+      intent: "verify",
+      response: await admin.authenticator.assert(options),
+    });
+    expect(await refusedWith(response, 400)).toBe(PASSKEY_MESSAGES.notRecognised);
+    const after = await env.DB.prepare("SELECT counter, last_used_at AS lastUsedAt FROM passkeys WHERE id = ?")
+      .bind(admin.authenticator.credentialId)
+      .first();
+    expect(after).toEqual(before);
+  });
+});

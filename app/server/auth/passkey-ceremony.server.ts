@@ -240,10 +240,16 @@ export async function verifyAssertion(
   const requestedBy = expected.purpose === "second_factor" ? expected.requestedBy : undefined;
   const challenge = await takeChallenge(db, response, { purpose: expected.purpose, userId, requestedBy }, now);
   if (!challenge) return refused(PASSKEY_MESSAGES.expired);
+  // A deactivated admin's passkey is not looked at: nothing of it changes, not even its counter.
   const row = await db
     .select()
     .from(passkeys)
-    .where(eq(passkeys.id, String(response.id)))
+    .where(
+      and(
+        eq(passkeys.id, String(response.id)),
+        sql`EXISTS (SELECT 1 FROM users WHERE users.id = ${passkeys.userId} AND users.deactivated_at IS NULL)`,
+      ),
+    )
     .get();
   if (!row || (userId !== null && row.userId !== userId)) return refused(PASSKEY_MESSAGES.notRecognised);
   // A discoverable passkey names its account: it must be the one the credential is bound to.
