@@ -1,6 +1,10 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
-import { cookieFrom, countRows, getPage } from "../support/fixtures";
+import { completeSecondStepWith } from "~/server/auth/second-step.server";
+import { openChallenge } from "~/server/auth/sign-in.server";
+import { appEnv, cookieFrom, countRows, db, getPage } from "../support/fixtures";
 import {
   personWithPasskey,
   postJson,
@@ -80,5 +84,25 @@ describe("a passkey as the sign-in's second step", () => {
     const answer = await client.authenticator.assert(await requestOptions("/passkeys/sign-in"));
     const response = await postJson("/passkeys/verify", { intent: "verify", response: answer }, { cookie: challenge });
     expect(await refusedWith(response, 400)).toBe(PASSKEY_MESSAGES.expired);
+  });
+});
+
+describe("one second step, two proofs at once", () => {
+  it("a passkey and a code completing it at the same moment make one session, not two", async () => {
+    const person = await personWithPasskey({ twoFactor: true });
+    const challengeCookie = await passwordDone(person.email);
+    const request = new Request("http://localhost/login/two-factor", { headers: { Cookie: challengeCookie } });
+    const context = { db, env: appEnv, bindings: env, ctx: createExecutionContext(), cf: null };
+    const challenge = await openChallenge(context, request);
+    if (!challenge) throw new Error("the second step is not open");
+    const before = (await sessionsOf(person.id)).length;
+
+    // Both proofs were right; each request goes on to complete the sign-in with the challenge it read.
+    const outcomes = await Promise.all([
+      completeSecondStepWith(context, request, challenge, "passkey", Date.now()),
+      completeSecondStepWith(context, request, challenge, "totp", Date.now()),
+    ]);
+    expect(outcomes.filter((outcome) => outcome !== null)).toHaveLength(1);
+    expect((await sessionsOf(person.id)).length).toBe(before + 1);
   });
 });

@@ -133,5 +133,8 @@ export async function proveWithPasskey(
       .where(eq(sessions.id, asker.session.sessionId));
     return { ok: true };
   }
-  return { ok: true, response: await completeSecondStepWith(context, request, asker.challenge, "passkey", now) };
+  const signedIn = await completeSecondStepWith(context, request, asker.challenge, "passkey", now);
+  // A code in another request completed this second step first.
+  if (!signedIn) return { ok: false, error: PASSKEY_MESSAGES.expired, status: 409 };
+  return { ok: true, response: signedIn };
 }

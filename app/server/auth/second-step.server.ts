@@ -3,6 +3,7 @@
  * open challenge, each accepted once, under the account's budget of wrong codes.
  */
 import { eq, sql } from "drizzle-orm";
+import { TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
 import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -78,12 +79,17 @@ export async function completeSecondStep(
     return refusalOfProof(proof);
   }
   const method = proof.recoveryCodeUsed ? "recovery_code" : "totp";
-  return { ok: true, response: await completeSecondStepWith(context, request, challenge, method, now) };
+  const response = await completeSecondStepWith(context, request, challenge, method, now);
+  // Another proof (a passkey, a second tab) completed this second step first.
+  if (!response) return { ok: false, error: TWO_FACTOR_MESSAGES.challengeExpired, status: 409 };
+  return { ok: true, response };
 }
 
 /**
- * The sign-in after a right second factor: the challenge ended and the session made in one batch; how it was
- * proved goes with the session (a recovery code does not count for step-up, and queues its notice).
+ * The sign-in after a right second factor: the challenge is taken first (deleted, once: of two proofs sent at the
+ * same moment, a code and a passkey, only one makes a session), then the session is made; how it was proved goes
+ * with the session (a recovery code does not count for step-up, and queues its notice). Null when the challenge
+ * was already taken.
  */
 export async function completeSecondStepWith(
   context: TwoFactorContext,
@@ -91,14 +97,18 @@ export async function completeSecondStepWith(
   challenge: Challenge,
   method: SecondFactorMethod,
   now: number,
-): Promise<Response> {
+): Promise<Response | null> {
   const { db, env } = context;
   const { user } = challenge;
+  const taken = await db
+    .delete(schema.signInChallenges)
+    .where(eq(schema.signInChallenges.id, challenge.id))
+    .returning({ id: schema.signInChallenges.id });
+  if (taken.length === 0) return null;
   return completeSignIn(context, request, user, {
     method: challenge.method,
     redirectTo: challenge.redirectTo ?? (user.role === "admin" ? "/admin" : "/dashboard"),
     secondFactor: { at: now, method },
-    alsoWrite: { challenge: db.delete(schema.signInChallenges).where(eq(schema.signInChallenges.id, challenge.id)) },
     notices: method === "recovery_code" ? ["recovery_code_used"] : [],
     extraCookies: [await clearChallengeCookie(env)],
     now,

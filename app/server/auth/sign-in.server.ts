@@ -160,8 +160,8 @@ export function clearChallengeCookie(env: AppEnv) {
 /**
  * The session of a completed sign-in, with its record and, for a browser new to the account, a security
  * notice; one batch. `secondFactor` is what the sign-in's second step took (step-up reads it).
- * `alsoWrite` joins other writes of the same sign-in to the batch (ending the second step), and `notices` the
- * security notices it causes (a recovery code used), delivered after the batch like the new-browser one.
+ * `notices` are the security notices it causes (a recovery code used), delivered after the batch like the
+ * new-browser one.
  * Returns the redirect, carrying the session's cookie (and the device's, the first time).
  */
 export async function completeSignIn(
@@ -172,7 +172,6 @@ export async function completeSignIn(
     method: SignInMethod;
     redirectTo: string;
     secondFactor?: SecondFactorProof;
-    alsoWrite?: Record<string, Parameters<typeof writeTogether>[1][string]>;
     notices?: SecurityEvent[];
     extraCookies?: string[];
     now?: number;
@@ -206,7 +205,6 @@ export async function completeSignIn(
     ]),
   );
   const written = await writeTogether(context.db, {
-    ...options.alsoWrite,
     ...notices,
     session: insertSession(context.db, session.row),
     lastLogin: context.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
