@@ -37,8 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (body.intent === "options") {
       const result = await startAddingPasskey(context, request, user, body);
       if (result.ok) return optionsJson(result.options);
-      const field = "field" in result ? result.field : undefined;
-      return Response.json({ error: result.error, field }, { status: result.status });
+      return refusalJson(result);
     }
     const result = await finishAddingPasskey(context, request, user, {
       response: body.response as unknown as RegistrationResponseJSON,

@@ -55,8 +55,9 @@ export async function readCeremonyBody(request: Request): Promise<CeremonyBody> 
 /** The ceremony's options, as the browser's library takes them. */
 export const optionsJson = (options: object) => Response.json(options);
 
-export const refusalJson = (refusal: { error: string; status: number }) =>
-  Response.json({ error: refusal.error }, { status: refusal.status });
+/** A refusal: its words, and the field it is about when there is one (the add form's password or code). */
+export const refusalJson = (refusal: { error: string; status: number; field?: string }) =>
+  Response.json({ error: refusal.error, field: refusal.field }, { status: refusal.status });
 
 /** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
 export function signedInJson(redirect: Response) {
