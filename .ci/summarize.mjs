@@ -42,5 +42,21 @@ count(
   (text) => text,
 );
 
+// The script tests print their reasons (a dev server's last output among them) far above this line: repeat each
+// failure's block of the TAP here, near the end, where a truncated CI log still shows it.
+if (existsSync(scriptsReport)) {
+  const lines = readFileSync(scriptsReport, "utf8").split("\n");
+  lines.forEach((line, at) => {
+    if (!/^\s*not ok \d+/.test(line)) return;
+    const indent = line.search(/\S/);
+    const block = [line];
+    for (const next of lines.slice(at + 1)) {
+      if (next.trim() !== "" && next.search(/\S/) <= indent) break;
+      block.push(next);
+    }
+    console.log(block.slice(0, 80).join("\n"));
+  });
+}
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

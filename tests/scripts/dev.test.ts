@@ -2,16 +2,17 @@
  * `npm run dev` (scripts/dev.ts) as a developer runs it, and the supervisor it shares with the browser tests'
  * server (scripts/lib/supervise.ts). Run with `npm run test:scripts` (node's test runner, Node 24).
  *
- * Two dev servers run side by side, each on its own ports and its own throwaway state folder (never the
- * developer's .wrangler/state): both must answer, the scheduled handler must run under dev, a crashed wrangler
- * must come back on the same port with the same data, an edit to a route file must be served (page and browser
- * module) after the rebuild, and SIGTERM must leave no process behind.
+ * Two dev servers run side by side, as two checkouts of the project would (this one and a copy of it), each on its
+ * own ports and its own throwaway state folder (never the developer's .wrangler/state): both must answer, the
+ * scheduled handler must run under dev, a crashed wrangler must come back on the same port with the same data, an
+ * edit to a route file must be served (page and browser module) after the rebuild, and SIGTERM must leave no process
+ * behind. Each checkout builds into its own build/; one checkout is one dev server.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { withFolderLock } from "../../scripts/lib/folder-lock.ts";
@@ -22,6 +23,19 @@ import { supervise } from "../../scripts/lib/supervise.ts";
 import { DEMO_ADMIN, DEMO_SECOND_ADMIN, demoLoginLines } from "../../scripts/seed.ts";
 
 const START_TIMEOUT_MS = 180_000;
+/** Never copied into a second checkout: what installs, builds and local state make. */
+const NOT_IN_A_CHECKOUT = new Set(["node_modules", "build", ".wrangler", "test-results", "playwright-report", ".git"]);
+
+/** A second checkout of the project as it is on disk (uncommitted edits too), sharing this one's installed packages. */
+function secondCheckout(): string {
+  const folder = mkdtempSync(join(tmpdir(), "dev-test-checkout-"));
+  cpSync(ROOT, folder, {
+    recursive: true,
+    filter: (source) => !NOT_IN_A_CHECKOUT.has(relative(ROOT, source).split("/")[0] ?? ""),
+  });
+  symlinkSync(join(ROOT, "node_modules"), join(folder, "node_modules"));
+  return folder;
+}
 
 /** Every process below `root`, from `ps`. */
 function descendants(root: number): number[] {
@@ -53,14 +67,19 @@ function commandOf(pid: number): string {
   return spawnSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
 }
 
-async function waitUntil<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined> | T | undefined) {
+/** `what` names the wait in the timeout's message; a function is asked at the timeout (a server's latest output). */
+async function waitUntil<T>(
+  what: string | (() => string),
+  timeoutMs: number,
+  check: () => Promise<T | undefined> | T | undefined,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
     await sleep(250);
   }
-  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${typeof what === "string" ? what : what()}`);
 }
 
 /** A page's text, or undefined when the answer is not 200 or the connection closed (the server reloading). */
@@ -83,12 +102,15 @@ class DevServer {
   /** Every process it started, as last seen: killed in `after` whatever happened. */
   seen = new Set<number>();
 
-  constructor(port: number, env: Record<string, string> = {}) {
+  readonly checkout: string;
+
+  constructor(port: number, checkout: string, env: Record<string, string> = {}) {
     this.port = port;
+    this.checkout = checkout;
     this.origin = `http://127.0.0.1:${port}`;
     const { DEBUGGER_PORT: _ignored, ...inherited } = process.env;
     this.process = spawn(process.execPath, ["scripts/dev.ts"], {
-      cwd: ROOT,
+      cwd: checkout,
       env: { ...inherited, PORT: String(port), DEV_STATE_DIR: this.stateDir, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
@@ -112,16 +134,25 @@ class DevServer {
     return found;
   }
 
+  /** The last lines it printed, for a failure's message: what went wrong is there, not in the assertion. */
+  tail(): string {
+    return `--- the last output of npm run dev on ${this.origin}:\n${this.output.slice(-4000)}`;
+  }
+
   async healthy(timeoutMs = START_TIMEOUT_MS): Promise<void> {
-    await waitUntil(`${this.origin}/healthz`, timeoutMs, async () => {
-      if (this.exited) throw new Error(`npm run dev exited early:\n${this.output.slice(-3000)}`);
-      this.processes();
-      try {
-        return (await fetch(`${this.origin}/healthz`, { signal: AbortSignal.timeout(10_000) })).ok || undefined;
-      } catch {
-        return undefined;
-      }
-    });
+    await waitUntil(
+      () => `${this.origin}/healthz\n${this.tail()}`,
+      timeoutMs,
+      async () => {
+        if (this.exited) throw new Error(`npm run dev exited early:\n${this.output.slice(-3000)}`);
+        this.processes();
+        try {
+          return (await fetch(`${this.origin}/healthz`, { signal: AbortSignal.timeout(10_000) })).ok || undefined;
+        } catch {
+          return undefined;
+        }
+      },
+    );
   }
 
   waitForOutput(pattern: RegExp, from: number, timeoutMs: number): Promise<RegExpMatchArray> {
@@ -153,6 +184,7 @@ class DevServer {
       }
     }
     rmSync(this.stateDir, { recursive: true, force: true });
+    if (this.checkout !== ROOT) rmSync(this.checkout, { recursive: true, force: true });
   }
 }
 
@@ -163,8 +195,8 @@ describe("npm run dev", { timeout: 400_000 }, () => {
   before(async () => {
     const [firstPort, secondPort] = [await freePort(), await freePort()];
     // Both at once, as two checkouts side by side would be; the first fires the scheduled handler every 2 s.
-    first = new DevServer(firstPort, { DEV_CRON_INTERVAL_MS: "2000" });
-    second = new DevServer(secondPort);
+    first = new DevServer(firstPort, ROOT, { DEV_CRON_INTERVAL_MS: "2000" });
+    second = new DevServer(secondPort, secondCheckout());
   });
 
   after(() => {
@@ -175,7 +207,7 @@ describe("npm run dev", { timeout: 400_000 }, () => {
   test("two dev servers on one machine both answer, neither collides on a port", async () => {
     await Promise.all([first.healthy(), second.healthy()]);
     for (const server of [first, second]) {
-      const tail = server.output.slice(-4000);
+      const tail = server.tail();
       assert.doesNotMatch(server.output, /wrangler dev exited/, tail);
       // The build watcher listens on no port: any collision fails.
       const collisions = server.output.split("\n").filter((line) => /address already in use/i.test(line));
@@ -186,7 +218,8 @@ describe("npm run dev", { timeout: 400_000 }, () => {
 
   test("prints both demo admins' logins with their two-factor keys, and the second admin signs in with its own", async () => {
     for (const server of [first, second]) {
-      for (const line of demoLoginLines()) assert.ok(server.output.includes(line), `missing "${line}"`);
+      for (const line of demoLoginLines())
+        assert.ok(server.output.includes(line), `missing "${line}"\n${server.tail()}`);
     }
     assert.match(
       first.output,
@@ -245,17 +278,19 @@ describe("npm run dev", { timeout: 400_000 }, () => {
         textDuringReloads(`${first.origin}${moduleUrl}`),
       );
       assert.ok(module.includes(marker), "the browser module is the old one");
+      // The other checkout's server builds its own files: an edit here is not its business.
+      const elsewhere = await waitUntil("the other checkout's page", 30_000, () =>
+        textDuringReloads(`${second.origin}/about-us`),
+      );
+      assert.ok(!elsewhere.includes(marker), "the other checkout serves this checkout's edit");
     } finally {
       writeFileSync(routeFile, original);
     }
-    // Both servers watch this checkout, so both rebuild for the edit and again for its undoing: the next test may
-    // only start once each serves the original page, or its requests would meet a reload.
-    for (const server of [first, second]) {
-      await waitUntil(`${server.origin} to serve the original page again`, 120_000, async () => {
-        const html = await textDuringReloads(`${server.origin}/about-us`);
-        return html?.includes("About Us") && !html.includes(marker) ? true : undefined;
-      });
-    }
+    // It rebuilds again for the undoing: later tests may only start once it serves the original page.
+    await waitUntil(`${first.origin} to serve the original page again`, 120_000, async () => {
+      const html = await textDuringReloads(`${first.origin}/about-us`);
+      return html?.includes("About Us") && !html.includes(marker) ? true : undefined;
+    });
   });
 
   test("a crashed wrangler comes back on the same port with the same database", async () => {
