@@ -17,6 +17,7 @@ import {
   TEST_PASSWORD,
   totpCode,
 } from "../support/fixtures";
+import { personWithPasskey, sessionsOf, verifyWithPasskey } from "../support/passkeys";
 import { steadyStep } from "../support/two-factor";
 
 /**
@@ -507,6 +508,24 @@ describe("Google", () => {
     expect(browser.cookies.has("session")).toBe(false);
     expect(await countRows("sign_in_challenges", "user_id = ? AND method = 'google'", user.id)).toBe(1);
     expect(await countRows("sessions", "user_id = ?", user.id)).toBe(0);
+  });
+
+  it("takes a linked person whose second factor is a passkey through the second step with it, to a session that says so", async () => {
+    const email = newEmail("linked-passkey");
+    const sub = newSub();
+    const person = await personWithPasskey({ email });
+    await link(person.id, "google", sub, email);
+    fakeProviders({ google: { sub, email } });
+    const browser = new Browser();
+    const response = await signInRound(browser, "google");
+    expect(response.headers.get("Location")).toBe("/login/two-factor");
+    const challenge = `sign-in-challenge=${browser.cookies.get("sign-in-challenge")}`;
+
+    const verified = await verifyWithPasskey(person.authenticator, challenge);
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toEqual({ redirectTo: "/dashboard" });
+    expect((await sessionsOf(person.id)).at(-1)).toEqual({ signIn: "google", secondFactor: "passkey" });
+    expect(await countRows("sign_in_challenges", "user_id = ?", person.id)).toBe(0);
   });
 
   it("names the way in on /account: Google alone, then Google and the authenticator's code", async () => {
