@@ -89,8 +89,9 @@ const appEnvSchema = z
     /** A claim about the business shown on the landing page ("5M+"); empty shows no number at all. */
     TRADERS_CLAIM: z.string().max(40).optional().default(""),
     /**
-     * The site's own address ("https://portal.example"), for the links mails carry (reset, confirmation). Without
-     * it they use the address the request came to, whose host a client could choose where nothing else checks it.
+     * The site's own address ("https://portal.example"), for the links mails carry (reset, confirmation) and the
+     * passkeys' relying party. Required in production; elsewhere, without it, they use the address the request came
+     * to.
      */
     SITE_URL: z
       .string()
@@ -187,6 +188,12 @@ const appEnvSchema = z
   .refine((env) => !(env.ENVIRONMENT === "production" && env.OAUTH_TEST_ENDPOINTS), {
     message: "OAUTH_TEST_ENDPOINTS is not allowed in production",
     path: ["OAUTH_TEST_ENDPOINTS"],
+  })
+  // Mail links and the passkeys' relying party (its RP ID and origin) are the site's own address: in production
+  // never the Host a request claims.
+  .refine((env) => env.ENVIRONMENT !== "production" || env.SITE_URL !== undefined, {
+    message: "SITE_URL must be set in production",
+    path: ["SITE_URL"],
   })
   .refine((env) => env.ENVIRONMENT !== "production" || env.TURNSTILE_SITE_KEY !== "", {
     message: "TURNSTILE_SITE_KEY must be set in production",

@@ -24,6 +24,9 @@ import {
 import { secondStep } from "../support/two-factor";
 
 // Mixed case on purpose: the address is stored lower-cased.
+/** What a deployment sets (wrangler.toml's vars and secrets), over the test bindings. */
+const PRODUCTION = { ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard", SITE_URL: "https://portal.example" };
+
 const validRegistration = () =>
   registrationFields({ email: `New.Client+${crypto.randomUUID().slice(0, 8)}@Example.com` });
 
@@ -270,7 +273,7 @@ describe("sessions through the pages", () => {
   });
 
   it("use a secure __Host- cookie in production", async () => {
-    const production = readAppEnv({ ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" });
+    const production = readAppEnv({ ...env, ...PRODUCTION });
     const header = await sessionCookie(production).serialize("token");
     expect(header).toMatch(/^__Host-session=/);
     expect(header).toMatch(/; Secure/);
@@ -280,7 +283,7 @@ describe("sessions through the pages", () => {
   });
 
   it("set every cookie of theirs as __Host-, Secure, HttpOnly, SameSite=Lax, path / in production, the toast too", async () => {
-    const production = readAppEnv({ ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" });
+    const production = readAppEnv({ ...env, ...PRODUCTION });
     const headers = {
       session: await sessionCookie(production).serialize("token"),
       toast: await createToastHeader(production, { description: "Saved." }),
@@ -301,6 +304,12 @@ describe("sessions through the pages", () => {
         name,
       ).toBe(false);
     }
+  });
+
+  it("refuse a production without its own address: mail links and passkeys would follow the request's Host", () => {
+    const { SITE_URL: _unset, ...withoutAddress } = PRODUCTION;
+    expect(() => readAppEnv({ ...env, ...withoutAddress })).toThrow(/SITE_URL must be set in production/);
+    expect(readAppEnv({ ...env, ...PRODUCTION }).SITE_URL).toBe(PRODUCTION.SITE_URL);
   });
 
   it("refuse the fast test hashing in production", () => {

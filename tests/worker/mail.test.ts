@@ -508,7 +508,8 @@ describe("templates", () => {
 /** The Worker in a given environment, as a request to it from `url` with these headers arrives. */
 async function mailbox(url: string, environment: string, headers: Record<string, string> = {}) {
   const ctx = createExecutionContext();
-  const production = environment === "production" ? { PASSWORD_HASH_COST: "standard" } : {};
+  const production =
+    environment === "production" ? { PASSWORD_HASH_COST: "standard", SITE_URL: "https://portal.example" } : {};
   const response = await worker.fetch(
     new Request(url, { headers }),
     { ...env, ENVIRONMENT: environment, ...production },

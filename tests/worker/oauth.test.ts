@@ -1010,6 +1010,7 @@ describe("configuration", () => {
     ...env,
     ENVIRONMENT: "production",
     PASSWORD_HASH_COST: "standard",
+    SITE_URL: "https://portal.example",
     TURNSTILE_SITE_KEY: "0x4AAAAAAADnPIDROrmt1Wwj",
     TURNSTILE_SECRET_KEY: "0x4AAAAAAADnPIDROrmt1Wwj-real-looking-secret",
   };

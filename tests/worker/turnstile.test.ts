@@ -335,7 +335,12 @@ describe("with the always-pass test secret (local development, CI, the browser t
 });
 
 describe("configuration", () => {
-  const production = { ...env, ENVIRONMENT: "production", PASSWORD_HASH_COST: "standard" };
+  const production = {
+    ...env,
+    ENVIRONMENT: "production",
+    PASSWORD_HASH_COST: "standard",
+    SITE_URL: "https://portal.example",
+  };
 
   /** The bindings without the Turnstile keys. */
   function withoutKeys<T extends object>(bindings: T): T {
