@@ -6,7 +6,7 @@ import { useBrand } from "~/lib/brand";
 import { formatLongDate } from "~/lib/format";
 import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "~/server/http.server";
-import { monthlyStatement, parseStatementMonth } from "~/server/ledger/statements.server";
+import { clientStatement, parseStatementMonth } from "~/server/ledger/statements.server";
 import { requireClient } from "~/server/session.server";
 import printStylesheet from "~/styles/statement-print.css?url";
 
@@ -21,16 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const now = Date.now();
   const period = parseStatementMonth(params.month ?? "", now);
   if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
-  const { holder, ...statement } = await monthlyStatement(context.db, user.id, period);
-  return {
-    ...statement,
-    month: period.month,
-    periodStart: period.start,
-    // The current month's statement runs to today.
-    periodEnd: Math.min(period.end, now + 1) - 1,
-    accountId: user.id,
-    holder: [holder.firstName, holder.lastName].filter(Boolean).join(" ") || user.email,
-  };
+  return clientStatement(context.db, user, period, now);
 }
 
 export default function Statement() {
