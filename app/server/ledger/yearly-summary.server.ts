@@ -7,6 +7,7 @@
 import { and, eq, gte, lte } from "drizzle-orm";
 import { emptyTotals, type FigureName, figure } from "~/lib/money/rules";
 import { YEAR_PATTERN } from "~/lib/statement-month";
+import type { SummaryFigures } from "~/lib/yearly-summary";
 import type { TransactionType } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
 import { holderName, openingQuery, type PeriodRefusal } from "./statements.server";
@@ -39,7 +40,6 @@ const COLUMNS = {
 } as const satisfies Record<string, readonly FigureName[]>;
 
 type Column = keyof typeof COLUMNS;
-export type SummaryFigures = Record<Column, number> & { movedCents: number; closingCents: number };
 export type SummaryMonth = SummaryFigures & { month: string };
 
 export async function yearlySummary(db: Db, client: { id: string; email: string }, year: SummaryYear, now: number) {

@@ -2,26 +2,14 @@
  * A year's summary as a PDF: the figures of /statements/year/{year} (`yearlySummary`), laid out for paper.
  */
 import { PDFDocument } from "pdf-lib";
-import { formatCents, formatLongDate, formatSignedCents } from "~/lib/format";
+import { formatCents, formatLongDate } from "~/lib/format";
 import { monthLabel } from "~/lib/statement-month";
-import type { SummaryFigures, YearlySummary } from "../ledger/yearly-summary.server";
+import { SUMMARY_COLUMN_LABELS, summaryCells } from "~/lib/yearly-summary";
+import type { YearlySummary } from "../ledger/yearly-summary.server";
 import { holderDetails } from "./monthly-pdf.server";
 import { PdfPages } from "./pdf-pages.server";
 
 export const summaryFileName = (year: string) => `yearly-summary-${year}.pdf`;
-
-/** A row's figures as the summary prints them: what came in and went out as amounts, results with their sign. */
-export function summaryCells(figures: SummaryFigures): string[] {
-  return [
-    formatCents(figures.depositsCents),
-    formatCents(figures.withdrawalsCents),
-    formatCents(figures.feesCents),
-    formatSignedCents(figures.profitAndLossCents),
-    formatCents(figures.closingCents),
-  ];
-}
-
-export const SUMMARY_COLUMN_LABELS = ["Deposits", "Withdrawals", "Fees", "Profit and loss", "Closing balance"];
 
 export async function yearlySummaryPdf(s: YearlySummary, firm: string, generatedAt: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
