@@ -177,6 +177,7 @@ export class PdfPages {
       lefts.push(x);
       x += column.width * this.width;
     }
+    const tableRight = x;
     const line = (cells: string[], bold: boolean, muted = false) => {
       cells.forEach((value, index) => {
         const column = columns[index];
@@ -197,7 +198,7 @@ export class PdfPages {
       );
       this.page.drawLine({
         start: { x: MARGIN, y: this.y - 4 },
-        end: { x: MARGIN + this.width, y: this.y - 4 },
+        end: { x: tableRight, y: this.y - 4 },
         thickness: 0.5,
         color: RULE,
       });
