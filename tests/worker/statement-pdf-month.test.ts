@@ -1,11 +1,21 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatCents, formatDateTimeUtc, formatLongDate, formatSignedCents } from "~/lib/format";
 import { statusLabel, typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { clientStatement, parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
 import { storedPdfPrefix } from "~/server/statement-pdf/stored-pdf.server";
-import { appEnv, createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import {
+  appEnv,
+  createUser,
+  db,
+  getPage,
+  insertTransaction,
+  postForm,
+  sessionCookieFor,
+  signedInAdmin,
+} from "../support/fixtures";
 import { lineStarting, pdfPages } from "../support/pdf-text";
 import { markVerified } from "../support/verification-state";
 
@@ -200,6 +210,16 @@ describe("a month's statement as a PDF", () => {
     await env.DB.prepare("UPDATE profiles SET first_name = 'Robin' WHERE user_id = ?").bind(client.id).run();
     const renamed = (await pdfPages((await download(`/statements/${MONTH}.pdf`, client.cookie)).bytes)).flat();
     expect(lineStarting(renamed, "Account holder")).toEqual(["Account holder", "Robin Tester"]);
+  });
+
+  it("loses its kept copies when the client's data is deleted", async () => {
+    const client = await clientWithMarch(2);
+    await download(`/statements/${MONTH}.pdf`, client.cookie);
+    expect(await storedKeys(client.id)).toHaveLength(1);
+    const admin = await signedInAdmin();
+    const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
+    expect(await response.text()).toContain(ADMIN_MESSAGES.deleted);
+    await vi.waitFor(async () => expect(await storedKeys(client.id)).toEqual([]));
   });
 
   it("builds the current month's PDF on each download and keeps none", async () => {

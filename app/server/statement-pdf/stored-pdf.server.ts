@@ -56,3 +56,13 @@ export async function storedOrBuiltPdf(
   if (stale.length > 0) await bucket.delete(stale);
   return { body: bytes, size: bytes.length };
 }
+
+/** Every kept PDF of a client (their data was deleted): a page of keys at a time. */
+export async function deleteStoredPdfs(bucket: R2Bucket, userId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix: `statements/${userId}/`, cursor });
+    if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}
