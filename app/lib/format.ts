@@ -46,3 +46,8 @@ export function formatMediumDate(epochMs: number): string {
 export function formatDateTimeUtc(epochMs: number): string {
   return `${dateTime.format(new Date(epochMs))} UTC`;
 }
+
+/** A movement's amount with its direction: "+$1,250.00", "−$75.00" (a true minus sign). */
+export function formatSignedCents(cents: number): string {
+  return cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`;
+}

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageMeta, RouteError } from "~/components/route-error";
-import { monthLabel } from "~/lib/statement-month";
+import { monthLabel, yearsOf } from "~/lib/statement-month";
 import { statementMonths } from "~/server/ledger/statements.server";
 import { requireClient } from "~/server/session.server";
 
@@ -9,11 +9,12 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Statements" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
-  return { months: await statementMonths(context.db, user.id) };
+  const months = await statementMonths(context.db, user.id);
+  return { months, years: yearsOf(months) };
 }
 
 export default function Statements() {
-  const { months } = useLoaderData<typeof loader>();
+  const { months, years } = useLoaderData<typeof loader>();
   return (
     <section className="space-y-6">
       <div>
@@ -42,6 +43,28 @@ export default function Statements() {
           ))}
         </ul>
       )}
+      {years.length > 0 ? (
+        <section aria-labelledby="years-title" className="space-y-3">
+          <h2 id="years-title" className="text-xl font-semibold">
+            Yearly summaries
+          </h2>
+          <p className="text-ink-muted">
+            For each year: deposits, withdrawals, fees, profit and loss and the closing balance, month by month.
+          </p>
+          <ul className="divide-y divide-border rounded-xl border border-border bg-surface" data-testid="summary-years">
+            {years.map((year) => (
+              <li key={year} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-5 py-3">
+                <Link to={`/statements/year/${year}`} className="font-medium text-brand hover:underline">
+                  Yearly summary {year}
+                </Link>
+                <a href={`/statements/year/${year}.pdf`} download className="py-1 text-sm text-brand hover:underline">
+                  Download PDF<span className="sr-only"> of the yearly summary {year}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

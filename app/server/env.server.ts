@@ -221,6 +221,8 @@ export interface WorkerBindings {
   ADMIN_DESK: DurableObjectNamespace<FeedHub>;
   /** Identity documents: a private bucket, read only through the Worker (never public, never cached). */
   DOCUMENTS: R2Bucket;
+  /** Statement PDFs of closed months, built once (private like DOCUMENTS; a cache: anything in it may be deleted). */
+  STATEMENTS: R2Bucket;
   [key: string]: unknown;
 }
 

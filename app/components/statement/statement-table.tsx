@@ -5,12 +5,12 @@
 import type { ReactNode } from "react";
 import { Moment } from "~/components/moment";
 import { type StackedColumn, StackedTable } from "~/components/stacked-table";
-import { formatCents } from "~/lib/format";
+import { formatCents, formatSignedCents } from "~/lib/format";
 import { typeLabel } from "~/lib/labels";
 import type { TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 
-export const signed = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`);
+export const signed = formatSignedCents;
 
 export const cell = "px-3 py-2";
 export const numberCell = `${cell} text-right tabular-nums whitespace-nowrap`;

@@ -15,6 +15,7 @@ import type { Db } from "../db.server";
 import { schema, writeTogether } from "../db.server";
 import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { endSessionsOf } from "../session.server";
+import { deleteStoredPdfs } from "../statement-pdf/stored-pdf.server";
 
 const { users } = schema;
 
@@ -85,5 +86,7 @@ export async function deleteClient(context: CommandContext, actor: BackOfficeAct
   const result = await deleteClientData(context.db, actor, userId);
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   afterCommit(context, { events: [{ userId, event: { type: "client.deleted", userId } }], signedOut: [userId] });
+  // Their statement PDFs print their name and every movement: kept copies go with the data.
+  context.ctx.waitUntil(deleteStoredPdfs(context.bindings.STATEMENTS, userId));
   return { ok: true };
 }

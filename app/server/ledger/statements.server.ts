@@ -177,6 +177,35 @@ export async function monthlyStatement(db: Db, userId: string, period: Statement
   };
 }
 
+/** How a statement names its client: their name, or their e-mail address when they gave none. */
+export function holderName(profile: { firstName: string; lastName: string } | undefined, email: string): string {
+  return [profile?.firstName, profile?.lastName].filter(Boolean).join(" ") || email;
+}
+
+/**
+ * A month's statement as the client reads it, on the page and in the PDF alike: the figures, the period (the
+ * current month's runs to `now`) and who it is for (their name, or their e-mail address when they gave none).
+ */
+export async function clientStatement(
+  db: Db,
+  user: { id: string; email: string },
+  period: StatementPeriod,
+  now = Date.now(),
+) {
+  const { holder, ...statement } = await monthlyStatement(db, user.id, period);
+  return {
+    ...statement,
+    month: period.month,
+    periodStart: period.start,
+    periodEnd: Math.min(period.end, now + 1) - 1,
+    accountId: user.id,
+    email: user.email,
+    holder: holderName(holder, user.email),
+  };
+}
+
+export type ClientStatement = Awaited<ReturnType<typeof clientStatement>>;
+
 /**
  * The first request (not approved) a client made at or after `fromSql`: one seek per status on the index
  * (user_id, status, created_at, id), the smallest of the three.

@@ -1,0 +1,109 @@
+/**
+ * A year's summary (/statements/year/{year}): for each month of the year, the money that moved by kind and the
+ * closing balance, and the same for the year. Read from `ledger_months` (approved cents per client, type and the
+ * UTC month the money moved) plus the year's opening balance, the monthly statement's own `openingQuery`: so each
+ * month's closing balance is its statement's, and the cost does not grow with the history.
+ */
+import { and, eq, gte, lte } from "drizzle-orm";
+import { emptyTotals, type FigureName, figure } from "~/lib/money/rules";
+import { YEAR_PATTERN } from "~/lib/statement-month";
+import type { SummaryFigures } from "~/lib/yearly-summary";
+import type { TransactionType } from "../../../db/enums";
+import { type Db, readTogether, schema } from "../db.server";
+import { holderName, openingQuery, type PeriodRefusal } from "./statements.server";
+
+const { ledgerMonths, profiles } = schema;
+
+export interface SummaryYear {
+  year: string;
+  start: number;
+  end: number;
+}
+
+export function parseSummaryYear(input: string, now = Date.now()): SummaryYear | PeriodRefusal {
+  if (!YEAR_PATTERN.test(input)) return "malformed";
+  const year = Number(input);
+  const start = Date.UTC(year, 0, 1);
+  if (start > now) return "future";
+  return { year: input, start, end: Date.UTC(year + 1, 0, 1) };
+}
+
+/**
+ * The summary's columns, each a sum of figures of the rules table over the month's approved rows: deposits (plain
+ * and stock), fee deposits, withdrawals, profit less loss. With the opening balance they make the closing one.
+ */
+const COLUMNS = {
+  depositsCents: ["plainDeposits", "stockBalance"],
+  feesCents: ["feeDeposits"],
+  withdrawalsCents: ["withdrawals"],
+  profitAndLossCents: ["totalProfit"],
+} as const satisfies Record<string, readonly FigureName[]>;
+
+type Column = keyof typeof COLUMNS;
+export type SummaryMonth = SummaryFigures & { month: string };
+
+export async function yearlySummary(db: Db, client: { id: string; email: string }, year: SummaryYear, now: number) {
+  const { profile, opening, rows } = await readTogether(db, {
+    profile: db
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(eq(profiles.userId, client.id))
+      .limit(1),
+    opening: openingQuery(db, client.id, `${year.year}-01`),
+    rows: db
+      .select({
+        month: ledgerMonths.month,
+        type: ledgerMonths.transactionType,
+        count: ledgerMonths.count,
+        cents: ledgerMonths.cents,
+      })
+      .from(ledgerMonths)
+      .where(
+        and(
+          eq(ledgerMonths.userId, client.id),
+          gte(ledgerMonths.month, `${year.year}-01`),
+          lte(ledgerMonths.month, `${year.year}-12`),
+        ),
+      ),
+  });
+  const openingCents = Number(opening[0]?.cents ?? 0);
+  let balance = openingCents;
+  const months: SummaryMonth[] = [];
+  for (let index = 0; index < 12 && Date.UTC(Number(year.year), index, 1) <= now; index++) {
+    const month = `${year.year}-${String(index + 1).padStart(2, "0")}`;
+    const totals = emptyTotals();
+    for (const row of rows) {
+      if (row.month === month) totals.approved[row.type as TransactionType] = { count: row.count, cents: row.cents };
+    }
+    const movedCents = figure(totals, "ledgerBalance");
+    balance += movedCents;
+    const columns = Object.fromEntries(
+      Object.entries(COLUMNS).map(([column, names]) => [
+        column,
+        names.reduce((sum, name) => sum + figure(totals, name), 0),
+      ]),
+    ) as Record<Column, number>;
+    months.push({ month, ...columns, movedCents, closingCents: balance });
+  }
+  const sum = (key: keyof SummaryFigures) => months.reduce((total, month) => total + month[key], 0);
+  return {
+    year: year.year,
+    periodStart: year.start,
+    periodEnd: Math.min(year.end, now + 1) - 1,
+    accountId: client.id,
+    email: client.email,
+    holder: holderName(profile[0], client.email),
+    openingCents,
+    months,
+    total: {
+      depositsCents: sum("depositsCents"),
+      feesCents: sum("feesCents"),
+      withdrawalsCents: sum("withdrawalsCents"),
+      profitAndLossCents: sum("profitAndLossCents"),
+      movedCents: sum("movedCents"),
+      closingCents: balance,
+    } satisfies SummaryFigures,
+  };
+}
+
+export type YearlySummary = Awaited<ReturnType<typeof yearlySummary>>;

@@ -1,0 +1,174 @@
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatCents, formatLongDate } from "~/lib/format";
+import { TRANSACTION_TYPES } from "~/lib/ledger";
+import { monthLabel } from "~/lib/statement-month";
+import { SUMMARY_COLUMN_LABELS, summaryCells } from "~/lib/yearly-summary";
+import { clientStatement, parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
+import { parseSummaryYear, type SummaryYear, yearlySummary } from "~/server/ledger/yearly-summary.server";
+import { appEnv, createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import { lineStarting, pdfPages } from "../support/pdf-text";
+import { markVerified } from "../support/verification-state";
+
+const DAY = 86_400_000;
+const YEAR = parseSummaryYear("2025") as SummaryYear;
+/** The ASCII minus the PDF's fonts write for the page's typographic one. */
+const printed = (text: string) => text.replace(/\u2212/g, "-");
+const pageText = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
+
+/** Rows asked for from December 2024 to December 2025, some decided up to 40 days later (into 2026), some not. */
+const operations = fc.array(
+  fc.record({
+    transactionType: fc.constantFrom(...TRANSACTION_TYPES),
+    amountCents: fc.integer({ min: 1, max: 2_000_000 }),
+    createdAt: fc.integer({ min: Date.UTC(2024, 11, 1), max: Date.UTC(2025, 11, 31, 23) }),
+    fate: fc.constantFrom("approved", "pending", "rejected"),
+    delay: fc.integer({ min: 0, max: 40 * DAY }),
+  }),
+  { minLength: 1, maxLength: 20 },
+);
+
+describe("a year's summary", () => {
+  it("closes each month on its statement's closing balance, its columns adding up to the money moved", async () => {
+    const admin = await createUser({ role: "admin" });
+    await fc.assert(
+      fc.asyncProperty(operations, async (ops) => {
+        const client = await createUser();
+        await markVerified(client.id);
+        for (const op of ops) {
+          await insertTransaction(client.id, {
+            transactionType: op.transactionType,
+            amountCents: op.amountCents,
+            createdAt: op.createdAt,
+            stock: op.transactionType === "stock_deposit" ? "AAPL" : null,
+            status: op.fate === "pending" ? "pending" : op.fate === "approved" ? "approved" : "rejected",
+            ...(op.fate === "pending" ? {} : { decidedBy: admin.id, decidedAt: op.createdAt + op.delay }),
+          });
+        }
+        const summary = await yearlySummary(db, client, YEAR, Date.now());
+        expect(summary.months.map((m) => m.month)).toEqual(
+          Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, "0")}`),
+        );
+        const january = await clientStatement(db, client, parseStatementMonth("2025-01") as StatementPeriod);
+        expect(summary.openingCents).toBe(january.openingCents);
+        for (const m of summary.months) {
+          const statement = await clientStatement(db, client, parseStatementMonth(m.month) as StatementPeriod);
+          expect(m.closingCents).toBe(statement.closingCents);
+          expect(m.movedCents).toBe(statement.closingCents - statement.openingCents);
+          expect(m.depositsCents + m.feesCents - m.withdrawalsCents + m.profitAndLossCents).toBe(m.movedCents);
+          const total = (...types: string[]) =>
+            statement.totals.filter((t) => types.includes(t.type)).reduce((sum, t) => sum + t.signedCents, 0);
+          expect(m.depositsCents).toBe(total("deposit", "stock_deposit"));
+          expect(m.feesCents).toBe(total("fee_deposit"));
+          expect(m.withdrawalsCents).toBe(0 - total("withdraw"));
+          expect(m.profitAndLossCents).toBe(total("profit", "loss"));
+        }
+        expect(summary.total.closingCents).toBe(summary.months.at(-1)?.closingCents);
+        expect(summary.total.depositsCents).toBe(summary.months.reduce((sum, m) => sum + m.depositsCents, 0));
+        expect(summary.total.movedCents).toBe(summary.total.closingCents - summary.openingCents);
+      }),
+      { numRuns: 15 },
+    );
+  }, 60_000);
+
+  it("downloads as a PDF and shows as a page with the same figures, linked from the statements", async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await createUser({ firstName: "Casey" });
+    await markVerified(client.id);
+    const approved = (at: number, values: Parameters<typeof insertTransaction>[1]) =>
+      insertTransaction(client.id, {
+        status: "approved",
+        decidedBy: admin.id,
+        createdAt: at,
+        decidedAt: at,
+        ...values,
+      });
+    await approved(Date.UTC(2024, 10, 5), { amountCents: 100_000 });
+    await approved(Date.UTC(2025, 0, 9), { amountCents: 250_000 });
+    await approved(Date.UTC(2025, 0, 20), { transactionType: "fee_deposit", amountCents: 1_500 });
+    await approved(Date.UTC(2025, 2, 3), { transactionType: "profit", tradingPair: "BTC/USD", amountCents: 12_345 });
+    await approved(Date.UTC(2025, 5, 30), { transactionType: "loss", tradingPair: "EUR/USD", amountCents: 20_000 });
+    await approved(Date.UTC(2025, 11, 31, 23), { transactionType: "withdraw", amountCents: 50_000 });
+    // Asked for in December, approved in January: it counts in 2026.
+    await insertTransaction(client.id, {
+      transactionType: "withdraw",
+      amountCents: 7_000,
+      status: "approved",
+      createdAt: Date.UTC(2025, 11, 30),
+      decidedBy: admin.id,
+      decidedAt: Date.UTC(2026, 0, 2),
+    });
+    const cookie = await sessionCookieFor(client.id);
+    const summary = await yearlySummary(db, client, YEAR, Date.now());
+    expect(summary.openingCents).toBe(100_000);
+    expect(summary.total).toEqual({
+      depositsCents: 250_000,
+      feesCents: 1_500,
+      withdrawalsCents: 50_000,
+      profitAndLossCents: 12_345 - 20_000,
+      movedCents: 250_000 + 1_500 - 50_000 + 12_345 - 20_000,
+      closingCents: 100_000 + 250_000 + 1_500 - 50_000 + 12_345 - 20_000,
+    });
+
+    const response = await getPage("/statements/year/2025.pdf", cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="yearly-summary-2025.pdf"');
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const pages = await pdfPages(await response.arrayBuffer());
+    expect(pages).toHaveLength(1);
+    const lines = pages.flat();
+    expect(lines[0]).toEqual([appEnv.BRAND_NAME]);
+    expect(lines[1]).toEqual(["Yearly summary 2025"]);
+    expect(lines[2]).toEqual([`Period: ${formatLongDate(YEAR.start)} – ${formatLongDate(YEAR.end - 1)} (UTC)`]);
+    expect(lineStarting(lines, "Account holder")).toEqual(["Account holder", "Casey Tester"]);
+    expect(lineStarting(lines, "E-mail")).toEqual(["E-mail", client.email]);
+    expect(lineStarting(lines, "Account ID")).toEqual(["Account ID", client.id]);
+    expect(lineStarting(lines, "Opening balance")).toEqual(["Opening balance", "$1,000.00"]);
+    expect(lineStarting(lines, "Closing balance")).toEqual([
+      "Closing balance",
+      formatCents(summary.total.closingCents),
+    ]);
+    expect(lineStarting(lines, "Month")).toEqual(["Month", ...SUMMARY_COLUMN_LABELS]);
+    for (const m of summary.months) {
+      expect(lineStarting(lines, monthLabel(m.month))).toEqual([monthLabel(m.month), ...summaryCells(m).map(printed)]);
+    }
+    expect(lineStarting(lines, "Year 2025")).toEqual(["Year 2025", ...summaryCells(summary.total).map(printed)]);
+    expect(lineStarting(lines, "December 2025")).toContain("$2,938.45");
+    expect(pages[0]?.at(-1)?.at(-1)).toBe("Page 1 of 1");
+
+    const page = await pageText(await getPage("/statements/year/2025", cookie));
+    expect(page).toContain("Yearly summary 2025");
+    expect(page).toContain('href="/statements/year/2025.pdf"');
+    for (const text of summaryCells(summary.total)) expect(page).toContain(text);
+
+    const index = await pageText(await getPage("/statements", cookie));
+    for (const year of ["2026", "2025", "2024"]) {
+      expect(index).toContain(`href="/statements/year/${year}"`);
+      expect(index).toContain(`href="/statements/year/${year}.pdf"`);
+    }
+    const month = await pageText(await getPage("/statements/2025-03", cookie));
+    expect(month).toContain('href="/statements/2025-03.pdf"');
+    expect(month).toContain(client.email);
+  });
+
+  it("is the signed-in client's own, and a malformed or future year has none", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { amountCents: 1_000, createdAt: Date.UTC(2025, 3, 1) });
+    const cookie = await sessionCookieFor(client.id);
+    for (const path of ["/statements/year/25", "/statements/year/2999", "/statements/year/2999.pdf"]) {
+      expect((await getPage(path, cookie)).status).toBe(404);
+    }
+    const visitor = await getPage("/statements/year/2025.pdf");
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("Location")).toBe(
+      `/login?redirectTo=${encodeURIComponent("/statements/year/2025.pdf")}`,
+    );
+    const admin = await createUser({ role: "admin" });
+    const asAdmin = await getPage("/statements/year/2025.pdf", await sessionCookieFor(admin.id));
+    expect(asAdmin.headers.get("Location")).toBe("/admin");
+    // Summaries are built on each download, never kept.
+    expect((await env.STATEMENTS.list({ prefix: `statements/${client.id}/` })).objects).toEqual([]);
+  });
+});
