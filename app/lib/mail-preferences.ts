@@ -37,7 +37,8 @@ export const MAIL_CATEGORY_LIST: readonly MailCategoryInfo[] = [
 /** The client mails that cannot be turned off, as the preferences card lists them. */
 export const ALWAYS_SENT_MAILS = [
   "Security notices: a new sign-in, a password, two-factor, passkey or sign-in provider change",
-  "Links you ask for: password reset, e-mail confirmation, the cancel link of a withdrawal to a new address",
+  "Account mails: the welcome mail, and the links you ask for (password reset, e-mail confirmation)",
+  "The cancel link of a withdrawal to an address you were never paid to",
   "Legal notices: identity verification reminders and the restriction of an unverified account",
 ] as const;
 

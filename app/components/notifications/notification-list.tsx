@@ -29,7 +29,12 @@ export function NotificationList({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const anyUnread = rows.some((row) => row.unread);
+  // What is being marked shows as read at once, not after the list is read again.
+  const sending = navigation.formData;
+  const markedNow = (id: number) =>
+    sending?.get("intent") === "read-all" || (sending?.get("intent") === "read" && sending.get("id") === String(id));
+  const shown = rows.map((row) => (row.unread && markedNow(row.id) ? { ...row, unread: false } : row));
+  const anyUnread = shown.some((row) => row.unread);
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -48,7 +53,7 @@ export function NotificationList({
         </p>
       ) : (
         <ol className="mt-4 divide-y divide-border" aria-label="Notifications">
-          {rows.map((row) => (
+          {shown.map((row) => (
             <li
               key={row.id}
               className={`flex flex-col gap-3 py-4 sm:flex-row sm:items-start sm:justify-between ${row.unread ? "border-l-4 border-l-brand pl-3" : "pl-4"}`}
