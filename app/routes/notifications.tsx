@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner } from "~/components/form";
 import { NotificationList } from "~/components/notifications/notification-list";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
 import {
@@ -18,10 +19,11 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Notifications" }]);
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context);
   const url = new URL(request.url);
-  return notificationsPage(context.db, user.id, {
+  const page = await notificationsPage(context.db, user.id, {
     after: url.searchParams.get("after"),
     before: url.searchParams.get("before"),
   });
+  return { accountId: user.id, ...page };
 }
 
 const NOTIFICATION_ID = /^[1-9]\d{0,15}$/;
@@ -44,8 +46,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Notifications() {
-  const page = useLoaderData<typeof loader>();
+  const { accountId, ...page } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  // A decision or an entry while the list is open brings its notification in without a reload.
+  const refresh = useThrottledRevalidate();
+  useFeed(`/ws/clients/${accountId}`, { onEvent: refresh, onReconnect: refresh });
   return (
     <section className="mx-auto max-w-3xl space-y-6">
       <h1 className="text-3xl font-bold">Notifications</h1>

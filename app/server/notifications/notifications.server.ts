@@ -3,7 +3,7 @@
  * the client's mail about the same event (migration 0025's trigger), never here: this module reads them a keyset
  * page at a time and marks them read, always within the signed-in client's own rows.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { describeNotification, type NotificationView } from "~/lib/notifications";
 import type { CommandContext } from "../commands.server";
 import type { Db } from "../db.server";
@@ -92,14 +92,4 @@ export async function markNotificationsRead(
   }
   if (changed.length > 0) publishToClient(context, userId, { type: "notifications.changed", userId });
   return { ok: true, changed: changed.length };
-}
-
-/** The unread count, for a caller without the session user at hand (tests, the feed). */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .select({ count: sql<number>`count(*)` })
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
-    .get();
-  return row?.count ?? 0;
 }
