@@ -86,7 +86,7 @@ export function SiteHeader({
         <Link to="/" className="whitespace-nowrap text-lg font-semibold tracking-tight text-ink">
           {brandName}
         </Link>
-        <ul className="hidden items-center gap-1 lg:flex">
+        <ul className="ml-auto hidden items-center gap-1 lg:flex">
           {links.map((link) => (
             <li key={link.to}>
               <RemixNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
@@ -100,7 +100,8 @@ export function SiteHeader({
             </li>
           ) : null}
         </ul>
-        <div className="flex items-center gap-2 lg:order-last">
+        {/* Without a bell this holds only the phone's menu button, and is gone at desktop width with it. */}
+        <div className={`flex items-center gap-2 ${unreadNotifications === undefined ? "lg:hidden" : "lg:ml-2"}`}>
           {unreadNotifications !== undefined ? <NotificationBell unread={unreadNotifications} /> : null}
           <button
             type="button"
