@@ -39,6 +39,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
             passkey: user.hasPasskey,
           }
         : null,
+      // The header's bell, for a client who may use the site (one subquery of the session's own read).
+      unreadNotifications: user?.role === "user" && !mustSetUpTwoFactor(user) ? user.unreadNotifications : null,
       toast,
       brand: { name: context.env.BRAND_NAME, supportEmail: context.env.SUPPORT_EMAIL },
       siteUrl: new URL(request.url).origin,
@@ -72,7 +74,11 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <NavigationProgress />
-        <SiteHeader brandName={brandName} viewer={rootData?.viewer ?? null} />
+        <SiteHeader
+          brandName={brandName}
+          viewer={rootData?.viewer ?? null}
+          unreadNotifications={rootData?.unreadNotifications ?? undefined}
+        />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
           {children}
         </main>

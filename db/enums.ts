@@ -88,3 +88,19 @@ export const MONITORING_RULES = [
 export type MonitoringRule = (typeof MONITORING_RULES)[number];
 export const ALERT_STATUSES = ["open", "dismissed", "escalated", "reported"] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+/**
+ * The notification centre (docs/product.md, "Notifications"): what a notification can be about (the name of the
+ * client mail whose insert writes it), and the mails a client may turn off, by category (the rest, security and
+ * legal notices, always go). Migration 0025's checks and trigger spell the same lists.
+ */
+export const NOTIFICATION_KINDS = [
+  "request_decided",
+  "entry_posted",
+  "verification_decided",
+  "verification_restricted",
+  "security_notice",
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export const MAIL_CATEGORIES = ["requests", "entries", "verification"] as const;
+export type MailCategory = (typeof MAIL_CATEGORIES)[number];

@@ -15,7 +15,6 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-
 import {
   ALERT_STATUSES,
   AUTH_TOKEN_PURPOSES,
@@ -25,7 +24,9 @@ import {
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_KINDS,
   IDENTITY_DOCUMENT_TYPES,
+  MAIL_CATEGORIES,
   MONITORING_RULES,
+  NOTIFICATION_KINDS,
   OAUTH_PROVIDERS,
   OUTBOX_STATUSES,
   PASSKEY_DEVICE_TYPES,
@@ -883,5 +884,51 @@ export const webauthnChallenges = sqliteTable(
     check("webauthn_challenges_account", sql`(${t.purpose} = 'sign_in') = (${t.userId} IS NULL)`),
     index("webauthn_challenges_requester_idx").on(t.requestedBy, t.expiresAt),
     index("webauthn_challenges_expiry_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * The client's notification centre (docs/product.md, "Notifications"): one row per event the client was mailed
+ * about, written by the outbox insert of that mail (migration 0025's trigger), never by code of its own. `subject`
+ * is what it links to ("transaction:42", "verification", "security:new_browser"); `data` is the mail's data.
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    subject: text("subject").notNull(),
+    data: text("data", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /** The mail's dedupe key: an event retried writes no second notification. */
+    dedupeKey: text("dedupe_key").unique(),
+    createdAt: integer("created_at").notNull().default(now),
+    readAt: integer("read_at"),
+  },
+  (t) => [
+    check("notifications_kind", sql`${t.kind} IN (${inList(NOTIFICATION_KINDS)})`),
+    index("notifications_user_newest_idx").on(t.userId, t.createdAt, t.id),
+    // The bell's count, on every signed-in page: only unread rows are in it.
+    index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} IS NULL`),
+  ],
+);
+
+/** The optional mails a client chose (absent = wanted); security and legal notices have no category. */
+export const mailPreferences = sqliteTable(
+  "mail_preferences",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    category: text("category", { enum: MAIL_CATEGORIES }).notNull(),
+    wanted: integer("wanted", { mode: "boolean" }).notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.category] }),
+    check("mail_preferences_category", sql`${t.category} IN (${inList(MAIL_CATEGORIES)})`),
+    check("mail_preferences_wanted", sql`${t.wanted} IN (0, 1)`),
   ],
 );

@@ -20,7 +20,56 @@ function SignOutButton({ className = "" }: { className?: string }) {
   );
 }
 
-export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: Viewer }) {
+/**
+ * The client's bell: their unread notifications, from the root loader, so it changes whenever the page's data is
+ * read again (a navigation, a form, an event on the client's feed). The number is in the link's name, not only
+ * drawn.
+ */
+function NotificationBell({ unread }: { unread: number }) {
+  const label = unread === 0 ? "Notifications" : `Notifications, ${unread} unread`;
+  return (
+    <RemixNavLink
+      to="/notifications"
+      aria-label={label}
+      title={label}
+      className={({ isActive }) =>
+        `relative inline-flex h-10 w-10 items-center justify-center rounded-md hover:bg-surface-raised hover:text-ink ${
+          isActive ? "bg-surface-raised text-ink" : "text-ink-muted"
+        }`
+      }
+      data-testid="notification-bell"
+    >
+      <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor">
+        <path
+          d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      {unread > 0 ? (
+        <span
+          aria-hidden="true"
+          data-testid="notification-count"
+          className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-danger px-1 text-center text-xs font-semibold leading-5 text-canvas"
+        >
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </RemixNavLink>
+  );
+}
+
+export function SiteHeader({
+  brandName,
+  viewer,
+  unreadNotifications,
+}: {
+  brandName: string;
+  viewer: Viewer;
+  /** The client's unread notifications; absent for a visitor or an admin (no bell). */
+  unreadNotifications?: number;
+}) {
   const links = navLinksFor(viewer);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -37,7 +86,7 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
         <Link to="/" className="whitespace-nowrap text-lg font-semibold tracking-tight text-ink">
           {brandName}
         </Link>
-        <ul className="hidden items-center gap-1 lg:flex">
+        <ul className="ml-auto hidden items-center gap-1 lg:flex">
           {links.map((link) => (
             <li key={link.to}>
               <RemixNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
@@ -51,22 +100,26 @@ export function SiteHeader({ brandName, viewer }: { brandName: string; viewer: V
             </li>
           ) : null}
         </ul>
-        <button
-          type="button"
-          className="inline-flex items-center rounded-md border border-border px-3 py-2 text-sm text-ink lg:hidden"
-          aria-expanded={menuOpen}
-          aria-controls={menuId}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
-          <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor">
-            {menuOpen ? (
-              <path d="M5 5l10 10M15 5L5 15" strokeWidth="2" />
-            ) : (
-              <path d="M3 6h14M3 10h14M3 14h14" strokeWidth="2" />
-            )}
-          </svg>
-        </button>
+        {/* Without a bell this holds only the phone's menu button, and is gone at desktop width with it. */}
+        <div className={`flex items-center gap-2 ${unreadNotifications === undefined ? "lg:hidden" : "lg:ml-2"}`}>
+          {unreadNotifications !== undefined ? <NotificationBell unread={unreadNotifications} /> : null}
+          <button
+            type="button"
+            className="inline-flex items-center rounded-md border border-border px-3 py-2 text-sm text-ink lg:hidden"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
+            <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor">
+              {menuOpen ? (
+                <path d="M5 5l10 10M15 5L5 15" strokeWidth="2" />
+              ) : (
+                <path d="M3 6h14M3 10h14M3 14h14" strokeWidth="2" />
+              )}
+            </svg>
+          </button>
+        </div>
       </nav>
       <div id={menuId} hidden={!menuOpen} className="border-t border-border bg-surface lg:hidden">
         <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">

@@ -59,7 +59,9 @@ export type FeedEvent =
    */
   | { type: "verification.changed"; userId: string }
   /** Desk only: a note was written on a client, so their open back-office page reloads its notes and flags. */
-  | { type: "client.notes.changed"; userId: string };
+  | { type: "client.notes.changed"; userId: string }
+  /** Client only: their notifications were marked read, so their other open pages re-read the bell's count. */
+  | { type: "notifications.changed"; userId: string };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -110,7 +112,12 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
   if (value.type === "proposal.changed" || value.type === "alerts.changed") return { type: value.type };
-  if (value.type === "client.deleted" || value.type === "verification.changed" || value.type === "client.notes.changed")
+  if (
+    value.type === "client.deleted" ||
+    value.type === "verification.changed" ||
+    value.type === "client.notes.changed" ||
+    value.type === "notifications.changed"
+  )
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;
   const transaction = parseFeedTransaction(value.transaction);

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
 import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
+import { MailPreferencesCard } from "~/components/account/mail-preferences-card";
 import { PasskeysCard } from "~/components/account/passkeys-card";
 import { ProvidersCard } from "~/components/account/providers-card";
 import { SessionsCard } from "~/components/account/sessions-card";
@@ -14,6 +15,7 @@ import { VerificationStatusCard } from "~/components/verification/verification-s
 import { formatLongDate } from "~/lib/format";
 import { validateForm } from "~/lib/forms";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
+import { MAIL_PREFERENCE_MESSAGES } from "~/lib/mail-preferences";
 import { changePasswordSchema, MESSAGES, profileSchema } from "~/lib/schemas/auth";
 import { SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { summarizeVerification } from "~/lib/verification-summary";
@@ -26,7 +28,8 @@ import { changePassword } from "~/server/auth/passwords.server";
 import { twoFactorStatus } from "~/server/auth/two-factor.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { dispatchIntent } from "~/server/intents.server";
+import { dispatchIntent, UNKNOWN_INTENT } from "~/server/intents.server";
+import { mailPreferencesOf, saveMailPreferences } from "~/server/notifications/mail-preferences.server";
 import { requireUser } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 
@@ -35,15 +38,18 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Independent reads, asked for at once.
-  const [account, { sessions, signIns }, providers, twoFactor, verification, passkeys] = await Promise.all([
-    getAccount(context.db, user.id),
-    sessionsAndSignIns(context.db, user),
-    providersOf(context, user),
-    twoFactorStatus(context.db, user.id),
-    // Verification is a client's matter: an admin's account has none.
-    user.role === "user" ? verificationStateQuery(context.db, user.id) : [],
-    listPasskeys(context, user.id),
-  ]);
+  const [account, { sessions, signIns }, providers, twoFactor, verification, passkeys, mailPreferences] =
+    await Promise.all([
+      getAccount(context.db, user.id),
+      sessionsAndSignIns(context.db, user),
+      providersOf(context, user),
+      twoFactorStatus(context.db, user.id),
+      // Verification is a client's matter: an admin's account has none.
+      user.role === "user" ? verificationStateQuery(context.db, user.id) : [],
+      listPasskeys(context, user.id),
+      // Mail preferences are a client's: an admin's mails are all the desk's or security notices.
+      user.role === "user" ? mailPreferencesOf(context.db, user.id) : null,
+    ]);
   if (!account) notFound();
   const verificationState = stateOf(verification);
   return {
@@ -64,6 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     providers,
     passkeys,
+    mailPreferences,
     // What adding a passkey asks first (docs/product.md, "Passkeys").
     passkeyProof: twoFactor.enabled
       ? "code"
@@ -94,6 +101,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!result.ok) return reply.refused(result);
         return reply.done(MESSAGES.passwordUpdated);
       },
+      "mail-preferences": async (reply) => {
+        if (user.role !== "user") return reply.refused({ error: UNKNOWN_INTENT });
+        await saveMailPreferences(context.db, user.id, formData);
+        return reply.done(MAIL_PREFERENCE_MESSAGES.saved);
+      },
     },
     // The profile form was the page's only one: a post without an intent is still that form.
     { fallback: "profile" },
@@ -116,7 +128,7 @@ function useBanner(result: IntentReply | undefined) {
 }
 
 export default function AccountSettings() {
-  const { account, sessions, signIns, providers, twoFactor, verification, passkeys, passkeyProof } =
+  const { account, sessions, signIns, providers, twoFactor, verification, passkeys, passkeyProof, mailPreferences } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const banner = useBanner(result);
@@ -235,6 +247,7 @@ export default function AccountSettings() {
       )}
 
       {verification ? <VerificationStatusCard summary={verification} /> : null}
+      {mailPreferences ? <MailPreferencesCard wanted={mailPreferences} /> : null}
       <TwoFactorCard
         enabled={twoFactor.enabled}
         recoveryCodesLeft={twoFactor.recoveryCodesLeft}

@@ -38,6 +38,15 @@ export function publish(context: RealtimeContext, userId: string, event: FeedEve
   });
 }
 
+/** Sends one event to a client's own feed only (news of theirs the desk has no use for: notifications read). */
+export function publishToClient(context: RealtimeContext, userId: string, event: FeedEvent) {
+  inBackground(context, event.type, async () => {
+    const checked = parseFeedEvent(event);
+    if (!checked) throw new Error(`refusing to publish a malformed ${event.type} event`);
+    await clientFeed(context.bindings, userId).publish(checked);
+  });
+}
+
 /** Sends one event to the admin desk only (news for admins, none of a client's business). */
 export function publishToDesk(context: RealtimeContext, event: FeedEvent) {
   inBackground(context, event.type, async () => {

@@ -38,6 +38,8 @@ export interface SessionUser {
   secondFactorResetAt: number | null;
   /** The back-office roles an admin holds (none for a client): what they may do is app/lib/permissions.ts. */
   roles: BackOfficeRole[];
+  /** The header bell's count: the client's unread notifications (one partial index; always 0 for an admin). */
+  unreadNotifications: number;
 }
 
 /** The second factor a sign-in (or a step-up) proved, and when. */
@@ -156,6 +158,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       secondFactorMethod: sessions.secondFactorMethod,
       secondFactorResetAt: users.secondFactorResetAt,
       roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE admin_roles.user_id = ${users.id})`,
+      unreadNotifications: sql<number>`(SELECT count(*) FROM notifications WHERE notifications.user_id = ${users.id} AND notifications.read_at IS NULL)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

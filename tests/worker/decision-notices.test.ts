@@ -44,6 +44,7 @@ describe("the client's mail about a decision", () => {
         amount: 123.45,
         requestedAt: Date.UTC(2026, 0, 2, 3, 4),
         reference: transactionReference(id),
+        transactionId: id,
       },
     ]);
     const mail = renderStoredEmail("request_decided", notices[0], appEnv);

@@ -44,6 +44,7 @@ describe("app shell", () => {
       "/trading-room",
       "/stocks",
       "/account",
+      "/notifications",
     ]);
     expect(html).toContain("Sign Out");
   });

@@ -68,6 +68,8 @@ export async function deleteClientData(
       keepNotes: sql`UPDATE client_notes SET retain_until = ${retainUntil(now)}
                      WHERE user_id = ${userId} AND retain_until IS NULL`,
       clearFlags: sql`DELETE FROM client_flags WHERE user_id = ${userId}`,
+      // Their notifications describe the deleted transactions: they go with them.
+      notifications: sql`DELETE FROM notifications WHERE user_id = ${userId}`,
     });
     return { ok: true };
   } catch (error) {

@@ -37,6 +37,7 @@ export function requestDecidedNotice(request: DecidedRequest, decision: Decision
       amount: request.amountCents / 100,
       requestedAt: request.createdAt,
       reference: transactionReference(request.id),
+      transactionId: request.id,
       ...(reason ? { reason } : {}),
     },
     to: sql`users.email`,

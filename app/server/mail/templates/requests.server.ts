@@ -125,6 +125,8 @@ export const requestDecided = mailTemplate(
     reason: z.string().trim().max(500).optional(),
     /** The request's reference ("TX-7Q2M9K"); optional so notices stored before it still render. */
     reference: z.string().regex(REFERENCE_PATTERN).optional(),
+    /** The request's id: the client's notification of the decision links to it (not shown in the mail). */
+    transactionId: transactionId.optional(),
   }),
   (d, env) => {
     const kind = d.requestType.toLowerCase();

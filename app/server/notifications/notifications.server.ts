@@ -1,0 +1,95 @@
+/**
+ * The client's notification centre (docs/product.md, "Notifications"). Rows are written by the outbox insert of
+ * the client's mail about the same event (migration 0025's trigger), never here: this module reads them a keyset
+ * page at a time and marks them read, always within the signed-in client's own rows.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import { describeNotification, type NotificationView } from "~/lib/notifications";
+import type { CommandContext } from "../commands.server";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import {
+  afterCursor,
+  createdAtCursor,
+  keysetOrderBy,
+  keysetPage,
+  type PagePosition,
+  parseCursor,
+  readsBackwards,
+} from "../paging.server";
+import { publishToClient } from "../realtime.server";
+
+const { notifications } = schema;
+
+export const NOTIFICATIONS_PAGE = 20;
+
+export const NOTIFICATION_MESSAGES = {
+  markedRead: "Marked as read",
+  allMarkedRead: "All notifications marked as read",
+  notFound: "That notification was not found.",
+} as const;
+
+export interface NotificationRow extends NotificationView {
+  id: number;
+  createdAt: number;
+  unread: boolean;
+}
+
+/** One page of the client's notifications, newest first; `after`/`before` are the URL's cursors. */
+export async function notificationsPage(db: Db, userId: string, position: PagePosition<string>) {
+  const cursor = { after: parseCursor(position.after ?? null), before: parseCursor(position.before ?? null) };
+  const backwards = readsBackwards(cursor);
+  const order = backwards ? "oldest" : "newest";
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), afterCursor(notifications, cursor.after ?? cursor.before, order)))
+    .orderBy(...keysetOrderBy(notifications, order))
+    .limit(NOTIFICATIONS_PAGE + 1);
+  const page = keysetPage(rows, cursor, NOTIFICATIONS_PAGE, createdAtCursor);
+  return {
+    ...page,
+    rows: page.rows.map(
+      (row): NotificationRow => ({
+        id: row.id,
+        createdAt: row.createdAt,
+        unread: row.readAt === null,
+        ...describeNotification(row.kind, row.subject, row.data),
+      }),
+    ),
+  };
+}
+
+/**
+ * Marks one notification read, or all of the client's: one conditional statement, so another client's id or one
+ * already read changes nothing. The client's other open pages hear of it and re-read the bell's count.
+ */
+export async function markNotificationsRead(
+  context: CommandContext,
+  userId: string,
+  which: { id: number } | "all",
+  now = Date.now(),
+): Promise<{ ok: true; changed: number } | { ok: false; error: string; status: number }> {
+  const changed = await context.db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        which === "all" ? undefined : eq(notifications.id, which.id),
+      ),
+    )
+    .returning({ id: notifications.id });
+  if (which !== "all" && changed.length === 0) {
+    // Already read is not an error; someone else's (or none) is not found, and nothing was written.
+    const own = await context.db
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.id, which.id)))
+      .get();
+    if (!own) return { ok: false, error: NOTIFICATION_MESSAGES.notFound, status: 404 };
+  }
+  if (changed.length > 0) publishToClient(context, userId, { type: "notifications.changed", userId });
+  return { ok: true, changed: changed.length };
+}
