@@ -1,0 +1,13 @@
+import { PositionsTable, type PositionView } from "~/components/portfolio/positions-table";
+
+/** The client page's Positions: the table the client reads on /portfolio, with the same figures. */
+export function ClientPositions({ positions }: { positions: PositionView[] }) {
+  return (
+    <article className="rounded-xl border border-border bg-surface p-5">
+      <h2 className="text-lg font-semibold">Positions</h2>
+      <div className="mt-3">
+        <PositionsTable positions={positions} />
+      </div>
+    </article>
+  );
+}
