@@ -46,6 +46,10 @@ test("the demo client reads the balance line, the monthly results and the positi
     const tip = mark.locator("span").first();
     await expect(tip).toBeVisible();
     await expect(tip).toHaveText(name.replace(": ", ""));
+    await page
+      .getByRole("figure")
+      .first()
+      .screenshot({ path: testInfo.outputPath(`portfolio-focused-point-${size.width}.png`) });
 
     // The figures as a table, opened from the keyboard: as many rows as the line has points.
     const points = await page.getByRole("img", { name: /^[A-Z][a-z]{2} \d{1,2}, \d{4}: / }).count();
@@ -81,7 +85,9 @@ test("the dashboard shows the last 30 days' balance with the way to /portfolio",
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.goto("/dashboard");
-    const panel = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Balance, last 30 days" }) });
+    const panel = page
+      .getByRole("article")
+      .filter({ has: page.getByRole("heading", { name: "Balance, last 30 days" }) });
     await expect(panel.getByRole("img", { name: /: -?\$/ })).toHaveCount(30);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
     await panel.screenshot({ path: testInfo.outputPath(`dashboard-chart-${size.width}.png`) });

@@ -69,13 +69,14 @@ export function BalanceChart({
             label={dayLabel(p.day)}
             value={formatCents(p.cents)}
             left={p.left}
-            className="h-2.5 w-2.5 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-brand bg-canvas hover:bg-brand focus:bg-brand"
+            below={p.top < 35}
+            className="chart-point"
             style={{ left: `${p.left}%`, top: `${p.top}%` }}
           />
         ))}
       </ChartFrame>
       <FiguresTable
-        caption={`${title}: the balance at the end of each day shown (UTC)`}
+        caption={`${title} (days end at midnight UTC)`}
         headings={["Day", "Balance"]}
         rows={points.map((p) => ({ key: p.day, label: dayLabel(p.day), value: formatCents(p.cents) }))}
       />

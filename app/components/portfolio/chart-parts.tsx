@@ -18,17 +18,21 @@ export function verticalScale(values: number[]) {
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);
   const span = high - low || 1;
-  return { low, high, top: (value: number) => 6 + ((high - value) / span) * 88 };
+  return { low, high, top: (value: number) => hundredths(6 + ((high - value) / span) * 88) };
 }
 
+/** A percentage to a hundredth: finer than a pixel at any width, and a short number in every mark's style. */
+const hundredths = (percent: number) => Math.round(percent * 100) / 100;
+
 /** A point's or bar's left edge in percent, the first and last kept off the sides. */
-export const horizontalPosition = (index: number, count: number) => (count === 1 ? 50 : 2 + (index / (count - 1)) * 96);
+export const horizontalPosition = (index: number, count: number) =>
+  count === 1 ? 50 : hundredths(2 + (index / (count - 1)) * 96);
 
 /** Where a tooltip opens so it stays inside the chart: from the left edge, centred, or from the right edge. */
 function tipSide(left: number) {
-  if (left < 25) return "left-0";
-  if (left > 75) return "right-0";
-  return "left-1/2 -translate-x-1/2";
+  if (left < 25) return "chart-tip-start";
+  if (left > 75) return "chart-tip-end";
+  return "chart-tip-middle";
 }
 
 /**
@@ -39,12 +43,15 @@ export function ChartMark({
   label,
   value,
   left,
+  below = false,
   className,
   style,
 }: {
   label: string;
   value: string;
   left: number;
+  /** The tooltip opens under the mark (a point near the chart's top) rather than above it. */
+  below?: boolean;
   className: string;
   style: React.CSSProperties;
 }) {
@@ -54,15 +61,12 @@ export function ChartMark({
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a mark is focused to read its figure, as a mouse hovers it
       tabIndex={0}
       aria-label={`${label}: ${value}`}
-      className={`group absolute focus-visible:z-10 ${className}`}
+      className={`chart-mark ${className}`}
       style={style}
     >
-      <span
-        aria-hidden="true"
-        className={`pointer-events-none invisible absolute bottom-full z-10 mb-2 whitespace-nowrap rounded-md border border-border bg-surface-raised px-2 py-1 text-xs text-ink shadow-lg group-hover:visible group-focus:visible ${tipSide(left)}`}
-      >
-        <span className="block text-ink-muted">{label}</span>
-        <span className="block font-semibold tabular-nums">{value}</span>
+      <span aria-hidden="true" className={`chart-tip ${tipSide(left)}${below ? " chart-tip-below" : ""}`}>
+        <span>{label}</span>
+        <span>{value}</span>
       </span>
     </span>
   );
@@ -134,13 +138,12 @@ export function FiguresTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-border">
+        {/* The cells' look is set once here, not on each of the rows. */}
+        <tbody className="divide-y divide-border [&_th]:py-1 [&_th]:pr-4 [&_th]:font-normal [&_td]:py-1 [&_td]:text-right [&_td]:tabular-nums">
           {rows.map((row) => (
             <tr key={row.key}>
-              <th scope="row" className="py-1 pr-4 font-normal">
-                {row.label}
-              </th>
-              <td className="py-1 text-right tabular-nums">{row.value}</td>
+              <th scope="row">{row.label}</th>
+              <td>{row.value}</td>
             </tr>
           ))}
         </tbody>

@@ -29,6 +29,8 @@ export function ResultsChart({ results, title }: { results: MonthResult[]; title
           className="absolute inset-0 h-full w-full"
         >
           {results.map((r, index) => {
+            // A month without profit or loss has no bar: the zero line is its figure.
+            if (r.cents === 0) return null;
             const top = scale.top(r.cents);
             return (
               <rect
@@ -57,13 +59,13 @@ export function ResultsChart({ results, title }: { results: MonthResult[]; title
             label={monthLabel(r.month)}
             value={formatCents(r.cents)}
             left={index * width + width / 2}
-            className="inset-y-0 hover:bg-ink/5 focus:bg-ink/5"
+            className="chart-column"
             style={{ left: `${index * width}%`, width: `${width}%` }}
           />
         ))}
       </ChartFrame>
       <FiguresTable
-        caption={`${title}: profit minus loss of each month (UTC)`}
+        caption={`${title} (UTC months)`}
         headings={["Month", "Profit minus loss"]}
         rows={results.map((r) => ({ key: r.month, label: monthLabel(r.month), value: formatCents(r.cents) }))}
       />
