@@ -50,17 +50,20 @@ describe("the redirect after sign-in", () => {
 });
 
 describe("a signed-out visit to a client page", () => {
-  it.each([["/transactions?type=deposit"], ["/statements"], ["/statements/2026-10"], ["/statements/2026-10.csv"]])(
-    "%s remembers where it was going, and the sign-in goes back there",
-    async (path) => {
-      const visit = await getPage(path);
-      expect(visit.status).toBe(302);
-      const login = visit.headers.get("Location") ?? "";
-      expect(login).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
-      const client = await createUser();
-      const redirectTo = new URL(login, "http://localhost").searchParams.get("redirectTo") ?? "";
-      const signedIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD, redirectTo });
-      expect(signedIn.headers.get("Location")).toBe(path);
-    },
-  );
+  it.each([
+    ["/transactions?type=deposit"],
+    ["/statements"],
+    ["/statements/2026-10"],
+    ["/statements/2026-10.csv"],
+    ["/portfolio?range=all"],
+  ])("%s remembers where it was going, and the sign-in goes back there", async (path) => {
+    const visit = await getPage(path);
+    expect(visit.status).toBe(302);
+    const login = visit.headers.get("Location") ?? "";
+    expect(login).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    const client = await createUser();
+    const redirectTo = new URL(login, "http://localhost").searchParams.get("redirectTo") ?? "";
+    const signedIn = await postForm("/login", { email: client.email, password: TEST_PASSWORD, redirectTo });
+    expect(signedIn.headers.get("Location")).toBe(path);
+  });
 });
