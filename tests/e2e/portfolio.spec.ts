@@ -1,8 +1,11 @@
 import type { Page } from "@playwright/test";
-import { DEMO_CLIENT, expect, seriousAccessibilityProblems, signIn, test } from "./support";
+import { DEMO_CLIENT, DEMO_SECOND_ADMIN, expect, seriousAccessibilityProblems, signIn, test } from "./support";
 
 // axe is injected as an inline script, which the CSP refuses.
 test.use({ bypassCSP: true });
+
+/** The seed's demo client (scripts/lib/demo-people.ts). */
+const DEMO_CLIENT_ID = "00000000-0000-4000-8000-000000000002";
 
 const SIZES = [
   { width: 1366, height: 900 },
@@ -72,6 +75,11 @@ test("the demo client reads the balance line, the monthly results and the positi
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
   }
 
+  // The header keeps its links on one line where they show (from 1024 px), Portfolio among them.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByRole("navigation", { name: "Main" }).screenshot({ path: testInfo.outputPath("header-1024.png") });
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveJSProperty("scrollWidth", 1024);
+
   // Another range is a link: a year shows a point every seventh day.
   await page.getByRole("link", { name: "12 months" }).click();
   await expect(page).toHaveURL(/\/portfolio\?range=12m$/);
@@ -95,4 +103,22 @@ test("the dashboard shows the last 30 days' balance with the way to /portfolio",
   }
   await page.getByRole("link", { name: "Open portfolio" }).click();
   await expect(page).toHaveURL(/\/portfolio$/);
+});
+
+test("an admin reads the demo client's positions on the client page, at desk and phone width", async ({
+  page,
+}, testInfo) => {
+  await signIn(page, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto(`/user/${DEMO_CLIENT_ID}`);
+  const panel = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Positions" }) });
+  const positions = panel.getByRole("table", { name: "Positions" });
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expect(positions.getByRole("link").first()).toHaveAttribute("href", /^\/stocks\/[A-Z.]+$/);
+    await expect(positions.getByRole("cell", { name: /\d+\.\d%$/ }).first()).toBeVisible();
+    // The table is /portfolio's, checked with axe there; nothing of it may scroll sideways here either.
+    await panel.screenshot({ path: testInfo.outputPath(`client-page-positions-${size.width}.png`) });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+  }
 });
