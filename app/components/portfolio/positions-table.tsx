@@ -2,18 +2,7 @@ import { Link } from "@remix-run/react";
 import { Moment } from "~/components/moment";
 import { StackedTable } from "~/components/stacked-table";
 import { formatCents, formatUsd } from "~/lib/format";
-
-/** A position as the server sends it (app/server/ledger/portfolio.server.ts). */
-export interface PositionView {
-  symbol: string;
-  name: string | null;
-  priceUsd: number | null;
-  cents: number;
-  count: number;
-  firstAt: number;
-  lastAt: number;
-  sharePercent: number | null;
-}
+import type { Position } from "~/server/ledger/portfolio.server";
 
 const FIGURE = { className: "py-2 pr-4 text-right font-medium" };
 const COLUMNS = [
@@ -31,7 +20,7 @@ const COLUMNS = [
  * and the watchlist's illustrative price, each stock linking to its page. The client's /portfolio and the client
  * page of the back office show the same table.
  */
-export function PositionsTable({ positions }: { positions: PositionView[] }) {
+export function PositionsTable({ positions }: { positions: Position[] }) {
   if (positions.length === 0) return <p className="text-sm text-ink-muted">No approved stock deposits yet.</p>;
   return (
     <StackedTable
