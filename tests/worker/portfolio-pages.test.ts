@@ -1,9 +1,20 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { formatMediumDate } from "~/lib/format";
 import { findStock } from "~/lib/stocks";
 import { refreshProfileProjection } from "~/server/ledger/figures.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
-import { createUser, db, getPage, insertTransaction, sessionCookieFor, signedInAdmin } from "../support/fixtures";
+import {
+  createUser,
+  db,
+  fundedClient,
+  getPage,
+  insertTransaction,
+  postForm,
+  requestWithdrawalAs,
+  sessionCookieFor,
+  signedInAdmin,
+} from "../support/fixtures";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -128,5 +139,38 @@ describe("/portfolio", () => {
     expect(text).toContain("Balance, last 30 days");
     expect(text).toContain('href="/portfolio"');
     expect(text).toMatch(/aria-label="[A-Z][a-z]{2} \d{1,2}, \d{4}: \$1,350\.00"/);
+  });
+});
+
+describe("today's point", () => {
+  it("moves when an admin approves a request on the client page, and not when a request is cancelled or waits", async () => {
+    const client = await fundedClient(10_000);
+    const today = formatMediumDate(Date.now());
+    const todaysPoint = async () => {
+      const html = await pageText(await getPage("/portfolio", client.cookie));
+      return new RegExp(`aria-label="${today}: (\\$[\\d,.]+)"`).exec(html)?.[1];
+    };
+    expect(await todaysPoint()).toBe("$100.00");
+
+    const admin = await signedInAdmin();
+    const deposit = await insertTransaction(client.id, { amountCents: 12_345 });
+    const approval = await postForm(
+      `/user/${client.id}`,
+      { intent: "approve", transactionId: String(deposit) },
+      { cookie: admin.cookie },
+    );
+    expect(approval.status).toBe(200);
+    expect(await todaysPoint()).toBe("$223.45");
+
+    // A withdrawal waiting for a decision, then cancelled by its owner: no money moved either time.
+    const withdrawal = await requestWithdrawalAs(client, { amount: "50.00" });
+    expect(await todaysPoint()).toBe("$223.45");
+    const cancel = await postForm(
+      `/requests/${withdrawal}/cancel`,
+      { redirectTo: "/portfolio" },
+      { cookie: client.cookie },
+    );
+    expect(cancel.status).toBe(302);
+    expect(await todaysPoint()).toBe("$223.45");
   });
 });
