@@ -932,3 +932,22 @@ export const mailPreferences = sqliteTable(
     check("mail_preferences_wanted", sql`${t.wanted} IN (0, 1)`),
   ],
 );
+
+/**
+ * Count and sum of a client's approved transactions per UTC day ('YYYY-MM-DD') and type, keyed like
+ * `ledger_months` by the day the money moved: a day's closing balance is its month's opening plus the signed days
+ * of the month up to it, never a read of the client's history (/portfolio's and the dashboard's charts). Written
+ * only by the triggers of db/migrations/0024_ledger_days.sql; a test holds it equal to the GROUP BY of
+ * `transactions`.
+ */
+export const ledgerDays = sqliteTable(
+  "ledger_days",
+  {
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    transactionType: text("transaction_type", { enum: TRANSACTION_TYPES }).notNull(),
+    count: integer("count").notNull(),
+    cents: integer("cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.transactionType] })],
+);

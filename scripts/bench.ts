@@ -50,6 +50,8 @@ const ROUTES: Array<{ name: string; path: string; cookie?: string }> = [
   { name: "/stocks (uncached)", path: "/stocks", cookie: "bench-uncached=1" },
   { name: "/dashboard (light)", path: "/dashboard", cookie: cookies.light },
   { name: "/dashboard (heavy)", path: "/dashboard", cookie: cookies.heavy },
+  { name: "/portfolio (light)", path: "/portfolio", cookie: cookies.light },
+  { name: "/portfolio (heavy)", path: "/portfolio", cookie: cookies.heavy },
   { name: "/transactions (light)", path: "/transactions", cookie: cookies.light },
   { name: "/transactions (heavy)", path: "/transactions", cookie: cookies.heavy },
   { name: "/admin", path: "/admin", cookie: cookies.admin },

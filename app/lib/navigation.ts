@@ -21,6 +21,7 @@ const SIGNED_OUT: NavLink[] = [
 
 const CLIENT: NavLink[] = [
   { to: "/dashboard", label: "Dashboard" },
+  { to: "/portfolio", label: "Portfolio" },
   { to: "/transactions", label: "History" },
   { to: "/deposit", label: "Deposit" },
   { to: "/withdraw", label: "Withdraw" },

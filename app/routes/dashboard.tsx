@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
 import { AccountCard } from "~/components/dashboard/account-card";
+import { BalancePanel } from "~/components/dashboard/balance-panel";
 import { FigureCards, MoneyInAndOut, StocksPanel } from "~/components/dashboard/figures";
 import { Empty, Panel, ViewAll } from "~/components/dashboard/panels";
 import { RecentActivity } from "~/components/dashboard/recent-activity";
@@ -56,6 +57,7 @@ export default function Dashboard() {
     openPositions,
     pendingAndDeclined,
     stocks,
+    balanceLine,
     suggestTwoFactor,
     verification,
   } = useLoaderData<typeof loader>();
@@ -80,6 +82,7 @@ export default function Dashboard() {
 
       <AccountCard account={account} />
       <FigureCards summary={summary} />
+      <BalancePanel points={balanceLine} />
 
       <TradingViewWidget
         title="EUR/USD market chart"

@@ -15,6 +15,7 @@ export function loader({ request }: LoaderFunctionArgs) {
     "Disallow: /trading-room",
     "Disallow: /transactions",
     "Disallow: /statements",
+    "Disallow: /portfolio",
     "Disallow: /requests/",
     "Disallow: /cancel-request",
     "Disallow: /api/",

@@ -7,6 +7,7 @@ import { ClientFlagBadges } from "~/components/admin/client-flags";
 import { ClientHoldings } from "~/components/admin/client-holdings";
 import { ClientNotes } from "~/components/admin/client-notes";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
+import { ClientPositions } from "~/components/admin/client-positions";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ProposalsCard } from "~/components/admin/proposals-card";
 import { TransactionsTable } from "~/components/admin/transactions-table";
@@ -32,6 +33,7 @@ import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
+import { positionRowsQuery, positionsOf } from "~/server/ledger/portfolio.server";
 import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
@@ -43,10 +45,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // A bad filter shows its message over the unfiltered newest page.
   const url = new URL(request.url);
   const { filters, submitted, errors, position } = historyRequest(url);
-  const detail = await clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url));
+  const [detail, positionRows] = await Promise.all([
+    clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url)),
+    positionRowsQuery(context.db, params.id ?? ""),
+  ]);
   if (!detail) notFound("User not found");
   return {
     ...detail,
+    positions: positionsOf(positionRows, detail.summary.balanceCents),
     filters,
     submitted,
     filterErrors: errors,
@@ -111,6 +117,7 @@ export default function ClientDetail() {
     profile,
     summary,
     stocks,
+    positions,
     feeDeposits,
     transactions,
     next,
@@ -234,6 +241,7 @@ export default function ClientDetail() {
         reply={reply}
       />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
+      <ClientPositions positions={positions} />
       <TransactionsTable
         rows={rows}
         next={next}

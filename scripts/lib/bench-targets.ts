@@ -60,6 +60,7 @@ export function benchTargets({
       atLeast: true,
     },
     "heavy/light dashboard (p50)": { value: p50("/dashboard (heavy)") / p50("/dashboard (light)"), target: 1.2 },
+    "heavy/light /portfolio (p50)": { value: p50("/portfolio (heavy)") / p50("/portfolio (light)"), target: 1.2 },
     "heavy/light /transactions (p50)": {
       value: p50("/transactions (heavy)") / p50("/transactions (light)"),
       target: 1.2,

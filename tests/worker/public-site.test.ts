@@ -91,7 +91,16 @@ describe("crawlers", () => {
   it("robots.txt allows the public pages, keeps out the private ones and names the sitemap", async () => {
     const text = await (await getPage("/robots.txt")).text();
     expect(text).toContain("Allow: /");
-    for (const path of ["/admin", "/user/", "/dashboard", "/transactions", "/statements", "/cancel-request", "/api/"])
+    for (const path of [
+      "/admin",
+      "/user/",
+      "/dashboard",
+      "/portfolio",
+      "/transactions",
+      "/statements",
+      "/cancel-request",
+      "/api/",
+    ])
       expect(text).toContain(`Disallow: ${path}`);
     expect(text).toContain("Sitemap: http://localhost/sitemap.xml");
   });

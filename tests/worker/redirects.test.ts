@@ -58,6 +58,7 @@ describe("a signed-out visit to a client page", () => {
     ["/statements/2026-10.pdf"],
     ["/statements/year/2026"],
     ["/statements/year/2026.pdf"],
+    ["/portfolio?range=all"],
   ])("%s remembers where it was going, and the sign-in goes back there", async (path) => {
     const visit = await getPage(path);
     expect(visit.status).toBe(302);

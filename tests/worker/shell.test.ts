@@ -38,6 +38,7 @@ describe("app shell", () => {
     expect(hrefsIn(html, "Main")).toEqual([
       "/",
       "/dashboard",
+      "/portfolio",
       "/transactions",
       "/deposit",
       "/withdraw",

@@ -214,6 +214,19 @@ export function figureSql(name: FigureName, userIdSql: string): string {
   return `(SELECT ${figureAggregateSql(name)} FROM ledger_totals WHERE user_id = ${userIdSql} AND status IN (${statuses}))`;
 }
 
+/**
+ * How one approved row of each type counts toward a cents figure that reads approved rows only (the ledger
+ * balance, Total Profit), as an SQL CASE over a type column: the weight to multiply a per-type sum by, in a
+ * projection keyed by type (`ledger_months`, `ledger_days`).
+ */
+export function approvedWeightSql(name: "ledgerBalance" | "totalProfit", typeColumn = "transaction_type"): string {
+  const weights: Partial<Record<TransactionType, number>> = FIGURES[name].weights.approved;
+  const cases = Object.entries(weights)
+    .map(([type, weight]) => `WHEN ${quote(type)} THEN ${weight}`)
+    .join(" ");
+  return `CASE ${typeColumn} ${cases} ELSE 0 END`;
+}
+
 /** `winRateOf` in SQL, over two SQL expressions: the same arithmetic, so the same rounding. */
 export function winRateExpression(winsSql: string, tradesSql: string): string {
   return `coalesce(round(1000.0 * ${winsSql} / nullif(${tradesSql}, 0)) / 10.0, 0)`;

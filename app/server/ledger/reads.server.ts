@@ -11,6 +11,7 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
+import { balanceHistoryOf, balanceHistoryReads } from "./portfolio.server";
 
 const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
 
@@ -88,20 +89,23 @@ export function approvedStocks(db: Db, userId: string) {
 /**
  * Everything the dashboard shows, in one round trip and without reading the client's whole history: the
  * account (with the profile's trades and win rate), totals from `ledger_totals`, each list a bounded index
- * range (small ranges merged where a list spans several statuses or types).
+ * range (small ranges merged where a list spans several statuses or types), and the last 30 days' balances from
+ * the per-month and per-day projections.
  */
-export async function dashboardData(db: Db, userId: string, listSize = 5) {
-  const { account, totals, recent, profits, losses, pending, rejected, cancelled, stocks } = await readTogether(db, {
-    account: accountQuery(db, userId),
-    totals: ledgerTotalsQuery(db, userId),
-    recent: latestWithStatus(db, userId, "approved", listSize + 1),
-    profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
-    losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
-    pending: latestWithStatus(db, userId, "pending", 10),
-    rejected: latestWithStatus(db, userId, "rejected", 10),
-    cancelled: latestWithStatus(db, userId, "cancelled", 10),
-    stocks: approvedStocks(db, userId),
-  });
+export async function dashboardData(db: Db, userId: string, listSize = 5, now = Date.now()) {
+  const { account, totals, recent, profits, losses, pending, rejected, cancelled, stocks, monthSums, daySums } =
+    await readTogether(db, {
+      account: accountQuery(db, userId),
+      totals: ledgerTotalsQuery(db, userId),
+      recent: latestWithStatus(db, userId, "approved", listSize + 1),
+      profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+      losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+      pending: latestWithStatus(db, userId, "pending", 10),
+      rejected: latestWithStatus(db, userId, "rejected", 10),
+      cancelled: latestWithStatus(db, userId, "cancelled", 10),
+      stocks: approvedStocks(db, userId),
+      ...balanceHistoryReads(db, userId, "30d", now),
+    });
   const profile = account[0] ?? null;
   const summary = summarize(totalsOf(totals));
   return {
@@ -114,6 +118,7 @@ export async function dashboardData(db: Db, userId: string, listSize = 5) {
     openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
     pendingAndDeclined: [...pending, ...rejected, ...cancelled].sort(byNewest).slice(0, 10),
     stocks,
+    balanceLine: balanceHistoryOf({ monthSums, daySums }, "30d", now).points,
   };
 }
 

@@ -1,0 +1,56 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { Panel } from "~/components/dashboard/panels";
+import { BalanceChart } from "~/components/portfolio/balance-chart";
+import { PositionsTable } from "~/components/portfolio/positions-table";
+import { RangeSwitch } from "~/components/portfolio/range-switch";
+import { ResultsChart } from "~/components/portfolio/results-chart";
+import { pageMeta, RouteError } from "~/components/route-error";
+import { formatCents } from "~/lib/format";
+import { parseRange, RANGE_LABELS, RANGE_REFUSAL } from "~/lib/portfolio";
+import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { badRequest } from "~/server/http.server";
+import { portfolioData } from "~/server/ledger/portfolio.server";
+import { requireClient } from "~/server/session.server";
+
+export const meta: MetaFunction = pageMeta(() => [{ title: "Portfolio" }]);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClient(request, context);
+  const range = parseRange(new URL(request.url).searchParams.get("range"));
+  if (!range) badRequest(RANGE_REFUSAL);
+  return { userId: user.id, range, ...(await portfolioData(context.db, user.id, range)) };
+}
+
+export default function Portfolio() {
+  const { userId, range, points, results, balanceCents, positions } = useLoaderData<typeof loader>();
+  // A decision on one of the client's requests moves the figures: the page follows it, as the dashboard does.
+  const refresh = useThrottledRevalidate();
+  useFeed(`/ws/clients/${userId}`, { onEvent: refresh, onReconnect: refresh });
+  return (
+    <section className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Portfolio</h1>
+          <p className="mt-2 text-ink-muted">
+            Balance now: <span className="font-semibold text-ink tabular-nums">{formatCents(balanceCents)}</span>
+          </p>
+        </div>
+        <RangeSwitch current={range} />
+      </div>
+      <Panel title="Balance">
+        <BalanceChart points={points} title={`Balance at the end of each day, ${RANGE_LABELS[range].toLowerCase()}`} />
+      </Panel>
+      <Panel title="Results by month">
+        <ResultsChart results={results} title="Profit minus loss of each month" />
+      </Panel>
+      <Panel title="Positions">
+        <PositionsTable positions={positions} />
+      </Panel>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}
