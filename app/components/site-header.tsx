@@ -2,8 +2,10 @@ import { Form, Link, NavLink as RemixNavLink, useLocation } from "@remix-run/rea
 import { useEffect, useId, useState } from "react";
 import { navLinksFor, type Viewer } from "~/lib/navigation";
 
+// From 1024 px the client's eight links, Sign Out and the bell share one line: the links' wider padding waits for
+// 1280 px, where there is room for it.
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium transition-colors lg:px-3 hover:bg-surface-raised hover:text-ink ${
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium transition-colors xl:px-3 hover:bg-surface-raised hover:text-ink ${
     isActive ? "bg-surface-raised text-ink" : "text-ink-muted"
   }`;
 
