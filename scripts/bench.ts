@@ -11,11 +11,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { BENCH_SESSIONS, BENCH_USERS, type BenchCookies, buildBenchData } from "./bench-data.ts";
+import { BENCH_SESSIONS, BENCH_STATE, BENCH_USERS, type BenchCookies, buildBenchData } from "./bench-data.ts";
 import { measureRequestPath, type Sample } from "./lib/bench-requests.ts";
 import { benchTargets, REQUEST_ROWS } from "./lib/bench-targets.ts";
 import { startBenchWorker } from "./lib/bench-worker.ts";
-import { BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+import { applyMigrations, BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -24,6 +24,8 @@ const MAX_REQUESTS = 20_000;
 const PORT = Number(process.env.BENCH_PORT ?? 8794);
 
 if (!existsSync(BENCH_SESSIONS)) await buildBenchData();
+// A dataset made before a later migration gets it (its backfill included), as a developer's local database does.
+else applyMigrations({ persistTo: BENCH_STATE });
 const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies;
 
 // The Worker exactly as it would deploy: wrangler bundles it without deploying.
