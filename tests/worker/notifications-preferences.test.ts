@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAIL_CATEGORY_LIST, MAIL_PREFERENCE_MESSAGES } from "~/lib/mail-preferences";
+import { deleteClientData } from "~/server/admin/deletion.server";
 import { emailTemplates } from "~/server/mail/templates.server";
 import {
   createUser,
+  db,
   getPage,
   insertTransaction,
   postForm,
@@ -117,5 +119,17 @@ describe("the outbox", () => {
         .run();
       expect(await mailsTo(client.email, template)).toHaveLength(1);
     }
+  });
+});
+
+describe("deleting a client's data", () => {
+  it("forgets their mail choices: a client who comes back is mailed as a new one", async () => {
+    const client = await createUser();
+    await savePreferences(await sessionCookieFor(client.id), {});
+    expect(await stored(client.id)).toHaveLength(MAIL_CATEGORY_LIST.length);
+
+    const admin = await createUser({ role: "admin" });
+    expect(await deleteClientData(db, { id: admin.id, email: admin.email }, client.id)).toEqual({ ok: true });
+    expect(await stored(client.id)).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { formatCents, formatDateTimeUtc, formatLongDate, formatSignedCents } from "~/lib/format";
 import { statusLabel, typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
+import { STATEMENT_REFUSALS } from "~/lib/statement-month";
+import { schema } from "~/server/db.server";
 import { clientStatement, parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
 import { storedPdfPrefix } from "~/server/statement-pdf/stored-pdf.server";
 import {
@@ -268,5 +271,32 @@ describe("a month's statement as a PDF", () => {
       expect(response.headers.get("Content-Type")).not.toBe("application/pdf");
     }
     expect(await storedKeys(client.id)).toEqual([]);
+  });
+
+  it("has no month before statements begin: a year below 100 is not read as 19xx, and nothing is kept", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    for (const path of ["/statements/0099-12.pdf", "/statements/0000-01.pdf", "/statements/1999-12.pdf"]) {
+      const response = await getPage(path, cookie);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain(STATEMENT_REFUSALS.early);
+    }
+    expect((await getPage("/statements/0099-12", cookie)).status).toBe(404);
+    expect(await storedKeys(client.id)).toEqual([]);
+  });
+
+  it("cuts a value too long for its place with an ellipsis instead of running it off the page", async () => {
+    const client = await createUser();
+    await db
+      .update(schema.profiles)
+      .set({ firstName: "W".repeat(100), lastName: "W".repeat(100) })
+      .where(eq(schema.profiles.userId, client.id));
+    const response = await getPage(`/statements/${MONTH}.pdf`, await sessionCookieFor(client.id));
+    expect(response.status).toBe(200);
+    const [first = []] = await pdfPages(await response.arrayBuffer());
+    const holder = lineStarting(first, "Account holder")?.[1] ?? "";
+    expect(holder).toMatch(/^W+\.\.\.$/);
+    // Helvetica-Bold's W is 944/1000 of the size: what is printed fits between its start and the margin.
+    expect(holder.length - 3).toBeLessThan(60);
   });
 });

@@ -157,7 +157,14 @@ describe("a year's summary", () => {
     const client = await createUser();
     await insertTransaction(client.id, { amountCents: 1_000, createdAt: Date.UTC(2025, 3, 1) });
     const cookie = await sessionCookieFor(client.id);
-    for (const path of ["/statements/year/25", "/statements/year/2999", "/statements/year/2999.pdf"]) {
+    for (const path of [
+      "/statements/year/25",
+      "/statements/year/2999",
+      "/statements/year/2999.pdf",
+      // Before statements begin; a year below 100 would otherwise be read as 19xx.
+      "/statements/year/0001.pdf",
+      "/statements/year/1999",
+    ]) {
       expect((await getPage(path, cookie)).status).toBe(404);
     }
     const visitor = await getPage("/statements/year/2025.pdf");

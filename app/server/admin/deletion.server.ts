@@ -70,6 +70,8 @@ export async function deleteClientData(
       clearFlags: sql`DELETE FROM client_flags WHERE user_id = ${userId}`,
       // Their notifications describe the deleted transactions: they go with them.
       notifications: sql`DELETE FROM notifications WHERE user_id = ${userId}`,
+      // Their mail choices are their data too: a client who comes back starts with every mail wanted.
+      mailPreferences: sql`DELETE FROM mail_preferences WHERE user_id = ${userId}`,
     });
     return { ok: true };
   } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
+import { FIRST_STATEMENT_YEAR } from "~/lib/statement-month";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
@@ -25,7 +26,7 @@ export interface StatementPeriod {
   end: number;
 }
 
-export type PeriodRefusal = "malformed" | "future";
+export type PeriodRefusal = "malformed" | "future" | "early";
 
 /** The month of an address, or why there is no statement for it: not a month, or one that has not begun. */
 export function parseStatementMonth(input: string, now = Date.now()): StatementPeriod | PeriodRefusal {
@@ -33,6 +34,7 @@ export function parseStatementMonth(input: string, now = Date.now()): StatementP
   if (!match) return "malformed";
   const year = Number(match[1]);
   const monthIndex = Number(match[2]) - 1;
+  if (year < FIRST_STATEMENT_YEAR) return "early";
   const start = Date.UTC(year, monthIndex, 1);
   if (start > now) return "future";
   return { month: input, start, end: Date.UTC(year, monthIndex + 1, 1) };

@@ -6,7 +6,7 @@
  */
 import { and, eq, gte, lte } from "drizzle-orm";
 import { emptyTotals, type FigureName, figure } from "~/lib/money/rules";
-import { YEAR_PATTERN } from "~/lib/statement-month";
+import { FIRST_STATEMENT_YEAR, YEAR_PATTERN } from "~/lib/statement-month";
 import type { SummaryFigures } from "~/lib/yearly-summary";
 import type { TransactionType } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
@@ -23,6 +23,7 @@ export interface SummaryYear {
 export function parseSummaryYear(input: string, now = Date.now()): SummaryYear | PeriodRefusal {
   if (!YEAR_PATTERN.test(input)) return "malformed";
   const year = Number(input);
+  if (year < FIRST_STATEMENT_YEAR) return "early";
   const start = Date.UTC(year, 0, 1);
   if (start > now) return "future";
   return { year: input, start, end: Date.UTC(year + 1, 0, 1) };

@@ -58,6 +58,19 @@ function printable(font: PDFFont, text: string): string {
 }
 const characterSets = new WeakMap<PDFFont, Set<number>>();
 
+/**
+ * `text` as it fits in `maxWidth` points: cut, with an ellipsis, when longer (a name of 200 letters would otherwise run
+ * off the page). Already printable.
+ */
+function fitted(font: PDFFont, text: string, size: number, maxWidth: number): string {
+  if (font.widthOfTextAtSize(text, size) <= maxWidth) return text;
+  let kept = [...text];
+  while (kept.length > 0 && font.widthOfTextAtSize(`${kept.join("")}...`, size) > maxWidth) {
+    kept = kept.slice(0, Math.max(0, kept.length - Math.max(1, Math.floor(kept.length / 8))));
+  }
+  return `${kept.join("").trimEnd()}...`;
+}
+
 /** A document being laid out, top to bottom, page after page. */
 export class PdfPages {
   private page: PDFPage;
@@ -101,9 +114,16 @@ export class PdfPages {
    * operators for each call, which made a 1,000-row statement several times slower to build. Font, size and colour
    * are set only when they change (they last across text objects within a page).
    */
-  private text(value: string, x: number, y: number, options: { size?: number; bold?: boolean; muted?: boolean }) {
+  private text(
+    value: string,
+    x: number,
+    y: number,
+    options: { size?: number; bold?: boolean; muted?: boolean; maxWidth?: number },
+  ) {
     const font = options.bold ? this.bold : this.regular;
     const size = options.size ?? BODY_SIZE;
+    const maxWidth = options.maxWidth ?? PAGE_WIDTH - MARGIN - x;
+    const shown = fitted(font, printable(font, value), size, maxWidth);
     const gray = options.muted ? MUTED : INK;
     let state = this.states.get(this.page);
     if (!state) {
@@ -119,7 +139,7 @@ export class PdfPages {
     if (state.font !== font || state.size !== size) operators.push(setFontAndSize(key, size));
     if (state.gray !== gray) operators.push(setFillingGrayscaleColor(gray));
     Object.assign(state, { font, size, gray });
-    operators.push(setTextMatrix(1, 0, 0, 1, x, y), showText(font.encodeText(printable(font, value))), endText());
+    operators.push(setTextMatrix(1, 0, 0, 1, x, y), showText(font.encodeText(shown)), endText());
     this.page.pushOperators(...operators);
   }
 
@@ -185,8 +205,9 @@ export class PdfPages {
         if (!column || value === "") return;
         const right = left + column.width * this.width - 4;
         const font = bold ? this.bold : this.regular;
-        const at = column.align === "right" ? right - font.widthOfTextAtSize(printable(font, value), BODY_SIZE) : left;
-        this.text(value, at, this.y, { bold, muted });
+        const shown = fitted(font, printable(font, value), BODY_SIZE, right - left);
+        const at = column.align === "right" ? right - font.widthOfTextAtSize(shown, BODY_SIZE) : left;
+        this.text(shown, at, this.y, { bold, muted, maxWidth: right - left });
       });
     };
     const header = () => {
