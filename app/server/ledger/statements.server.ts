@@ -7,7 +7,7 @@
  * row written approved without one. Requests (pending, rejected, cancelled) belong to the month they were made.
  */
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
-import { LEDGER_SIGN, signedCents } from "~/lib/money/rules";
+import { approvedWeightSql, signedCents } from "~/lib/money/rules";
 import { FIRST_STATEMENT_YEAR } from "~/lib/statement-month";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from "../../../db/enums";
 import type { Db } from "../db.server";
@@ -46,10 +46,8 @@ const movedAt = sql<number>`coalesce(${transactions.decidedAt}, ${transactions.c
 /** The statuses of requests that moved nothing, listed apart on a statement. */
 export const REQUEST_STATUSES = TRANSACTION_STATUSES.filter((status) => status !== "approved");
 
-/** `LEDGER_SIGN` as an SQL CASE over `transaction_type`: the signs come from the rules table, never spelled here. */
-const LEDGER_SIGN_SQL = sql.raw(
-  `CASE transaction_type ${TRANSACTION_TYPES.map((type) => `WHEN '${type}' THEN ${LEDGER_SIGN[type]}`).join(" ")} ELSE 0 END`,
-);
+/** How each type's approved cents count toward the balance, as SQL: the rules table's weights, never spelled here. */
+const LEDGER_SIGN_SQL = sql.raw(approvedWeightSql("ledgerBalance"));
 
 /** The ledger balance at the start of `month`: the signed sum of the client's earlier months. */
 export function openingQuery(db: Db, userId: string, month: string) {
