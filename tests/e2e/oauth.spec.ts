@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { FAKE_PROVIDER_PORT, type FakePerson } from "./fake-oauth-provider";
-import { expect, register, signIn, test, unique } from "./support";
+import { createAccount, expect, register, signIn, test, unique } from "./support";
 
 /**
  * The OAuth round trip in a real browser, against a fake Google and GitHub on loopback (started for the run by
@@ -35,7 +35,7 @@ test("a new person signs up with Google, completes the profile, and signs in wit
   await page.getByLabel("Username").fill(`ada${unique()}`);
   await page.getByLabel("Phone Number").fill("+44 20 7946 0000");
   await page.getByLabel("Country").selectOption("United Kingdom");
-  await page.getByRole("button", { name: "Create Account" }).click();
+  await createAccount(page);
 
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Welcome, Ada")).toBeVisible();

@@ -166,10 +166,17 @@ export async function register(page: Page, email: string, password: string, firs
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm Password").fill(password);
   await page.getByLabel(/I accept the/).check();
+  await createAccount(page);
+}
+
+/**
+ * Sends a filled registration form (/register, or a provider's Complete your profile). Every test registers from
+ * this machine's one address, and the suite registers more people than the per-address budget lets through in an
+ * hour (people come from addresses of their own): once it is spent, the test server's record of it is cleared and
+ * the form sent again.
+ */
+export async function createAccount(page: Page) {
   await page.getByRole("button", { name: "Create Account" }).click();
-  // Every test registers from this machine's one address, and the suite registers more clients than the
-  // per-address budget lets through in an hour (people come from addresses of their own): once it is spent, the
-  // test server's record of it is cleared and the form sent again.
   const refused = page.getByRole("alert").filter({ hasText: "Too many registration attempts" });
   const outcome = await Promise.race([
     page.waitForURL((url) => !url.pathname.startsWith("/register"), { timeout: 8_000 }).then(() => "left" as const),

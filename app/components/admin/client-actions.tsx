@@ -62,7 +62,7 @@ export function ClientActions({
       </div>
       {entryType && mayPostEntries ? (
         <EntryPanel
-          key={`${entryType}-${idempotencyKey}`}
+          key={entryType}
           type={entryType}
           idempotencyKey={idempotencyKey}
           secondApprovalFromCents={secondApprovalFromCents}

@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
@@ -25,6 +26,10 @@ export function EntryPanel({
   secondApprovalFromCents: number;
   onCancel: () => void;
 }) {
+  // The key of this entry: the one the page had when the panel opened. The page's data is read again on every live
+  // event (each with a new key), and neither the entry being typed nor its key may change under the admin's hands;
+  // a posted entry closes the panel, and the next one opens with the page's newer key.
+  const [entryKey] = useState(idempotencyKey);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "entry";
   const amount = useFieldError("amount", undefined);
@@ -37,7 +42,7 @@ export function EntryPanel({
     >
       <input type="hidden" name="intent" value="entry" />
       <input type="hidden" name="type" value={type} />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <input type="hidden" name="idempotencyKey" value={entryKey} />
       <div>
         <label htmlFor="entry-amount" className="block text-sm font-medium">
           {typeLabel(type)} amount
