@@ -1,12 +1,13 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TRANSACTION_TYPES, type TransactionStatus, type TransactionType } from "~/lib/ledger";
+import type { TransactionStatus, TransactionType } from "~/lib/ledger";
 import { figure, totalsFromRows } from "~/lib/money/rules";
 import { dayOf, type PortfolioRange } from "~/lib/portfolio";
 import { deleteClientData } from "~/server/admin/deletion.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
 import { createUser, db } from "../support/fixtures";
+import { decided, type LedgerOperation, ledgerOperations } from "../support/random-ledger";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -24,34 +25,18 @@ interface Row {
   movedAt: number;
 }
 
-const CANCELLABLE: readonly TransactionType[] = ["deposit", "stock_deposit", "withdraw"];
-
-/**
- * A random ledger over the 500 days before NOW: requests of every type left pending, approved, rejected or cancelled
- * up to 40 days after they were made (never after NOW), and admin entries approved as they are written.
- */
-const ledgerOperations = fc.array(
-  fc.record({
-    transactionType: fc.constantFrom(...TRANSACTION_TYPES),
-    amountCents: fc.integer({ min: 1, max: 2_000_000 }),
-    createdAt: fc.integer({ min: NOW - 500 * DAY, max: NOW }),
-    fate: fc.constantFrom<Operation["fate"]>("pending", "approved", "rejected", "cancelled", "entry"),
-    delay: fc.integer({ min: 0, max: 40 * DAY }),
-  }),
-  { minLength: 200, maxLength: 400 },
-);
-interface Operation {
-  transactionType: TransactionType;
-  amountCents: number;
-  createdAt: number;
-  /** What becomes of the request; "entry" is an admin's entry, approved as it is written. */
-  fate: "pending" | "approved" | "rejected" | "cancelled" | "entry";
-  /** How long after the request its decision came. */
-  delay: number;
-}
+/** A random ledger over the 500 days before NOW, decisions up to 40 days after their requests (never after NOW). */
+const randomLedger = ledgerOperations({
+  from: NOW - 500 * DAY,
+  to: NOW,
+  maxCents: 2_000_000,
+  maxDelay: 40 * DAY,
+  minLength: 200,
+  maxLength: 400,
+});
 
 /** Writes the operations as the app does (a pending row, then its decision), in batches; returns the rows. */
-async function writeLedger(userId: string, adminId: string, operations: Operation[]): Promise<Row[]> {
+async function writeLedger(userId: string, adminId: string, operations: LedgerOperation[]): Promise<Row[]> {
   const rows: Row[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const op of operations) {
@@ -70,9 +55,7 @@ async function writeLedger(userId: string, adminId: string, operations: Operatio
         "INSERT INTO transactions (user_id, transaction_type, amount_cents, status, stock, created_at) VALUES (?, ?, ?, 'pending', ?, ?)",
       ).bind(userId, op.transactionType, op.amountCents, stock, op.createdAt),
     );
-    let status: TransactionStatus = op.fate;
-    if (status === "cancelled" && !CANCELLABLE.includes(op.transactionType)) status = "rejected";
-    const decidedAt = Math.min(op.createdAt + op.delay, NOW);
+    const { status, decidedAt, movedAt } = decided(op, NOW);
     if (status !== "pending") {
       statements.push(
         env.DB.prepare(
@@ -80,7 +63,7 @@ async function writeLedger(userId: string, adminId: string, operations: Operatio
         ).bind(status, status === "cancelled" ? userId : adminId, decidedAt, userId),
       );
     }
-    rows.push({ ...op, status, movedAt: status === "approved" ? decidedAt : op.createdAt });
+    rows.push({ ...op, status, movedAt });
   }
   for (let i = 0; i < statements.length; i += 100) await env.DB.batch(statements.slice(i, i + 100));
   return rows;
@@ -115,7 +98,7 @@ async function daysPair(userId: string) {
   return { projected: projected.results, counted: counted.results };
 }
 
-async function clientWithLedger(adminId: string, operations: Operation[]) {
+async function clientWithLedger(adminId: string, operations: LedgerOperation[]) {
   const client = await createUser();
   await markVerified(client.id);
   return { client, rows: await writeLedger(client.id, adminId, operations) };
@@ -127,7 +110,7 @@ describe("balance over time", () => {
     async () => {
       const admin = await createUser({ role: "admin" });
       await fc.assert(
-        fc.asyncProperty(ledgerOperations, async (operations) => {
+        fc.asyncProperty(randomLedger, async (operations) => {
           const { client, rows } = await clientWithLedger(admin.id, operations);
           const approved = rows.filter((r) => r.status === "approved");
           const today = dayOf(NOW);
@@ -184,7 +167,7 @@ describe("ledger_days", () => {
     async () => {
       const admin = await createUser({ role: "admin" });
       await fc.assert(
-        fc.asyncProperty(ledgerOperations, async (operations) => {
+        fc.asyncProperty(randomLedger, async (operations) => {
           const { client } = await clientWithLedger(admin.id, operations);
           const { projected, counted } = await daysPair(client.id);
           expect(projected).toEqual(counted);

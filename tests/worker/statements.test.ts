@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { signedCents, TRANSACTION_TYPES, type TransactionStatus, type TransactionType } from "~/lib/ledger";
+import { signedCents, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { deleteClientData } from "~/server/admin/deletion.server";
 import {
@@ -14,6 +14,7 @@ import {
   statementMonths,
 } from "~/server/ledger/statements.server";
 import { createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import { decided, type LedgerOperation, ledgerOperations } from "../support/random-ledger";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -51,31 +52,16 @@ interface Row {
   movedAt: number;
 }
 
-const CANCELLABLE: readonly TransactionType[] = ["deposit", "stock_deposit", "withdraw"];
+/** A random ledger over 2025: requests decided (approved, rejected, cancelled) up to 100 days later, or not. */
+const randomLedger = ledgerOperations({
+  from: Date.UTC(2025, 0, 1),
+  to: Date.UTC(2025, 11, 31),
+  maxCents: 5_000_000,
+  maxDelay: 100 * DAY,
+  maxLength: 25,
+});
 
-/** A random ledger over 2025: requests decided (approved, rejected, cancelled) up to three months later, or not. */
-const ledgerOperations = fc.array(
-  fc.record({
-    transactionType: fc.constantFrom(...TRANSACTION_TYPES),
-    amountCents: fc.integer({ min: 1, max: 5_000_000 }),
-    createdAt: fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2025, 11, 31) }),
-    fate: fc.constantFrom<Operation["fate"]>("pending", "approved", "rejected", "cancelled", "entry"),
-    delay: fc.integer({ min: 0, max: 100 * DAY }),
-  }),
-  { maxLength: 25 },
-);
-
-interface Operation {
-  transactionType: TransactionType;
-  amountCents: number;
-  createdAt: number;
-  /** What becomes of the request; "entry" is an admin's entry, approved as it is written. */
-  fate: "pending" | "approved" | "rejected" | "cancelled" | "entry";
-  /** How long after the request its decision came. */
-  delay: number;
-}
-
-async function writeLedger(userId: string, adminId: string, operations: Operation[]): Promise<Row[]> {
+async function writeLedger(userId: string, adminId: string, operations: LedgerOperation[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const op of operations) {
     const { transactionType, amountCents, createdAt } = op;
@@ -96,15 +82,13 @@ async function writeLedger(userId: string, adminId: string, operations: Operatio
       continue;
     }
     const id = await insertTransaction(userId, { ...written, status: "pending" });
-    let status: TransactionStatus = op.fate;
-    if (status === "cancelled" && !CANCELLABLE.includes(op.transactionType)) status = "rejected";
-    const decidedAt = op.createdAt + op.delay;
+    const { status, decidedAt, movedAt } = decided(op);
     if (status !== "pending") {
       await env.DB.prepare("UPDATE transactions SET status = ?, decided_by = ?, decided_at = ? WHERE id = ?")
         .bind(status, status === "cancelled" ? userId : adminId, decidedAt, id)
         .run();
     }
-    rows.push({ id, ...op, status, movedAt: status === "approved" ? decidedAt : op.createdAt });
+    rows.push({ id, ...op, status, movedAt });
   }
   return rows;
 }
@@ -134,7 +118,7 @@ describe("ledger_months", () => {
     async () => {
       const admin = await createUser({ role: "admin" });
       await fc.assert(
-        fc.asyncProperty(ledgerOperations, async (operations) => {
+        fc.asyncProperty(randomLedger, async (operations) => {
           const client = await createUser();
           await markVerified(client.id);
           await writeLedger(client.id, admin.id, operations);
@@ -187,7 +171,7 @@ describe("monthly statements", () => {
     async () => {
       const admin = await createUser({ role: "admin" });
       await fc.assert(
-        fc.asyncProperty(ledgerOperations, async (operations) => {
+        fc.asyncProperty(randomLedger, async (operations) => {
           const client = await createUser();
           await markVerified(client.id);
           const rows = await writeLedger(client.id, admin.id, operations);
