@@ -951,3 +951,13 @@ export const ledgerDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day, t.transactionType] })],
 );
+
+/**
+ * The desk's running totals, one row each: 'clients' (profiles of role 'user') and 'pending' (transactions
+ * waiting for a decision). Written only by the triggers of db/migrations/0026_desk_counts.sql, in the same
+ * statement as the row counted; a test holds both equal to their COUNT(*).
+ */
+export const deskCounts = sqliteTable("desk_counts", {
+  name: text("name", { enum: ["clients", "pending"] }).primaryKey(),
+  n: integer("n").notNull(),
+});

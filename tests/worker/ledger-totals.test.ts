@@ -26,6 +26,16 @@ async function totalsPair(userId: string) {
   return { projected: projected.results, counted: counted.results };
 }
 
+/** What `desk_counts` must hold: clients with a profile and pending requests, counted. */
+async function deskCountsPair() {
+  const projected = await env.DB.prepare("SELECT name, n FROM desk_counts ORDER BY name").all();
+  const counted = await env.DB.prepare(
+    `SELECT 'clients' AS name, count(*) AS n FROM profiles WHERE role = 'user'
+     UNION ALL SELECT 'pending', count(*) FROM transactions WHERE status = 'pending'`,
+  ).all();
+  return { projected: projected.results, counted: counted.results };
+}
+
 describe("ledger totals", () => {
   it("equal the ledger's GROUP BY through requests, decisions, entries and the deletion of a client's data", async () => {
     const admin = await createUser({ role: "admin" });
@@ -77,9 +87,13 @@ describe("ledger totals", () => {
         }
         const { projected, counted } = await totalsPair(client.id);
         expect(projected).toEqual(counted);
+        const desk = await deskCountsPair();
+        expect(desk.projected).toEqual(desk.counted);
 
         expect(await deleteClientData(db, actor, client.id)).toEqual({ ok: true });
         expect(await totalsPair(client.id)).toEqual({ projected: [], counted: [] });
+        const afterDeletion = await deskCountsPair();
+        expect(afterDeletion.projected).toEqual(afterDeletion.counted);
       }),
       { numRuns: 25 },
     );
@@ -102,6 +116,52 @@ describe("ledger totals", () => {
     const { projected, counted } = await totalsPair(client.id);
     expect(projected).toEqual(counted);
     expect(projected).toHaveLength(3);
+  });
+});
+
+describe("the desk's totals", () => {
+  it("follow new clients, their requests, decisions, a change of role and a deletion, as the desk shows them", async () => {
+    const admin = await createUser({ role: "admin" });
+    const actor = { id: admin.id, email: admin.email };
+    const before = (await adminDesk(db)).counts;
+    const clients = await Promise.all([createUser(), createUser(), createUser()]);
+    const [first, second, third] = clients.map((client) => client.id) as [string, string, string];
+    const waiting = await insertTransaction(first, { amountCents: 100 });
+    await insertTransaction(first, { amountCents: 200, transactionType: "withdraw" });
+    await insertTransaction(second, { amountCents: 300 });
+    await insertTransaction(second, { amountCents: 400, status: "approved" });
+    expect((await adminDesk(db)).counts).toMatchObject({
+      totalUsers: before.totalUsers + 3,
+      activeAlerts: before.activeAlerts + 3,
+    });
+
+    await decideTransaction(db, actor, waiting, "approved", { limits: appEnv });
+    await env.DB.prepare("UPDATE profiles SET role = 'admin' WHERE user_id = ?").bind(third).run();
+    expect((await adminDesk(db)).counts).toMatchObject({
+      totalUsers: before.totalUsers + 2,
+      activeAlerts: before.activeAlerts + 2,
+    });
+
+    expect(await deleteClientData(db, actor, second)).toEqual({ ok: true });
+    expect((await adminDesk(db)).counts).toMatchObject({
+      totalUsers: before.totalUsers + 1,
+      activeAlerts: before.activeAlerts + 1,
+    });
+    const { projected, counted } = await deskCountsPair();
+    expect(projected).toEqual(counted);
+  });
+
+  it("are counted from the tables by the migration that introduced them", async () => {
+    const client = await createUser();
+    await insertTransaction(client.id, { amountCents: 100 });
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0026_"));
+    const backfill = migration?.queries.find((q) => q.includes("INSERT INTO `desk_counts`"));
+    expect(backfill).toBeDefined();
+    await env.DB.prepare("DELETE FROM desk_counts").run();
+    await env.DB.prepare(backfill ?? "").run();
+    const { projected, counted } = await deskCountsPair();
+    expect(projected).toEqual(counted);
+    expect(projected).toHaveLength(2);
   });
 });
 

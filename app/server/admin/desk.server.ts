@@ -19,7 +19,7 @@ import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 import { deskWalletsQuery } from "./wallets.server";
 
-const { users, profiles, transactions, monitoringAlerts } = schema;
+const { users, profiles, transactions, monitoringAlerts, deskCounts } = schema;
 
 const CLIENTS_PAGE = 50;
 /**
@@ -41,29 +41,25 @@ const DEFAULT_LIST: ClientListQuery = {
 };
 
 export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pageSize = CLIENTS_PAGE) {
-  const { clients, pending, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(
-    db,
-    {
-      // Counted as the table lists them: clients with a profile (deleting a client's data removes it).
-      clients: db.select({ n: count() }).from(profiles).where(sql`${profiles.role} = 'user'`),
-      // Literal 'pending' rather than a bound value, so the planner can count the partial pending index.
-      pending: db.select({ n: count() }).from(transactions).where(sql`${transactions.status} = 'pending'`),
-      reviews: awaitingReviewQuery(db),
-      // Literal 'open', so the count walks the partial index of open alerts only.
-      alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
-      waiting: waitingClientsQuery(db, WAITING_CLIENTS),
-      page: clientsPageQuery(db, list, pageSize),
-      wallets: deskWalletsQuery(db),
-      mail: mailTroubleQuery(db),
-      proposals: waitingProposalsQuery(db),
-      admins: adminCountQuery(db),
-    },
-  );
+  const { totals, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
+    // Clients with a profile (as the table lists them) and pending requests: two rows the triggers keep,
+    // where counting them read every client and every pending request on each load.
+    totals: db.select({ name: deskCounts.name, n: deskCounts.n }).from(deskCounts),
+    reviews: awaitingReviewQuery(db),
+    // Literal 'open', so the count walks the partial index of open alerts only.
+    alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
+    waiting: waitingClientsQuery(db, WAITING_CLIENTS),
+    page: clientsPageQuery(db, list, pageSize),
+    wallets: deskWalletsQuery(db),
+    mail: mailTroubleQuery(db),
+    proposals: waitingProposalsQuery(db),
+    admins: adminCountQuery(db),
+  });
   const { rows, next, previous } = clientPageOf(page, list, pageSize);
   return {
     counts: {
-      totalUsers: clients[0]?.n ?? 0,
-      activeAlerts: pending[0]?.n ?? 0,
+      totalUsers: totals.find((row) => row.name === "clients")?.n ?? 0,
+      activeAlerts: totals.find((row) => row.name === "pending")?.n ?? 0,
       awaitingReview: Number(reviews[0]?.n ?? 0),
       openAlerts: alerts[0]?.n ?? 0,
     },
