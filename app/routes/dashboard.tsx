@@ -13,7 +13,7 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { summarizeVerification } from "~/lib/verification-summary";
-import { suggestsTwoFactor } from "~/server/auth/two-factor.server";
+import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-factor.server";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
@@ -22,14 +22,13 @@ export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
-  const [{ account, ...dashboard }, suggestTwoFactor, verification] = await Promise.all([
-    dashboardData(context.db, user.id),
-    suggestsTwoFactor(context.db, user),
-    verificationStateQuery(context.db, user.id),
-  ]);
-  const verificationState = stateOf(verification);
+  const { account, also, ...dashboard } = await dashboardData(context.db, user.id, {
+    twoFactorSuggestion: twoFactorSuggestionQuery(context.db, user.id),
+    verification: verificationStateQuery(context.db, user.id),
+  });
+  const verificationState = stateOf(also.verification);
   return {
-    suggestTwoFactor,
+    suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
     verification: verificationState ? summarizeVerification(verificationState, Date.now()) : null,
     account: {
       id: user.id,

@@ -33,7 +33,6 @@ import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
-import { positionRowsQuery, positionsOf } from "~/server/ledger/portfolio.server";
 import { requirePermission } from "~/server/session.server";
 
 export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
@@ -45,14 +44,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // A bad filter shows its message over the unfiltered newest page.
   const url = new URL(request.url);
   const { filters, submitted, errors, position } = historyRequest(url);
-  const [detail, positionRows] = await Promise.all([
-    clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url)),
-    positionRowsQuery(context.db, params.id ?? ""),
-  ]);
+  const detail = await clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url));
   if (!detail) notFound("User not found");
   return {
     ...detail,
-    positions: positionsOf(positionRows, detail.summary.balanceCents),
     filters,
     submitted,
     filterErrors: errors,

@@ -18,6 +18,7 @@ import {
   historyPageClauses,
 } from "../ledger/history.server";
 import { neverPaidTo } from "../ledger/payout-address.server";
+import { positionRowsQuery, positionsOf } from "../ledger/portfolio.server";
 import { approvedStocks, listColumns, ofType } from "../ledger/reads.server";
 import { assertMay, type BackOfficeActor } from "../permissions.server";
 import { endSessionsOf } from "../session.server";
@@ -62,20 +63,33 @@ export async function clientDetail(
   position: HistoryPosition = {},
   notesBefore?: number,
 ) {
-  const { account, totals, firstDeposit, stocks, feeDeposits, page, proposals, admins, verification, notes, flags } =
-    await readTogether(db, {
-      account: accountQuery(db, userId),
-      totals: ledgerTotalsQuery(db, userId),
-      firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
-      stocks: approvedStocks(db, userId),
-      feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
-      page: clientTransactionsQuery(db, userId, filters, position),
-      proposals: waitingProposalsQuery(db, { userId }),
-      admins: adminCountQuery(db),
-      verification: liveCaseQuery(db, userId),
-      notes: clientNotesQuery(db, userId, notesBefore),
-      flags: clientFlagsQuery(db, userId),
-    });
+  const {
+    account,
+    totals,
+    firstDeposit,
+    stocks,
+    positions,
+    feeDeposits,
+    page,
+    proposals,
+    admins,
+    verification,
+    notes,
+    flags,
+  } = await readTogether(db, {
+    account: accountQuery(db, userId),
+    totals: ledgerTotalsQuery(db, userId),
+    firstDeposit: ofType(db, userId, "deposit", 1, eq(transactions.status, "approved"), "oldest"),
+    stocks: approvedStocks(db, userId),
+    positions: positionRowsQuery(db, userId),
+    feeDeposits: ofType(db, userId, "fee_deposit", 10, eq(transactions.status, "approved")),
+    page: clientTransactionsQuery(db, userId, filters, position),
+    proposals: waitingProposalsQuery(db, { userId }),
+    admins: adminCountQuery(db),
+    verification: liveCaseQuery(db, userId),
+    notes: clientNotesQuery(db, userId, notesBefore),
+    flags: clientFlagsQuery(db, userId),
+  });
   const [client] = account;
   if (!client?.status) return null;
   const ledger: LedgerTotals = totalsOf(totals);
@@ -95,6 +109,7 @@ export async function clientDetail(
         : null,
     },
     stocks: stocks.map(({ stock, cents }) => ({ stock, cents })),
+    positions: positionsOf(positions, balanceCents ?? 0),
     feeDeposits: feeDeposits.map(({ id, createdAt, amountCents }) => ({ id, createdAt, amountCents })),
     // The reference is derived from the id where the row is shown (live rows need it too), not sent.
     transactions: rows,

@@ -201,15 +201,16 @@ export async function disableTwoFactor(
   afterCommit(context, { emailIds: outboxIds(written.recoveryNotice, written.notice) });
   return { ok: true };
 }
+/** Whether the client dismissed the dashboard's two-factor suggestion, unexecuted, for the page's batch. */
+export function twoFactorSuggestionQuery(db: Db, userId: string) {
+  return db.select({ dismissedAt: users.twoFactorSuggestionDismissedAt }).from(users).where(eq(users.id, userId));
+}
 /** The dashboard suggests two-factor sign-in to a client who has it off, until they dismiss it. */
-export async function suggestsTwoFactor(db: Db, user: Pick<SessionUser, "id" | "twoFactorEnabled">) {
-  if (user.twoFactorEnabled) return false;
-  const row = await db
-    .select({ dismissedAt: users.twoFactorSuggestionDismissedAt })
-    .from(users)
-    .where(eq(users.id, user.id))
-    .get();
-  return row !== undefined && row.dismissedAt === null;
+export function suggestsTwoFactor(
+  user: Pick<SessionUser, "twoFactorEnabled">,
+  rows: Awaited<ReturnType<typeof twoFactorSuggestionQuery>>,
+) {
+  return !user.twoFactorEnabled && rows[0] !== undefined && rows[0].dismissedAt === null;
 }
 export function dismissTwoFactorSuggestion(db: Db, userId: string, now = Date.now()) {
   return db

@@ -3,6 +3,7 @@
  * and the transaction lists, each a bounded index range (never the client's whole history).
  */
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { qrPath } from "~/lib/qr";
 import { type FeedTransaction, feedTransactionColumns } from "~/lib/realtime";
@@ -92,20 +93,41 @@ export function approvedStocks(db: Db, userId: string) {
  * range (small ranges merged where a list spans several statuses or types), and the last 30 days' balances from
  * the per-month and per-day projections.
  */
-export async function dashboardData(db: Db, userId: string, listSize = 5, now = Date.now()) {
-  const { account, totals, recent, profits, losses, pending, rejected, cancelled, stocks, monthSums, daySums } =
-    await readTogether(db, {
-      account: accountQuery(db, userId),
-      totals: ledgerTotalsQuery(db, userId),
-      recent: latestWithStatus(db, userId, "approved", listSize + 1),
-      profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
-      losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
-      pending: latestWithStatus(db, userId, "pending", 10),
-      rejected: latestWithStatus(db, userId, "rejected", 10),
-      cancelled: latestWithStatus(db, userId, "cancelled", 10),
-      stocks: approvedStocks(db, userId),
-      ...balanceHistoryReads(db, userId, "30d", now),
-    });
+export async function dashboardData<Also extends Record<string, BatchItem<"sqlite">> = Record<never, never>>(
+  db: Db,
+  userId: string,
+  // Another module's reads for the same page, answered in this batch: each D1 round trip costs the Worker
+  // about as much CPU as a small statement's whole run.
+  also: Also = {} as Also,
+  listSize = 5,
+  now = Date.now(),
+) {
+  const {
+    account,
+    totals,
+    recent,
+    profits,
+    losses,
+    pending,
+    rejected,
+    cancelled,
+    stocks,
+    monthSums,
+    daySums,
+    ...alsoRead
+  } = await readTogether(db, {
+    ...also,
+    account: accountQuery(db, userId),
+    totals: ledgerTotalsQuery(db, userId),
+    recent: latestWithStatus(db, userId, "approved", listSize + 1),
+    profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
+    losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    pending: latestWithStatus(db, userId, "pending", 10),
+    rejected: latestWithStatus(db, userId, "rejected", 10),
+    cancelled: latestWithStatus(db, userId, "cancelled", 10),
+    stocks: approvedStocks(db, userId),
+    ...balanceHistoryReads(db, userId, "30d", now),
+  });
   const profile = account[0] ?? null;
   const summary = summarize(totalsOf(totals));
   return {
@@ -119,6 +141,7 @@ export async function dashboardData(db: Db, userId: string, listSize = 5, now = 
     pendingAndDeclined: [...pending, ...rejected, ...cancelled].sort(byNewest).slice(0, 10),
     stocks,
     balanceLine: balanceHistoryOf({ monthSums, daySums }, "30d", now).points,
+    also: alsoRead,
   };
 }
 
