@@ -31,6 +31,7 @@ const SECURITY_TITLES: Record<string, string> = {
   passkey_added: "A passkey was added",
   passkey_renamed: "A passkey was renamed",
   passkey_removed: "A passkey was removed",
+  passkey_copied: "Your passkey may have been copied",
 };
 
 /** Where each security event is looked at: the card of /account it changed. */

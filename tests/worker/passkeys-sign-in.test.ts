@@ -7,6 +7,7 @@ import { cookieFrom, countRows, getPage } from "../support/fixtures";
 import {
   auditsOf,
   expireChallenge,
+  noticesOf,
   personWithPasskey,
   postJson,
   refusedWith,
@@ -133,16 +134,33 @@ describe("signing in with a passkey: refused, and no session made", () => {
     await expectRefused(admin.id, response, PASSKEY_MESSAGES.notRecognised);
   });
 
-  it("a counter that went backwards: refused as a possible copy, and audited once", async () => {
+  it("a counter that went backwards: refused as a possible copy, audited, and its owner told once", async () => {
     const client = await personWithPasskey();
     await env.DB.prepare("UPDATE passkeys SET counter = 5 WHERE user_id = ?").bind(client.id).run();
     const response = await signInWithPasskey(client.authenticator);
     await expectRefused(client.id, response, PASSKEY_MESSAGES.counterWentBack, 403);
     expect(await auditsOf(client.id, "passkey.counter_went_back")).toBe(1);
+    expect(await noticesOf(client.email, "passkey_copied")).toBe(1);
     const stored = await env.DB.prepare("SELECT counter FROM passkeys WHERE user_id = ?")
       .bind(client.id)
       .first<{ counter: number }>();
     expect(stored?.counter).toBe(5);
+
+    // The copy tries again: audited again, but the owner already knows about this passkey at this count.
+    await expectRefused(
+      client.id,
+      await signInWithPasskey(client.authenticator),
+      PASSKEY_MESSAGES.counterWentBack,
+      403,
+    );
+    expect(await auditsOf(client.id, "passkey.counter_went_back")).toBe(2);
+    expect(await noticesOf(client.email, "passkey_copied")).toBe(1);
+    const bell = await env.DB.prepare(
+      "SELECT count(*) AS n FROM notifications WHERE user_id = ? AND subject = 'security:passkey_copied'",
+    )
+      .bind(client.id)
+      .first<{ n: number }>();
+    expect(bell?.n).toBe(1);
   });
 
   it("a forged answer with a low counter raises no alarm", async () => {

@@ -4,33 +4,65 @@
  * code is asked (the sign-in's second step, step-up). A counter that went backwards is refused and audited.
  */
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { auditInsert } from "../audit.server";
-import { schema } from "../db.server";
+import { afterCommit } from "../commands.server";
+import { schema, writeTogether } from "../db.server";
 import { clientIp } from "../rate-limit.server";
 import type { SessionUser } from "../session.server";
+import { clientMeta } from "./client-meta.server";
 import { authenticationOptions, type CeremonyRefusal, verifyAssertion } from "./passkey-ceremony.server";
 import type { TwoFactorContext } from "./second-factor-proof.server";
 import { completeSecondStepWith } from "./second-step.server";
+import { securityNoticeIf } from "./security-notice.server";
 import { completeSignIn, type openChallenge, signedInUserColumns } from "./sign-in.server";
 
 const { users, profiles, sessions, passkeys } = schema;
 type Challenge = NonNullable<Awaited<ReturnType<typeof openChallenge>>>;
 
-/** Records a counter that went backwards, whoever's passkey it is: a sign of a copied authenticator. */
-async function auditCounterWentBack(context: TwoFactorContext, refusal: CeremonyRefusal, now: number) {
+/**
+ * A counter that went backwards, whoever's passkey it is, is a sign of a copied authenticator: it is audited, and
+ * its owner is sent a security notice naming the refused sign-in's browser and place (docs/product.md, "Passkeys").
+ * One notice per passkey and stored counter: a copy that keeps trying mails once, until the passkey is used again.
+ */
+async function reportCounterWentBack(
+  context: TwoFactorContext,
+  request: Request,
+  refusal: CeremonyRefusal,
+  now: number,
+) {
   const passkey = refusal.counterWentBack;
   if (!passkey) return;
-  await context.db.run(
-    auditInsert({
+  const owner = await context.db
+    .select({ email: users.email, firstName: profiles.firstName })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, passkey.userId))
+    .get();
+  if (!owner) return; // A passkey always has its account; deleting the account deletes its passkeys.
+  const { notice } = await writeTogether(context.db, {
+    audit: auditInsert({
       actor: { id: passkey.userId },
       action: "passkey.counter_went_back",
       target: `user:${passkey.userId}`,
       detail: { passkey: passkey.name, credential: passkey.id.slice(0, 12), storedCounter: passkey.counter },
       at: now,
     }),
-  );
+    notice: securityNoticeIf(
+      {
+        to: owner.email,
+        name: owner.firstName ?? "",
+        event: "passkey_copied",
+        meta: clientMeta(request, context.cf),
+        at: now,
+        passkey: passkey.name,
+      },
+      sql`users WHERE id = ${passkey.userId} AND deactivated_at IS NULL`,
+      sql`${`passkey-copied:${passkey.id}:${passkey.counter}`}`,
+    ),
+  });
+  afterCommit(context, { emailIds: notice.map((row) => row.id) });
 }
 
 const asRefusal = (refusal: CeremonyRefusal) => ({ ok: false as const, error: refusal.error, status: refusal.status });
@@ -58,7 +90,7 @@ export async function signInWithPasskey(
 ): Promise<{ ok: true; response: Response } | { ok: false; error: string; status: number }> {
   const verified = await verifyAssertion(context.db, context.env, request, input.response, { purpose: "sign_in" }, now);
   if (!verified.ok) {
-    await auditCounterWentBack(context, verified, now);
+    await reportCounterWentBack(context, request, verified, now);
     return asRefusal(verified);
   }
   const user = await context.db
@@ -123,7 +155,7 @@ export async function proveWithPasskey(
   const expected = { purpose: "second_factor" as const, ...askerOf(asker) };
   const verified = await verifyAssertion(context.db, context.env, request, response, expected, now);
   if (!verified.ok) {
-    await auditCounterWentBack(context, verified, now);
+    await reportCounterWentBack(context, request, verified, now);
     return asRefusal(verified);
   }
   if ("session" in asker) {

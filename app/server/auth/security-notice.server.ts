@@ -44,6 +44,6 @@ export function securityNotice(db: Db, notice: SecurityNotice) {
  * The same notice for a change that a racing request may make first (two submissions of one reset link):
  * enqueued only if `from` (a FROM … WHERE … clause, checked when the batch runs) yields a row.
  */
-export function securityNoticeIf(notice: SecurityNotice, from: SQL) {
-  return enqueueEmailFor({ template: "security_notice", data: noticeData(notice), to: notice.to, from });
+export function securityNoticeIf(notice: SecurityNotice, from: SQL, dedupeKey?: SQL) {
+  return enqueueEmailFor({ template: "security_notice", data: noticeData(notice), to: notice.to, from, dedupeKey });
 }

@@ -19,6 +19,7 @@ export const SECURITY_EVENTS = [
   "passkey_added",
   "passkey_renamed",
   "passkey_removed",
+  "passkey_copied",
 ] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
 
@@ -31,7 +32,7 @@ const securityNoticeData = z.object({
   location: z.string().trim().max(120),
   /** The OAuth provider, for a link or unlink. */
   provider: z.string().trim().max(40).optional(),
-  /** The passkey's name, for a passkey added, renamed (its new name) or removed. */
+  /** The passkey's name, for a passkey added, renamed (its new name), removed or copied. */
   passkey: z.string().trim().max(64).optional(),
   /**
    * The account is an admin's. Admins must use two-factor sign-in, so turning it off does not leave them with a
@@ -107,6 +108,14 @@ const SECURITY_EVENT_TEXT: Record<SecurityEvent, EventText> = {
     subject: "A passkey was removed from your account",
     happened: (d) =>
       `The passkey named "${d.passkey ?? ""}" was removed: it can no longer be used to sign in to your account.`,
+  },
+  // A signed answer whose counter went backwards: a copy of the passkey signing in beside the original.
+  passkey_copied: {
+    subject: "Your passkey may have been copied",
+    happened: (d) =>
+      `A sign-in with your passkey named "${d.passkey ?? ""}" was refused: the passkey counted fewer uses than it had before, which is what a copy of it does. The browser and place below are those of that sign-in.`,
+    footnote: (_d, env) =>
+      `Remove that passkey at once on Account Settings (Passkeys) and add a new one, reset your password (Forgot your password? on the sign-in page), check your sessions, and contact ${env.SUPPORT_EMAIL}.`,
   },
 };
 
