@@ -3,7 +3,7 @@
  * reactivation. Each is one atomic batch whose first statement decides, under the owner protections: the acting
  * owner is still an active owner, never acts on themselves, and the team keeps an active owner.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -40,8 +40,52 @@ async function teamMember(db: Db, userId: string) {
   return { ...row, roles: (row.roles ?? "").split(",").filter(Boolean) as BackOfficeRole[] };
 }
 
+type Refusal = FormOutcome & { ok: false };
+
+/** The admin a change names, or why there is none to change: the acting owner themselves, or no admin at all. */
+async function memberToChange(db: Db, actor: Owner, userId: string) {
+  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 } satisfies Refusal;
+  return (
+    (await teamMember(db, userId)) ?? ({ ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 } satisfies Refusal)
+  );
+}
+
+/**
+ * What follows a deactivation's or a reactivation's deciding update in its batch: the audit row, written only if
+ * that update changed the admin (so it must come right after it), and the mail to them and the owners once `done`.
+ */
+function statusChangeRecord(
+  actor: Owner,
+  member: { email: string; roles: BackOfficeRole[] },
+  userId: string,
+  action: "team.deactivate" | "team.reactivate",
+  done: SQL,
+  now: number,
+) {
+  return {
+    audit: auditInsert({
+      actor,
+      action,
+      target: `user:${userId}`,
+      detail: { email: member.email, roles: rolesText(member.roles) },
+      onlyIf: sql`changes() = 1`,
+      at: now,
+    }),
+    notice: mailTeamChange(
+      {
+        adminId: userId,
+        admin: member.email,
+        change: action === "team.deactivate" ? "Deactivated" : "Reactivated",
+        by: actor.email,
+        at: now,
+      },
+      done,
+    ),
+  };
+}
+
 /** Why a team change was refused, read after the deciding statement wrote nothing. */
-async function refusal(db: Db, actor: Owner, userId: string): Promise<FormOutcome & { ok: false }> {
+async function refusal(db: Db, actor: Owner, userId: string): Promise<Refusal> {
   if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
   const member = await teamMember(db, userId);
   if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
@@ -63,9 +107,8 @@ export async function changeRoles(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (roles.length === 0) return { ok: false, error: TEAM_MESSAGES.noRole, status: 400, field: "roles" };
   const wasOwner = member.roles.includes("owner");
   if (roles.includes("owner") && !wasOwner) {
@@ -125,11 +168,11 @@ export async function deactivateAdmin(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (member.deactivatedAt !== null) return { ok: false, error: TEAM_MESSAGES.alreadyDeactivated, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deactivated_at = ${now})`;
+  const record = statusChangeRecord(actor, member, userId, "team.deactivate", done, now);
   const { deactivated, notice } = await writeTogether(db, {
     deactivated: returning<{ id: string }>(
       sql`UPDATE users SET deactivated_at = ${now}
@@ -137,21 +180,11 @@ export async function deactivateAdmin(
             AND ${isActiveOwner(actor.id)} AND (NOT ${holdsOwner(userId)} OR ${anotherActiveOwner(userId)})
           RETURNING id`,
     ),
-    audit: auditInsert({
-      actor,
-      action: "team.deactivate",
-      target: `user:${userId}`,
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      onlyIf: sql`changes() = 1`,
-      at: now,
-    }),
+    audit: record.audit,
     signOut: endSessionsOf(db, userId, undefined, done),
     challenges: sql`DELETE FROM sign_in_challenges WHERE user_id = ${userId} AND ${done}`,
     invitations: endInvitationsOf(userId, now, done),
-    notice: mailTeamChange(
-      { adminId: userId, admin: member.email, change: "Deactivated", by: actor.email, at: now },
-      done,
-    ),
+    notice: record.notice,
   });
   if (deactivated.length === 0) return refusal(db, actor, userId);
   afterCommit(context, { emailIds: notice.map((row) => row.id), signedOut: [userId] });
@@ -166,9 +199,8 @@ export async function reactivateAdmin(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (member.deactivatedAt === null) return { ok: false, error: TEAM_MESSAGES.alreadyActive, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM audit_log WHERE target = ${`user:${userId}`} AND created_at = ${now}
                            AND action = 'team.reactivate')`;
@@ -179,18 +211,7 @@ export async function reactivateAdmin(
             AND ${isActiveOwner(actor.id)}
           RETURNING id`,
     ),
-    audit: auditInsert({
-      actor,
-      action: "team.reactivate",
-      target: `user:${userId}`,
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      onlyIf: sql`changes() = 1`,
-      at: now,
-    }),
-    notice: mailTeamChange(
-      { adminId: userId, admin: member.email, change: "Reactivated", by: actor.email, at: now },
-      done,
-    ),
+    ...statusChangeRecord(actor, member, userId, "team.reactivate", done, now),
   });
   if (reactivated.length === 0) {
     if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
