@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { PagerLinks } from "~/components/admin/table";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
 import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -90,18 +91,12 @@ export default function VerificationQueue() {
             </StackedTable>
           </div>
         )}
-        <div className="mt-3 flex gap-3 text-sm">
-          {paged ? (
-            <Link to={`?status=${status}`} className="text-brand hover:underline">
-              First page
-            </Link>
-          ) : null}
-          {next ? (
-            <Link to={`?status=${status}&after=${next}`} className="text-brand hover:underline">
-              Next page
-            </Link>
-          ) : null}
-        </div>
+        <PagerLinks
+          links={[
+            paged ? { to: `?status=${status}`, label: "First page" } : null,
+            next ? { to: `?status=${status}&after=${next}`, label: "Next page" } : null,
+          ]}
+        />
       </article>
     </section>
   );
