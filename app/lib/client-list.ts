@@ -10,7 +10,8 @@ export const CLIENT_SORTS = ["joined", "name", "activity", "balance"] as const;
 export type ClientSort = (typeof CLIENT_SORTS)[number];
 export const CLIENT_STATUSES = ["active", "suspended", "unconfirmed"] as const;
 export type ClientStatusFilter = (typeof CLIENT_STATUSES)[number];
-export type SortDirection = "asc" | "desc";
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 /** The identity verification levels (app/lib/verification.ts) the list filters by. */
 export const CLIENT_LEVELS = ["unverified", "verified", "restricted"] as const satisfies readonly VerificationLevel[];
 
@@ -75,7 +76,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
     return null;
   };
   const sort = pick("sort", CLIENT_SORTS, CLIENT_LIST_MESSAGES.sort) ?? "joined";
-  const dir = pick("dir", ["asc", "desc"] as const, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
+  const dir = pick("dir", SORT_DIRECTIONS, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
   const status = pick("status", CLIENT_STATUSES, CLIENT_LIST_MESSAGES.status);
   const level = pick("level", CLIENT_LEVELS, CLIENT_LIST_MESSAGES.level);
   const flag = pick("flag", CLIENT_FLAGS, CLIENT_LIST_MESSAGES.flag);

@@ -12,6 +12,7 @@ import {
   CLIENT_STATUSES,
   type ClientListQuery,
   clientListHref,
+  SORT_DIRECTIONS,
 } from "~/lib/client-list";
 import { formatCents, formatLongDate } from "~/lib/format";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
@@ -19,6 +20,7 @@ import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
 import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
 import { ClientFlagBadges } from "./client-flags";
+import { ListSelect } from "./list-select";
 import { VerificationLevelBadge } from "./verification-level";
 
 interface ClientRow {
@@ -125,41 +127,49 @@ export function UserManagement({
               className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
             />
           </div>
-          <ListSelect id="client-status" name="status" label="Status" value={list.status ?? ""}>
-            <option value="">All</option>
-            {CLIENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status.charAt(0).toUpperCase() + status.slice(1)}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-level" name="level" label="Level" value={list.level ?? ""}>
-            <option value="">All</option>
-            {CLIENT_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {VERIFICATION_LEVEL_LABELS[level]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-flag" name="flag" label="Flag" value={list.flag ?? ""}>
-            <option value="">All</option>
-            {CLIENT_FLAGS.map((flag) => (
-              <option key={flag} value={flag}>
-                {CLIENT_FLAG_LABELS[flag]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-sort" name="sort" label="Sort by" value={list.sort}>
-            {CLIENT_SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {CLIENT_SORT_LABELS[sort]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-dir" name="dir" label="Order" value={list.dir}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </ListSelect>
+          <ListSelect
+            id="client-status"
+            name="status"
+            label="Status"
+            value={list.status ?? ""}
+            options={CLIENT_STATUSES}
+            optionLabel={(status) => status.charAt(0).toUpperCase() + status.slice(1)}
+            withAll
+          />
+          <ListSelect
+            id="client-level"
+            name="level"
+            label="Level"
+            value={list.level ?? ""}
+            options={CLIENT_LEVELS}
+            optionLabel={(level) => VERIFICATION_LEVEL_LABELS[level]}
+            withAll
+          />
+          <ListSelect
+            id="client-flag"
+            name="flag"
+            label="Flag"
+            value={list.flag ?? ""}
+            options={CLIENT_FLAGS}
+            optionLabel={(flag) => CLIENT_FLAG_LABELS[flag]}
+            withAll
+          />
+          <ListSelect
+            id="client-sort"
+            name="sort"
+            label="Sort by"
+            value={list.sort}
+            options={CLIENT_SORTS}
+            optionLabel={(sort) => CLIENT_SORT_LABELS[sort]}
+          />
+          <ListSelect
+            id="client-dir"
+            name="dir"
+            label="Order"
+            value={list.dir}
+            options={SORT_DIRECTIONS}
+            optionLabel={(dir) => (dir === "asc" ? "Ascending" : "Descending")}
+          />
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search
           </button>
@@ -251,36 +261,5 @@ export function UserManagement({
         </StepUpDialog>
       ) : null}
     </article>
-  );
-}
-
-function ListSelect({
-  id,
-  name,
-  label,
-  value,
-  children,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs text-ink-muted">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        key={value}
-        className="rounded-md border border-border bg-canvas px-2 py-2 text-sm"
-      >
-        {children}
-      </select>
-    </div>
   );
 }

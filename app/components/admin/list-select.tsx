@@ -1,0 +1,41 @@
+/** One of the client list's filters or orders: a labelled select of fixed options, set to the value in the URL. */
+export function ListSelect<Option extends string>({
+  id,
+  name,
+  label,
+  value,
+  options,
+  optionLabel,
+  withAll = false,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: readonly Option[];
+  optionLabel: (option: Option) => string;
+  /** Offer "All" first, the filter left off (an empty value). */
+  withAll?: boolean;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs text-ink-muted">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value}
+        key={value}
+        className="rounded-md border border-border bg-canvas px-2 py-2 text-sm"
+      >
+        {withAll ? <option value="">All</option> : null}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {optionLabel(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
