@@ -12,6 +12,12 @@ export const CLIENT_STATUSES = ["active", "suspended", "unconfirmed"] as const;
 export type ClientStatusFilter = (typeof CLIENT_STATUSES)[number];
 export const SORT_DIRECTIONS = ["asc", "desc"] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+export const SORT_DIRECTION_LABELS: Record<SortDirection, string> = { asc: "Ascending", desc: "Descending" };
+export const CLIENT_STATUS_LABELS: Record<ClientStatusFilter, string> = {
+  active: "Active",
+  suspended: "Suspended",
+  unconfirmed: "Unconfirmed",
+};
 /** The identity verification levels (app/lib/verification.ts) the list filters by. */
 export const CLIENT_LEVELS = ["unverified", "verified", "restricted"] as const satisfies readonly VerificationLevel[];
 

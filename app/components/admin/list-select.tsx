@@ -1,22 +1,24 @@
-/** One of the client list's filters or orders: a labelled select of fixed options, set to the value in the URL. */
+/**
+ * One of the client list's filters or orders: a labelled select of fixed options in their list's order, set to the
+ * value in the URL (`client-<name>` is its id).
+ */
 export function ListSelect<Option extends string>({
-  id,
   name,
   label,
   value,
   options,
-  optionLabel,
+  labels,
   withAll = false,
 }: {
-  id: string;
   name: string;
   label: string;
   value: string;
   options: readonly Option[];
-  optionLabel: (option: Option) => string;
+  labels: Record<Option, string>;
   /** Offer "All" first, the filter left off (an empty value). */
   withAll?: boolean;
 }) {
+  const id = `client-${name}`;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-xs text-ink-muted">
@@ -32,7 +34,7 @@ export function ListSelect<Option extends string>({
         {withAll ? <option value="">All</option> : null}
         {options.map((option) => (
           <option key={option} value={option}>
-            {optionLabel(option)}
+            {labels[option]}
           </option>
         ))}
       </select>

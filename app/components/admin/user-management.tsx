@@ -9,9 +9,11 @@ import {
   CLIENT_LEVELS,
   CLIENT_SORT_LABELS,
   CLIENT_SORTS,
+  CLIENT_STATUS_LABELS,
   CLIENT_STATUSES,
   type ClientListQuery,
   clientListHref,
+  SORT_DIRECTION_LABELS,
   SORT_DIRECTIONS,
 } from "~/lib/client-list";
 import { formatCents, formatLongDate } from "~/lib/format";
@@ -128,47 +130,42 @@ export function UserManagement({
             />
           </div>
           <ListSelect
-            id="client-status"
             name="status"
             label="Status"
             value={list.status ?? ""}
             options={CLIENT_STATUSES}
-            optionLabel={(status) => status.charAt(0).toUpperCase() + status.slice(1)}
+            labels={CLIENT_STATUS_LABELS}
             withAll
           />
           <ListSelect
-            id="client-level"
             name="level"
             label="Level"
             value={list.level ?? ""}
             options={CLIENT_LEVELS}
-            optionLabel={(level) => VERIFICATION_LEVEL_LABELS[level]}
+            labels={VERIFICATION_LEVEL_LABELS}
             withAll
           />
           <ListSelect
-            id="client-flag"
             name="flag"
             label="Flag"
             value={list.flag ?? ""}
             options={CLIENT_FLAGS}
-            optionLabel={(flag) => CLIENT_FLAG_LABELS[flag]}
+            labels={CLIENT_FLAG_LABELS}
             withAll
           />
           <ListSelect
-            id="client-sort"
             name="sort"
             label="Sort by"
             value={list.sort}
             options={CLIENT_SORTS}
-            optionLabel={(sort) => CLIENT_SORT_LABELS[sort]}
+            labels={CLIENT_SORT_LABELS}
           />
           <ListSelect
-            id="client-dir"
             name="dir"
             label="Order"
             value={list.dir}
             options={SORT_DIRECTIONS}
-            optionLabel={(dir) => (dir === "asc" ? "Ascending" : "Descending")}
+            labels={SORT_DIRECTION_LABELS}
           />
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search
