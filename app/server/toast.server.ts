@@ -44,6 +44,11 @@ export async function getToast(request: Request, env: AppEnv): Promise<{ toast: 
 export const requestTakenToDashboard = (env: AppEnv, message: string) =>
   redirectWithToast(env, "/dashboard", { type: "success", description: message });
 
+/** A redirect to `url` with what happened as a toast, for a route whose posts have nothing to show of their own. */
+export function toastingBackTo(env: AppEnv, url: string) {
+  return (type: "success" | "error", description: string) => redirectWithToast(env, url, { type, description });
+}
+
 /**
  * A client's act posted from a page with nothing to show of its own (cancel a request, send the confirmation link
  * again): back to the page that asked (`redirectTo`, a path of this site, else `fallback`) with the outcome as a
