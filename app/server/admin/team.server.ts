@@ -3,12 +3,12 @@
  * reactivation. Each is one atomic batch whose first statement decides, under the owner protections: the acting
  * owner is still an active owner, never acts on themselves, and the team keeps an active owner.
  */
-import { eq, type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
-import { type Db, returning, schema, writeTogether } from "../db.server";
+import { type Db, returning, writeTogether } from "../db.server";
 import { forbidden } from "../http.server";
 import { endSessionsOf } from "../session.server";
 import {
@@ -20,69 +20,11 @@ import {
   rolesText,
 } from "./team-guards.server";
 import { endInvitationsOf } from "./team-invitations.server";
+import { memberToChange, teamChangeRecord, teamMember } from "./team-members.server";
 
-const { users } = schema;
 type Owner = Required<Actor>;
 
-/** The admin as the team page knows them, to explain a refusal; null for anyone who is not an admin. */
-async function teamMember(db: Db, userId: string) {
-  const row = await db
-    .select({
-      email: users.email,
-      role: users.role,
-      deactivatedAt: users.deactivatedAt,
-      roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE user_id = ${users.id})`,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
-  if (row?.role !== "admin") return null;
-  return { ...row, roles: (row.roles ?? "").split(",").filter(Boolean) as BackOfficeRole[] };
-}
-
 type Refusal = FormOutcome & { ok: false };
-
-/** The admin a change names, or why there is none to change: the acting owner themselves, or no admin at all. */
-async function memberToChange(db: Db, actor: Owner, userId: string) {
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 } satisfies Refusal;
-  return (
-    (await teamMember(db, userId)) ?? ({ ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 } satisfies Refusal)
-  );
-}
-
-/**
- * What follows a deactivation's or a reactivation's deciding update in its batch: the audit row, written only if
- * that update changed the admin (so it must come right after it), and the mail to them and the owners once `done`.
- */
-function statusChangeRecord(
-  actor: Owner,
-  member: { email: string; roles: BackOfficeRole[] },
-  userId: string,
-  action: "team.deactivate" | "team.reactivate",
-  done: SQL,
-  now: number,
-) {
-  return {
-    audit: auditInsert({
-      actor,
-      action,
-      target: `user:${userId}`,
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      onlyIf: sql`changes() = 1`,
-      at: now,
-    }),
-    notice: mailTeamChange(
-      {
-        adminId: userId,
-        admin: member.email,
-        change: action === "team.deactivate" ? "Deactivated" : "Reactivated",
-        by: actor.email,
-        at: now,
-      },
-      done,
-    ),
-  };
-}
 
 /** Why a team change was refused, read after the deciding statement wrote nothing. */
 async function refusal(db: Db, actor: Owner, userId: string): Promise<Refusal> {
@@ -172,7 +114,15 @@ export async function deactivateAdmin(
   if ("ok" in member) return member;
   if (member.deactivatedAt !== null) return { ok: false, error: TEAM_MESSAGES.alreadyDeactivated, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deactivated_at = ${now})`;
-  const record = statusChangeRecord(actor, member, userId, "team.deactivate", done, now);
+  const record = teamChangeRecord({
+    actor,
+    target: { id: userId, email: member.email },
+    action: "team.deactivate",
+    detail: { email: member.email, roles: rolesText(member.roles) },
+    change: "Deactivated",
+    done,
+    now,
+  });
   const { deactivated, notice } = await writeTogether(db, {
     deactivated: returning<{ id: string }>(
       sql`UPDATE users SET deactivated_at = ${now}
@@ -211,7 +161,15 @@ export async function reactivateAdmin(
             AND ${isActiveOwner(actor.id)}
           RETURNING id`,
     ),
-    ...statusChangeRecord(actor, member, userId, "team.reactivate", done, now),
+    ...teamChangeRecord({
+      actor,
+      target: { id: userId, email: member.email },
+      action: "team.reactivate",
+      detail: { email: member.email, roles: rolesText(member.roles) },
+      change: "Reactivated",
+      done,
+      now,
+    }),
   });
   if (reactivated.length === 0) {
     if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
