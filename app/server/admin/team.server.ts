@@ -3,7 +3,7 @@
  * reactivation. Each is one atomic batch whose first statement decides, under the owner protections: the acting
  * owner is still an active owner, never acts on themselves, and the team keeps an active owner.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -25,6 +25,26 @@ import { memberToChange, teamChangeRecord, teamMember } from "./team-members.ser
 type Owner = Required<Actor>;
 
 type Refusal = FormOutcome & { ok: false };
+
+/** A deactivation's or a reactivation's audit row (with the admin's roles as they stand) and mail. */
+function statusChangeRecord(
+  actor: Owner,
+  userId: string,
+  member: { email: string; roles: BackOfficeRole[] },
+  action: "team.deactivate" | "team.reactivate",
+  done: SQL,
+  now: number,
+) {
+  return teamChangeRecord({
+    actor,
+    target: { id: userId, email: member.email },
+    action,
+    detail: { email: member.email, roles: rolesText(member.roles) },
+    change: action === "team.deactivate" ? "Deactivated" : "Reactivated",
+    done,
+    now,
+  });
+}
 
 /** Why a team change was refused, read after the deciding statement wrote nothing. */
 async function refusal(db: Db, actor: Owner, userId: string): Promise<Refusal> {
@@ -114,15 +134,7 @@ export async function deactivateAdmin(
   if ("ok" in member) return member;
   if (member.deactivatedAt !== null) return { ok: false, error: TEAM_MESSAGES.alreadyDeactivated, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deactivated_at = ${now})`;
-  const record = teamChangeRecord({
-    actor,
-    target: { id: userId, email: member.email },
-    action: "team.deactivate",
-    detail: { email: member.email, roles: rolesText(member.roles) },
-    change: "Deactivated",
-    done,
-    now,
-  });
+  const record = statusChangeRecord(actor, userId, member, "team.deactivate", done, now);
   const { deactivated, notice } = await writeTogether(db, {
     deactivated: returning<{ id: string }>(
       sql`UPDATE users SET deactivated_at = ${now}
@@ -161,15 +173,7 @@ export async function reactivateAdmin(
             AND ${isActiveOwner(actor.id)}
           RETURNING id`,
     ),
-    ...teamChangeRecord({
-      actor,
-      target: { id: userId, email: member.email },
-      action: "team.reactivate",
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      change: "Reactivated",
-      done,
-      now,
-    }),
+    ...statusChangeRecord(actor, userId, member, "team.reactivate", done, now),
   });
   if (reactivated.length === 0) {
     if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
