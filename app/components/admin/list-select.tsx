@@ -1,3 +1,5 @@
+import { LabelledOptions } from "~/components/labelled-options";
+
 /**
  * One of the client list's filters or orders: a labelled select of fixed options in their list's order, set to the
  * value in the URL (`client-<name>` is its id).
@@ -32,11 +34,7 @@ export function ListSelect<Option extends string>({
         className="rounded-md border border-border bg-canvas px-2 py-2 text-sm"
       >
         {withAll ? <option value="">All</option> : null}
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {labels[option]}
-          </option>
-        ))}
+        <LabelledOptions values={options} labels={labels} />
       </select>
     </div>
   );

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
+import { LabelledOptions } from "~/components/labelled-options";
 import { StepUpField } from "~/components/step-up";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
@@ -27,11 +28,7 @@ function DocumentKindField({ kinds }: { kinds: DocumentKind[] }) {
         className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
       >
         <option value="">Choose a document</option>
-        {kinds.map((kind) => (
-          <option key={kind} value={kind}>
-            {DOCUMENT_KIND_LABELS[kind]}
-          </option>
-        ))}
+        <LabelledOptions values={kinds} labels={DOCUMENT_KIND_LABELS} />
       </select>
       {field.errorText}
     </div>
