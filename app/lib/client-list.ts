@@ -1,5 +1,5 @@
-import { CLIENT_FLAGS, type ClientFlag } from "./client-flags";
-import type { VerificationLevel } from "./verification";
+import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "./client-flags";
+import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "./verification";
 
 /**
  * The desk's client list as the URL states it: search, status, verification level and flag filters, sort column and direction, and a keyset
@@ -27,6 +27,15 @@ export const CLIENT_SORT_LABELS: Record<ClientSort, string> = {
   activity: "Last activity",
   balance: "Balance",
 };
+
+/** The list's selects in the form's order: the filters (each offers "All", the filter off), then the order. */
+export const CLIENT_LIST_SELECTS = [
+  { name: "status", label: "Status", options: CLIENT_STATUSES, labels: CLIENT_STATUS_LABELS, withAll: true },
+  { name: "level", label: "Level", options: CLIENT_LEVELS, labels: VERIFICATION_LEVEL_LABELS, withAll: true },
+  { name: "flag", label: "Flag", options: CLIENT_FLAGS, labels: CLIENT_FLAG_LABELS, withAll: true },
+  { name: "sort", label: "Sort by", options: CLIENT_SORTS, labels: CLIENT_SORT_LABELS, withAll: false },
+  { name: "dir", label: "Order", options: SORT_DIRECTIONS, labels: SORT_DIRECTION_LABELS, withAll: false },
+] as const;
 
 /** A page boundary: the sort column's value and the id of the row at the boundary. */
 export interface ClientCursor {

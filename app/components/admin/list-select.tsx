@@ -4,7 +4,7 @@ import { LabelledOptions } from "~/components/labelled-options";
  * One of the client list's filters or orders: a labelled select of fixed options in their list's order, set to the
  * value in the URL (`client-<name>` is its id).
  */
-export function ListSelect<Option extends string>({
+export function ListSelect({
   name,
   label,
   value,
@@ -15,8 +15,8 @@ export function ListSelect<Option extends string>({
   name: string;
   label: string;
   value: string;
-  options: readonly Option[];
-  labels: Record<Option, string>;
+  options: readonly string[];
+  labels: Readonly<Record<string, string>>;
   /** Offer "All" first, the filter left off (an empty value). */
   withAll?: boolean;
 }) {

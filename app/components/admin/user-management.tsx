@@ -4,23 +4,13 @@ import { Banner } from "~/components/form";
 import { useListNavigation } from "~/components/list-navigation";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
-import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "~/lib/client-flags";
-import {
-  CLIENT_LEVELS,
-  CLIENT_SORT_LABELS,
-  CLIENT_SORTS,
-  CLIENT_STATUS_LABELS,
-  CLIENT_STATUSES,
-  type ClientListQuery,
-  clientListHref,
-  SORT_DIRECTION_LABELS,
-  SORT_DIRECTIONS,
-} from "~/lib/client-list";
+import type { ClientFlag } from "~/lib/client-flags";
+import { CLIENT_LIST_SELECTS, type ClientListQuery, clientListHref } from "~/lib/client-list";
 import { formatCents, formatLongDate } from "~/lib/format";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
-import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
+import type { VerificationLevel } from "~/lib/verification";
 import { ClientFlagBadges } from "./client-flags";
 import { ListSelect } from "./list-select";
 import { VerificationLevelBadge } from "./verification-level";
@@ -129,44 +119,9 @@ export function UserManagement({
               className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
             />
           </div>
-          <ListSelect
-            name="status"
-            label="Status"
-            value={list.status ?? ""}
-            options={CLIENT_STATUSES}
-            labels={CLIENT_STATUS_LABELS}
-            withAll
-          />
-          <ListSelect
-            name="level"
-            label="Level"
-            value={list.level ?? ""}
-            options={CLIENT_LEVELS}
-            labels={VERIFICATION_LEVEL_LABELS}
-            withAll
-          />
-          <ListSelect
-            name="flag"
-            label="Flag"
-            value={list.flag ?? ""}
-            options={CLIENT_FLAGS}
-            labels={CLIENT_FLAG_LABELS}
-            withAll
-          />
-          <ListSelect
-            name="sort"
-            label="Sort by"
-            value={list.sort}
-            options={CLIENT_SORTS}
-            labels={CLIENT_SORT_LABELS}
-          />
-          <ListSelect
-            name="dir"
-            label="Order"
-            value={list.dir}
-            options={SORT_DIRECTIONS}
-            labels={SORT_DIRECTION_LABELS}
-          />
+          {CLIENT_LIST_SELECTS.map((select) => (
+            <ListSelect key={select.name} {...select} value={list[select.name] ?? ""} />
+          ))}
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search
           </button>
