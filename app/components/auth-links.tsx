@@ -16,24 +16,23 @@ export function OtherAccountForm({ question, to, children }: { question: string;
   );
 }
 
-/** The way back from the password pages to the sign-in form. */
-export function BackToSignIn() {
+/** A link on its own line under a form: the way back, or the way on. */
+function LinkUnderForm({ to, children }: { to: string; children: ReactNode }) {
   return (
     <p className="mt-6 text-center text-sm">
-      <Link to="/login" className={LINK_CLASS}>
-        Back to sign in
+      <Link to={to} className={LINK_CLASS}>
+        {children}
       </Link>
     </p>
   );
 }
 
+/** The way back from the password pages to the sign-in form. */
+export function BackToSignIn() {
+  return <LinkUnderForm to="/login">Back to sign in</LinkUnderForm>;
+}
+
 /** The way on from a page a mail's link opened (a confirmation, a cancel link) to the dashboard. */
 export function GoToDashboard() {
-  return (
-    <p className="mt-6 text-center text-sm">
-      <Link to="/dashboard" className={LINK_CLASS}>
-        Go to your dashboard
-      </Link>
-    </p>
-  );
+  return <LinkUnderForm to="/dashboard">Go to your dashboard</LinkUnderForm>;
 }

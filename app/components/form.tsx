@@ -1,5 +1,5 @@
-import { useNavigation } from "@remix-run/react";
-import { type ComponentProps, createContext, type ReactNode, useContext, useId } from "react";
+import { Form, useNavigation } from "@remix-run/react";
+import { type ComponentProps, createContext, type FormEvent, type ReactNode, useContext, useId } from "react";
 import { errorFor, type FormReply } from "~/lib/forms";
 
 const FormErrorsContext = createContext<FormReply>(null);
@@ -185,5 +185,26 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
       <h1 className="text-2xl font-bold">{title}</h1>
       <div className="mt-6">{children}</div>
     </section>
+  );
+}
+
+/** A signed-out page's form, posted to its action: the refusal shows above the fields and under the one it names. */
+export function AuthForm({
+  reply,
+  onSubmit,
+  children,
+}: {
+  reply: FormReply;
+  /** A check in the page before the post (the server checks everything again). */
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <FormErrors reply={reply}>
+      <Form method="post" className="space-y-4" onSubmit={onSubmit}>
+        {reply?.error ? <Banner tone="error">{reply.error}</Banner> : null}
+        {children}
+      </Form>
+    </FormErrors>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
+import { LabelledOptions } from "~/components/labelled-options";
 import { STATUS_LABELS, TRANSACTION_TYPE_LABELS } from "~/lib/labels";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
 
@@ -142,11 +143,7 @@ export function HistoryFilterForm({
     <Field id={id(name)} label={label} look={look}>
       <select id={id(name)} name={name} defaultValue={submitted[name] ?? ""} className={style.control}>
         <option value="">{all}</option>
-        {values.map((value) => (
-          <option key={value} value={value}>
-            {labels[value]}
-          </option>
-        ))}
+        <LabelledOptions values={values} labels={labels} />
       </select>
     </Field>
   );

@@ -3,7 +3,7 @@
  * part of a name or e-mail) and an amount range in dollars (min, max, read by the one money parser). Like the
  * history filters, a bad value is named and the view shows unfiltered. Browser-safe.
  */
-import { type HistoryFilters, parseHistoryFilters } from "./history-filters";
+import { type HistoryFilters, type ParsedFilters, parseHistoryFilters } from "./history-filters";
 import { parseAmountToCents } from "./ledger";
 
 export interface AdminTransactionFilters extends HistoryFilters {
@@ -14,11 +14,7 @@ export interface AdminTransactionFilters extends HistoryFilters {
 
 export const ADMIN_FILTER_KEYS = ["client", "min", "max"] as const;
 
-export interface ParsedAdminTransactionFilters {
-  filters: AdminTransactionFilters;
-  submitted: Partial<Record<string, string>>;
-  errors: string[];
-}
+export type ParsedAdminTransactionFilters = ParsedFilters<AdminTransactionFilters, string>;
 
 export function parseAdminTransactionFilters(params: URLSearchParams): ParsedAdminTransactionFilters {
   const history = parseHistoryFilters(params);

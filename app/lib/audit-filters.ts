@@ -3,7 +3,7 @@
  * &from=2026-01-01&to=2026-01-31`): the admin, the action, the client, and a range of UTC days. As on the
  * transaction histories, a bad date is named and the view shows unfiltered; the CSV refuses it. Browser-safe.
  */
-import { type DayRange, readDayRange } from "./history-filters";
+import { type DayRange, type ParsedFilters, readDayRange, submittedValues } from "./history-filters";
 
 export interface AuditFilters extends DayRange {
   /** The acting admin's id. */
@@ -15,19 +15,10 @@ export interface AuditFilters extends DayRange {
 
 export const AUDIT_FILTER_KEYS = ["admin", "action", "client", "from", "to"] as const;
 
-export interface ParsedAuditFilters {
-  filters: AuditFilters;
-  /** What was typed, to fill the form again. */
-  submitted: Partial<Record<(typeof AUDIT_FILTER_KEYS)[number], string>>;
-  errors: string[];
-}
+export type ParsedAuditFilters = ParsedFilters<AuditFilters, (typeof AUDIT_FILTER_KEYS)[number]>;
 
 export function parseAuditFilters(params: URLSearchParams): ParsedAuditFilters {
-  const submitted: ParsedAuditFilters["submitted"] = {};
-  for (const key of AUDIT_FILTER_KEYS) {
-    const value = params.get(key)?.trim().slice(0, 100);
-    if (value) submitted[key] = value;
-  }
+  const submitted = submittedValues(params, AUDIT_FILTER_KEYS, 100);
   const { admin, action, client, from, to } = submitted;
   const days = readDayRange(from, to);
   const filters: AuditFilters = { admin, action, client, ...days.range };

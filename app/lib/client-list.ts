@@ -1,5 +1,5 @@
-import { CLIENT_FLAGS, type ClientFlag } from "./client-flags";
-import type { VerificationLevel } from "./verification";
+import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "./client-flags";
+import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "./verification";
 
 /**
  * The desk's client list as the URL states it: search, status, verification level and flag filters, sort column and direction, and a keyset
@@ -10,7 +10,14 @@ export const CLIENT_SORTS = ["joined", "name", "activity", "balance"] as const;
 export type ClientSort = (typeof CLIENT_SORTS)[number];
 export const CLIENT_STATUSES = ["active", "suspended", "unconfirmed"] as const;
 export type ClientStatusFilter = (typeof CLIENT_STATUSES)[number];
-export type SortDirection = "asc" | "desc";
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+export const SORT_DIRECTION_LABELS: Record<SortDirection, string> = { asc: "Ascending", desc: "Descending" };
+export const CLIENT_STATUS_LABELS: Record<ClientStatusFilter, string> = {
+  active: "Active",
+  suspended: "Suspended",
+  unconfirmed: "Unconfirmed",
+};
 /** The identity verification levels (app/lib/verification.ts) the list filters by. */
 export const CLIENT_LEVELS = ["unverified", "verified", "restricted"] as const satisfies readonly VerificationLevel[];
 
@@ -20,6 +27,15 @@ export const CLIENT_SORT_LABELS: Record<ClientSort, string> = {
   activity: "Last activity",
   balance: "Balance",
 };
+
+/** The list's selects in the form's order: the filters (each offers "All", the filter off), then the order. */
+export const CLIENT_LIST_SELECTS = [
+  { name: "status", label: "Status", options: CLIENT_STATUSES, labels: CLIENT_STATUS_LABELS, withAll: true },
+  { name: "level", label: "Level", options: CLIENT_LEVELS, labels: VERIFICATION_LEVEL_LABELS, withAll: true },
+  { name: "flag", label: "Flag", options: CLIENT_FLAGS, labels: CLIENT_FLAG_LABELS, withAll: true },
+  { name: "sort", label: "Sort by", options: CLIENT_SORTS, labels: CLIENT_SORT_LABELS, withAll: false },
+  { name: "dir", label: "Order", options: SORT_DIRECTIONS, labels: SORT_DIRECTION_LABELS, withAll: false },
+] as const;
 
 /** A page boundary: the sort column's value and the id of the row at the boundary. */
 export interface ClientCursor {
@@ -75,7 +91,7 @@ export function parseClientList(params: URLSearchParams): { query: ClientListQue
     return null;
   };
   const sort = pick("sort", CLIENT_SORTS, CLIENT_LIST_MESSAGES.sort) ?? "joined";
-  const dir = pick("dir", ["asc", "desc"] as const, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
+  const dir = pick("dir", SORT_DIRECTIONS, CLIENT_LIST_MESSAGES.dir) ?? defaultDirection(sort);
   const status = pick("status", CLIENT_STATUSES, CLIENT_LIST_MESSAGES.status);
   const level = pick("level", CLIENT_LEVELS, CLIENT_LIST_MESSAGES.level);
   const flag = pick("flag", CLIENT_FLAGS, CLIENT_LIST_MESSAGES.flag);

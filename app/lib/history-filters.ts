@@ -21,13 +21,26 @@ export interface HistoryFilters {
 /** The query parameters the filters own, in the order links spell them. */
 export const HISTORY_FILTER_KEYS = ["type", "status", "from", "to", "reference"] as const;
 
-export interface ParsedHistoryFilters {
+/** A URL's filters as read, for every filtered view (the histories, the admin's transactions, the audit log). */
+export interface ParsedFilters<Filters, Key extends string> {
   /** The filters to apply: all of them when every value is good, none otherwise. */
-  filters: HistoryFilters;
+  filters: Filters;
   /** What was typed, to fill the form again (a bad value stays visible next to its message). */
-  submitted: Partial<Record<(typeof HISTORY_FILTER_KEYS)[number], string>>;
+  submitted: Partial<Record<Key, string>>;
   /** One message per bad value; empty when the filters apply. */
   errors: string[];
+}
+
+export type ParsedHistoryFilters = ParsedFilters<HistoryFilters, (typeof HISTORY_FILTER_KEYS)[number]>;
+
+/** The values a URL's query gives for `keys`, trimmed and cut at `max` characters; an empty one counts as absent. */
+export function submittedValues<Key extends string>(params: URLSearchParams, keys: readonly Key[], max: number) {
+  const submitted: Partial<Record<Key, string>> = {};
+  for (const key of keys) {
+    const value = params.get(key)?.trim().slice(0, max);
+    if (value) submitted[key] = value;
+  }
+  return submitted;
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -51,11 +64,7 @@ const isStatus = (value: string): value is TransactionStatus =>
 
 /** Reads the filters out of a URL's query. Empty values count as absent (an untouched form field). */
 export function parseHistoryFilters(params: URLSearchParams): ParsedHistoryFilters {
-  const submitted: ParsedHistoryFilters["submitted"] = {};
-  for (const key of HISTORY_FILTER_KEYS) {
-    const value = params.get(key)?.trim().slice(0, 40);
-    if (value) submitted[key] = value;
-  }
+  const submitted = submittedValues(params, HISTORY_FILTER_KEYS, 40);
   const filters: HistoryFilters = {};
   const errors: string[] = [];
   const { type, status, from, to, reference } = submitted;

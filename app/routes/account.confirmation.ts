@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { resendConfirmation } from "~/server/auth/email-confirmation.server";
 import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
 import { requireClient } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { backWithOutcome } from "~/server/toast.server";
 
 /** 'Send the link again' posts here; there is nothing to show. */
 export async function loader() {
@@ -20,13 +19,6 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const client = await requireClient(request, context);
   const form = await readForm(request);
-  const back = safeRedirect(String(form.get("redirectTo") ?? ""), "/account");
   const result = await resendConfirmation(context, client, siteOrigin(context.env, request));
-  return redirectWithToast(
-    context.env,
-    back,
-    result.ok
-      ? { type: "success", description: MESSAGES.confirmationSent }
-      : { type: "error", description: result.error },
-  );
+  return backWithOutcome(context.env, form, "/account", result, MESSAGES.confirmationSent);
 }

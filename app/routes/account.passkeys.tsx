@@ -13,7 +13,7 @@ import {
 } from "~/server/auth/passkeys.server";
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { toastingBackTo } from "~/server/toast.server";
 
 const changeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("rename"), id: z.string().min(1).max(1024), name: z.string().max(200) }),
@@ -32,6 +32,7 @@ export async function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context, { twoFactorSetup: true });
+  const back = toastingBackTo(context.env, "/account");
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
     const body = await readCeremonyBody(request);
     if (body.intent === "options") {
@@ -44,10 +45,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       name: body.name ?? "",
     });
     if (!result.ok) return refusalJson(result);
-    return redirectWithToast(context.env, "/account", { type: "success", description: PASSKEY_MESSAGES.added });
+    return back("success", PASSKEY_MESSAGES.added);
   }
-  const back = (type: "success" | "error", description: string) =>
-    redirectWithToast(context.env, "/account", { type, description });
   const parsed = changeSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return back("error", PASSKEY_MESSAGES.notFound);
   const change = parsed.data;

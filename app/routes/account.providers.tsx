@@ -4,7 +4,7 @@ import { OAUTH_MESSAGES, PROVIDER_NAMES, unlinkSchema } from "~/lib/schemas/oaut
 import { unlinkProvider } from "~/server/auth/oauth-links.server";
 import { readValidForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { toastingBackTo } from "~/server/toast.server";
 
 /** The providers card's Unlink posts here; there is nothing to show. */
 export async function loader() {
@@ -15,8 +15,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const form = await readValidForm(request, unlinkSchema);
-  const back = (type: "success" | "error", description: string) =>
-    redirectWithToast(context.env, "/account", { type, description });
+  const back = toastingBackTo(context.env, "/account");
   if (!form.ok) return back("error", form.error);
   const result = await unlinkProvider(context, request, user, form.data.provider);
   return result.ok

@@ -4,7 +4,7 @@ import { endSessionsSchema, SESSION_MESSAGES } from "~/lib/schemas/sessions";
 import { endOtherSessions, endSession } from "~/server/auth/account-sessions.server";
 import { readValidForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { toastingBackTo } from "~/server/toast.server";
 
 /** The sessions card's forms post here; there is nothing to show. */
 export async function loader() {
@@ -15,8 +15,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const form = await readValidForm(request, endSessionsSchema);
-  const back = (type: "success" | "error", description: string) =>
-    redirectWithToast(context.env, "/account", { type, description });
+  const back = toastingBackTo(context.env, "/account");
   if (!form.ok) return back("error", form.error);
 
   if (form.data.intent === "end-others") {

@@ -3,6 +3,7 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
+import { LabelledOptions } from "~/components/labelled-options";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { DocumentSlot } from "~/components/verification/document-slot";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
@@ -137,11 +138,7 @@ export default function IdentityVerification() {
               required
             >
               <option value="">Select a document</option>
-              {IDENTITY_DOCUMENT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {IDENTITY_DOCUMENT_TYPE_LABELS[type]}
-                </option>
-              ))}
+              <LabelledOptions values={IDENTITY_DOCUMENT_TYPES} labels={IDENTITY_DOCUMENT_TYPE_LABELS} />
             </SelectField>
             <Field
               label="Document number"

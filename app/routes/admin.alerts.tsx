@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { AlertsTable } from "~/components/admin/alerts-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { PagerLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import {
@@ -132,18 +133,12 @@ export default function AlertsQueue() {
             <AlertsTable alerts={rows} reply={reply} />
           </div>
         )}
-        <div className="mt-3 flex gap-3 text-sm">
-          {previous ? (
-            <Link to={`?${viewQuery}before=${previous}`} className="text-brand hover:underline">
-              Newer alerts
-            </Link>
-          ) : null}
-          {next ? (
-            <Link to={`?${viewQuery}after=${next}`} className="text-brand hover:underline">
-              Older alerts
-            </Link>
-          ) : null}
-        </div>
+        <PagerLinks
+          links={[
+            previous ? { to: `?${viewQuery}before=${previous}`, label: "Newer alerts" } : null,
+            next ? { to: `?${viewQuery}after=${next}`, label: "Older alerts" } : null,
+          ]}
+        />
       </article>
     </section>
   );

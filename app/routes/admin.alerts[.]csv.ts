@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { readDayRange } from "~/lib/history-filters";
-import { may } from "~/lib/permissions";
-import { forbidden } from "~/server/http.server";
+import { csvDownload, rangedFileName, refusedDownload } from "~/server/csv.server";
 import { alertsCsv } from "~/server/monitoring/alert-reads.server";
 import { requirePermission } from "~/server/session.server";
 
@@ -11,20 +10,10 @@ import { requirePermission } from "~/server/session.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // An export of the alerts: the roles that review them and the roles that export, both.
-  const admin = await requirePermission(request, context, "exportData");
-  if (!may(admin.roles, "reviewAlerts")) forbidden();
+  await requirePermission(request, context, "exportData", "reviewAlerts");
   const params = new URL(request.url).searchParams;
   const blankless = (key: string) => params.get(key)?.trim() || undefined;
   const { range, errors } = readDayRange(blankless("from"), blankless("to"));
-  if (errors.length > 0) {
-    return new Response(errors.join("\n"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  const span = [range.from, range.to].filter(Boolean).join("-to-");
-  return new Response(alertsCsv(context.db, range), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="alerts${span ? `-${span}` : ""}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  if (errors.length > 0) return refusedDownload(errors);
+  return csvDownload(alertsCsv(context.db, range), rangedFileName("alerts", range), "private, no-store");
 }

@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { parseAuditFilters } from "~/lib/audit-filters";
-import { may } from "~/lib/permissions";
 import { auditCsv } from "~/server/admin/audit-log.server";
-import { forbidden } from "~/server/http.server";
+import { csvDownload, rangedFileName, refusedDownload } from "~/server/csv.server";
 import { requirePermission } from "~/server/session.server";
 
 /**
@@ -11,18 +10,8 @@ import { requirePermission } from "~/server/session.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // An export of the audit log: the roles that read it and the roles that export, both.
-  const admin = await requirePermission(request, context, "exportData");
-  if (!may(admin.roles, "readAuditLog")) forbidden();
+  await requirePermission(request, context, "exportData", "readAuditLog");
   const { filters, errors } = parseAuditFilters(new URL(request.url).searchParams);
-  if (errors.length > 0) {
-    return new Response(errors.join("\n"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
-  const span = [filters.from, filters.to].filter(Boolean).join("-to-");
-  return new Response(auditCsv(context.db, filters), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="audit-log${span ? `-${span}` : ""}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  if (errors.length > 0) return refusedDownload(errors);
+  return csvDownload(auditCsv(context.db, filters), rangedFileName("audit-log", filters), "private, no-store");
 }

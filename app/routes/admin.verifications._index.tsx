@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
+import { PagerLinks } from "~/components/admin/table";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
 import { Banner } from "~/components/form";
+import { LabelledOptions } from "~/components/labelled-options";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { formatDateTimeUtc, formatLongDate } from "~/lib/format";
@@ -23,6 +25,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const queue = await verificationQueue(context.db, status, decodeQueueCursor(params.get("after")));
   return { ...queue, status, error, paged: params.has("after") };
 }
+
+/** The queue's statuses as its filter names them: a draft is a case the client has not sent yet. */
+const QUEUE_STATUS_LABELS = { ...VERIFICATION_STATUS_LABELS, draft: "Not sent yet" };
 
 const COLUMNS = ["Client", "Country", "Document", "Sent", "Registered", "Level"] as const;
 
@@ -49,11 +54,7 @@ export default function VerificationQueue() {
               defaultValue={status}
               className="rounded-md border border-border bg-canvas px-3 py-2 text-sm"
             >
-              {VERIFICATION_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {value === "draft" ? "Not sent yet" : VERIFICATION_STATUS_LABELS[value]}
-                </option>
-              ))}
+              <LabelledOptions values={VERIFICATION_STATUSES} labels={QUEUE_STATUS_LABELS} />
             </select>
           </div>
           <button type="submit" className="rounded-md border border-border px-4 py-2 text-sm font-medium">
@@ -90,18 +91,12 @@ export default function VerificationQueue() {
             </StackedTable>
           </div>
         )}
-        <div className="mt-3 flex gap-3 text-sm">
-          {paged ? (
-            <Link to={`?status=${status}`} className="text-brand hover:underline">
-              First page
-            </Link>
-          ) : null}
-          {next ? (
-            <Link to={`?status=${status}&after=${next}`} className="text-brand hover:underline">
-              Next page
-            </Link>
-          ) : null}
-        </div>
+        <PagerLinks
+          links={[
+            paged ? { to: `?status=${status}`, label: "First page" } : null,
+            next ? { to: `?status=${status}&after=${next}`, label: "Next page" } : null,
+          ]}
+        />
       </article>
     </section>
   );

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { BackToSignIn } from "~/components/auth-links";
-import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
+import { AuthCard, AuthForm, Banner, Field } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { CheckedSubmit } from "~/components/turnstile";
 import { refusalOf } from "~/lib/forms";
@@ -39,18 +39,15 @@ export default function ForgotPassword() {
       {sent ? (
         <Banner tone="success">{MESSAGES.resetEmailSent}</Banner>
       ) : (
-        <FormErrors reply={actionData}>
-          <Form method="post" className="space-y-4">
-            {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-            <p className="text-sm text-ink-muted">
-              Enter your email and we will send you a link to choose a new password.
-            </p>
-            <Field label="Email" name="email" type="email" autoComplete="email" required />
-            <CheckedSubmit widget={widget} action="forgot-password" resetKey={actionData} pendingText="Sending...">
-              Send Reset Link
-            </CheckedSubmit>
-          </Form>
-        </FormErrors>
+        <AuthForm reply={actionData}>
+          <p className="text-sm text-ink-muted">
+            Enter your email and we will send you a link to choose a new password.
+          </p>
+          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          <CheckedSubmit widget={widget} action="forgot-password" resetKey={actionData} pendingText="Sending...">
+            Send Reset Link
+          </CheckedSubmit>
+        </AuthForm>
       )}
       <BackToSignIn />
     </AuthCard>

@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { type FormEvent, useState } from "react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
-import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
+import { AuthCard, AuthForm, Field } from "~/components/form";
 import { ContinueWithProviders } from "~/components/oauth-buttons";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TermsCheckbox } from "~/components/terms-checkbox";
 import { CheckedSubmit } from "~/components/turnstile";
-import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
+import { errorFor, refusalOf } from "~/lib/forms";
 import { registrationSchema } from "~/lib/schemas/auth";
 import { seo } from "~/lib/seo";
+import { useFormCheck } from "~/lib/use-form-check";
 import { signInProviders } from "~/server/auth/oauth-accounts.server";
 import { register } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
@@ -41,39 +41,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Register() {
   const { widget, providers } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
-  const refusal = clientRefusal ?? actionData;
+  const { refusal, checkBeforeSubmit } = useFormCheck(registrationSchema, actionData);
   const termsError = errorFor(refusal, "terms");
-
-  // The server checks everything again; this only spares a round trip for the obvious mistakes.
-  function checkBeforeSubmit(event: FormEvent<HTMLFormElement>) {
-    const result = validateForm(registrationSchema, new FormData(event.currentTarget));
-    setClientRefusal(result.ok ? null : refusalOf(result));
-    if (!result.ok) event.preventDefault();
-  }
 
   return (
     <AuthCard title="Create your account">
-      <FormErrors reply={refusal}>
-        <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
-          {refusal?.error ? <Banner tone="error">{refusal.error}</Banner> : null}
-          <Field label="Email" name="email" type="email" autoComplete="email" required />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="First Name" name="firstName" autoComplete="given-name" />
-            <Field label="Last Name" name="lastName" autoComplete="family-name" />
-          </div>
-          <Field label="Username" name="username" autoComplete="username" />
-          <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
-          <CountrySelect />
-          <Field label="Password" name="password" type="password" autoComplete="new-password" required />
-          <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
-          <Field label="Referral ID (optional)" name="referralId" />
-          <TermsCheckbox error={termsError} />
-          <CheckedSubmit widget={widget} action="register" resetKey={actionData} pendingText="Creating account...">
-            Create Account
-          </CheckedSubmit>
-        </Form>
-      </FormErrors>
+      <AuthForm reply={refusal} onSubmit={checkBeforeSubmit}>
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First Name" name="firstName" autoComplete="given-name" />
+          <Field label="Last Name" name="lastName" autoComplete="family-name" />
+        </div>
+        <Field label="Username" name="username" autoComplete="username" />
+        <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
+        <CountrySelect />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required />
+        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" />
+        <Field label="Referral ID (optional)" name="referralId" />
+        <TermsCheckbox error={termsError} />
+        <CheckedSubmit widget={widget} action="register" resetKey={actionData} pendingText="Creating account...">
+          Create Account
+        </CheckedSubmit>
+      </AuthForm>
       <ContinueWithProviders providers={providers} />
       <OtherAccountForm question="Already have an account?" to="/login">
         Sign in

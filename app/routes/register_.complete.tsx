@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { type FormEvent, useState } from "react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { CountrySelect } from "~/components/country-select";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { AuthCard, AuthForm, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TermsCheckbox } from "~/components/terms-checkbox";
-import { errorFor, type FormRefusal, refusalOf, validateForm } from "~/lib/forms";
+import { errorFor, type FormRefusal, refusalOf } from "~/lib/forms";
 import { completeProfileSchema } from "~/lib/schemas/auth";
 import { OAUTH_MESSAGES } from "~/lib/schemas/oauth";
+import { useFormCheck } from "~/lib/use-form-check";
 import { completeSignUp, pendingSignUp } from "~/server/auth/oauth-accounts.server";
 import { readValidForm } from "~/server/form.server";
 import { getSessionUser } from "~/server/session.server";
@@ -47,15 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function CompleteProfile() {
   const { pending } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [clientRefusal, setClientRefusal] = useState<FormRefusal | null>(null);
-  const refusal = clientRefusal ?? actionData;
-
-  // The server checks everything again; this only spares a round trip for the obvious mistakes.
-  function checkBeforeSubmit(event: FormEvent<HTMLFormElement>) {
-    const result = validateForm(completeProfileSchema, new FormData(event.currentTarget));
-    setClientRefusal(result.ok ? null : refusalOf(result));
-    if (!result.ok) event.preventDefault();
-  }
+  const { refusal, checkBeforeSubmit } = useFormCheck(completeProfileSchema, actionData);
 
   return (
     <AuthCard title="Complete your profile">
@@ -63,23 +55,20 @@ export default function CompleteProfile() {
         You signed in with {pending.providerName} as <strong className="break-all text-ink">{pending.email}</strong>. A
         few more details and your account is ready.
       </p>
-      <FormErrors reply={refusal}>
-        <Form method="post" className="space-y-4" onSubmit={checkBeforeSubmit}>
-          {refusal?.error ? <Banner tone="error">{refusal.error}</Banner> : null}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="First Name" name="firstName" defaultValue={pending.firstName} autoComplete="given-name" />
-            <Field label="Last Name" name="lastName" defaultValue={pending.lastName} autoComplete="family-name" />
-          </div>
-          <Field label="Username" name="username" autoComplete="username" />
-          <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
-          <CountrySelect />
-          <Field label="Referral ID (optional)" name="referralId" />
-          <TermsCheckbox error={errorFor(refusal, "terms")} />
-          <SubmitButton pendingText="Creating account..." className="w-full">
-            Create Account
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+      <AuthForm reply={refusal} onSubmit={checkBeforeSubmit}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First Name" name="firstName" defaultValue={pending.firstName} autoComplete="given-name" />
+          <Field label="Last Name" name="lastName" defaultValue={pending.lastName} autoComplete="family-name" />
+        </div>
+        <Field label="Username" name="username" autoComplete="username" />
+        <Field label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" />
+        <CountrySelect />
+        <Field label="Referral ID (optional)" name="referralId" />
+        <TermsCheckbox error={errorFor(refusal, "terms")} />
+        <SubmitButton pendingText="Creating account..." className="w-full">
+          Create Account
+        </SubmitButton>
+      </AuthForm>
     </AuthCard>
   );
 }

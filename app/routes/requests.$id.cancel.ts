@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";
 import { cancel } from "~/server/ledger/cancel.server";
 import { requireClient } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { backWithOutcome } from "~/server/toast.server";
 
 /**
  * A client cancels one of their pending requests (POST only), from any page that lists them: back to that
@@ -13,16 +12,9 @@ import { redirectWithToast } from "~/server/toast.server";
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const client = await requireClient(request, context);
   const form = await readForm(request);
-  const back = safeRedirect(String(form.get("redirectTo") ?? ""), "/dashboard");
   const transactionId = Number(params.id);
   const result = Number.isSafeInteger(transactionId)
     ? await cancel(context, { id: client.id, email: client.email }, transactionId)
     : { ok: false as const, error: CANCEL_MESSAGES.notFound };
-  return redirectWithToast(
-    context.env,
-    back,
-    result.ok
-      ? { type: "success", description: CANCEL_MESSAGES.cancelled }
-      : { type: "error", description: result.error },
-  );
+  return backWithOutcome(context.env, form, "/dashboard", result, CANCEL_MESSAGES.cancelled);
 }

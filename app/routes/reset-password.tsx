@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { BackToSignIn } from "~/components/auth-links";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { AuthCard, AuthForm, Banner, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { MESSAGES, resetPasswordSchema } from "~/lib/schemas/auth";
@@ -54,17 +54,14 @@ export default function ResetPassword() {
     );
   else
     body = (
-      <FormErrors reply={actionData}>
-        <Form method="post" className="space-y-4">
-          {actionData?.error ? <Banner tone="error">{actionData.error}</Banner> : null}
-          <input type="hidden" name="token" value={token} />
-          <Field label="New Password" name="password" type="password" autoComplete="new-password" required />
-          <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
-          <SubmitButton pendingText="Updating..." className="w-full">
-            Update Password
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+      <AuthForm reply={actionData}>
+        <input type="hidden" name="token" value={token} />
+        <Field label="New Password" name="password" type="password" autoComplete="new-password" required />
+        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
+        <SubmitButton pendingText="Updating..." className="w-full">
+          Update Password
+        </SubmitButton>
+      </AuthForm>
     );
 
   return (

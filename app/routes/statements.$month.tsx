@@ -1,12 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { pageMeta, RouteError } from "~/components/route-error";
+import { useLoaderData } from "@remix-run/react";
+import { pageMeta } from "~/components/route-error";
 import { StatementHeader } from "~/components/statement/statement-header";
+import { StatementNotFound, StatementToolbar } from "~/components/statement/statement-page-parts";
 import { StatementPanels } from "~/components/statement/statement-panels";
-import { monthLabel, STATEMENT_REFUSALS } from "~/lib/statement-month";
-import { notFound } from "~/server/http.server";
-import { clientStatement, parseStatementMonth } from "~/server/ledger/statements.server";
-import { requireClient } from "~/server/session.server";
+import { monthLabel } from "~/lib/statement-month";
+import { requireStatementMonth } from "~/server/ledger/statement-address.server";
+import { clientStatement } from "~/server/ledger/statements.server";
 import printStylesheet from "~/styles/statement-print.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
@@ -15,22 +15,16 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: data ? `Statement ${monthLabel(data.month)}` : "Statement" },
 ]);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context);
-  const now = Date.now();
-  const period = parseStatementMonth(params.month ?? "", now);
-  if (typeof period === "string") notFound(STATEMENT_REFUSALS[period]);
-  return clientStatement(context.db, user, period, now);
+export async function loader(args: LoaderFunctionArgs) {
+  const { user, period, now } = await requireStatementMonth(args);
+  return clientStatement(args.context.db, user, period, now);
 }
 
 export default function Statement() {
   const s = useLoaderData<typeof loader>();
   return (
     <article className="space-y-6 print:space-y-4 print:text-sm">
-      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
-        <Link to="/statements" className="text-sm text-brand hover:underline">
-          All statements
-        </Link>
+      <StatementToolbar>
         <div className="flex flex-wrap gap-2">
           <a
             href={`/statements/${s.month}.csv`}
@@ -54,7 +48,7 @@ export default function Statement() {
             Print
           </button>
         </div>
-      </div>
+      </StatementToolbar>
 
       <StatementHeader title={`Statement for ${monthLabel(s.month)}`} s={s} />
 
@@ -65,12 +59,5 @@ export default function Statement() {
 
 /** A month with no statement says why (not a month, or not begun), with the way back to the list. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const text = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : null;
-  return (
-    <RouteError
-      notFound={{ title: "No statement for this month", text }}
-      back={{ to: "/statements", label: "All statements" }}
-    />
-  );
+  return <StatementNotFound title="No statement for this month" />;
 }

@@ -1,12 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { pageMeta, RouteError } from "~/components/route-error";
+import { useLoaderData } from "@remix-run/react";
+import { pageMeta } from "~/components/route-error";
 import { StatementHeader } from "~/components/statement/statement-header";
+import { StatementNotFound, StatementToolbar } from "~/components/statement/statement-page-parts";
 import { YearlySummaryPanels } from "~/components/statement/yearly-summary-panels";
-import { SUMMARY_REFUSALS } from "~/lib/statement-month";
-import { notFound } from "~/server/http.server";
-import { parseSummaryYear, yearlySummary } from "~/server/ledger/yearly-summary.server";
-import { requireClient } from "~/server/session.server";
+import { requireSummaryYear } from "~/server/ledger/statement-address.server";
+import { yearlySummary } from "~/server/ledger/yearly-summary.server";
 import printStylesheet from "~/styles/statement-print.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
@@ -15,22 +14,16 @@ export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
   { title: data ? `Yearly summary ${data.year}` : "Yearly summary" },
 ]);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireClient(request, context);
-  const now = Date.now();
-  const year = parseSummaryYear(params.year ?? "", now);
-  if (typeof year === "string") notFound(SUMMARY_REFUSALS[year]);
-  return yearlySummary(context.db, user, year, now);
+export async function loader(args: LoaderFunctionArgs) {
+  const { user, year, now } = await requireSummaryYear(args);
+  return yearlySummary(args.context.db, user, year, now);
 }
 
 export default function YearlySummary() {
   const s = useLoaderData<typeof loader>();
   return (
     <article className="space-y-6 print:space-y-4 print:text-sm">
-      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
-        <Link to="/statements" className="text-sm text-brand hover:underline">
-          All statements
-        </Link>
+      <StatementToolbar>
         <a
           href={`/statements/year/${s.year}.pdf`}
           download
@@ -38,7 +31,7 @@ export default function YearlySummary() {
         >
           Download PDF
         </a>
-      </div>
+      </StatementToolbar>
       <StatementHeader title={`Yearly summary ${s.year}`} s={s} />
       <YearlySummaryPanels s={s} />
     </article>
@@ -47,12 +40,5 @@ export default function YearlySummary() {
 
 /** A year with no summary says why (not a year, or not begun), with the way back to the list. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const text = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : null;
-  return (
-    <RouteError
-      notFound={{ title: "No summary for this year", text }}
-      back={{ to: "/statements", label: "All statements" }}
-    />
-  );
+  return <StatementNotFound title="No summary for this year" />;
 }

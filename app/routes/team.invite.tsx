@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard, AuthForm, Banner, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { acceptInvitationSchema, formatRoles, TEAM_MESSAGES } from "~/lib/team";
@@ -44,19 +44,16 @@ export default function JoinTheTeam() {
         <span className="break-all font-medium text-ink">{invitation.email}</span>. Choose your name and a password; you
         then set up two-factor sign-in with an authenticator app.
       </p>
-      <FormErrors reply={reply}>
-        <Form method="post" className="space-y-4">
-          {reply?.error ? <Banner tone="error">{reply.error}</Banner> : null}
-          <input type="hidden" name="token" value={token} />
-          <Field label="First name" name="firstName" autoComplete="given-name" required />
-          <Field label="Last name" name="lastName" autoComplete="family-name" required />
-          <Field label="Password" name="password" type="password" autoComplete="new-password" required />
-          <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
-          <SubmitButton pendingText="Joining…" className="w-full">
-            Join the team
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+      <AuthForm reply={reply}>
+        <input type="hidden" name="token" value={token} />
+        <Field label="First name" name="firstName" autoComplete="given-name" required />
+        <Field label="Last name" name="lastName" autoComplete="family-name" required />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required />
+        <Field label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required />
+        <SubmitButton pendingText="Joining…" className="w-full">
+          Join the team
+        </SubmitButton>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { parseHistoryFilters } from "~/lib/history-filters";
+import { csvDownload } from "~/server/csv.server";
 import { clientHistoryCsv } from "~/server/ledger/client-history.server";
 import { requireClient } from "~/server/session.server";
 
@@ -17,11 +18,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   }
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(clientHistoryCsv(context.db, user.id, filters), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="transactions-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(clientHistoryCsv(context.db, user.id, filters), `transactions-${day}.csv`, "private, no-store");
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { statementCsv } from "~/server/admin/statement.server";
+import { csvDownload } from "~/server/csv.server";
 import { notFound } from "~/server/http.server";
 import { requirePermission } from "~/server/session.server";
 
@@ -12,11 +13,5 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     where: (u, { eq }) => eq(u.id, userId),
   });
   if (!exists) notFound("User not found");
-  return new Response(statementCsv(context.db, userId), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="statement-${userId}.csv"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return csvDownload(statementCsv(context.db, userId), `statement-${userId}.csv`);
 }

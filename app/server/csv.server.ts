@@ -102,3 +102,25 @@ export function csvField(value: string | number | null | undefined): string {
   if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/** A CSV file to download as `fileName`, streamed; `cacheControl` keeps it out of every cache on the way. */
+export function csvDownload(body: ReadableStream<Uint8Array>, fileName: string, cacheControl = "no-store"): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": cacheControl,
+    },
+  });
+}
+
+/** A download's file name with the UTC days it covers: "alerts-2026-01-01-to-2026-01-31.csv"; "alerts.csv" for all. */
+export function rangedFileName(base: string, range: { from?: string; to?: string }): string {
+  const span = [range.from, range.to].filter(Boolean).join("-to-");
+  return `${base}${span ? `-${span}` : ""}.csv`;
+}
+
+/** A back-office download refused for its filters: their messages, one a line, as 400 (nothing is exported). */
+export function refusedDownload(errors: readonly string[]): Response {
+  return new Response(errors.join("\n"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}

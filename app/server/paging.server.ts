@@ -4,7 +4,7 @@
  * in the URL is "<createdAt>.<id>".
  */
 import { and, asc, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteSelect } from "drizzle-orm/sqlite-core";
 
 export interface Keyset<Id extends number | string = number> {
   createdAt: number;
@@ -93,4 +93,31 @@ export function parseCursor(value: string | null): Keyset<number> | undefined {
   const [createdAt, id] = (value ?? "").split(".");
   if (!createdAt || !id || !NUMERIC_ID.test(createdAt) || !NUMERIC_ID.test(id)) return undefined;
   return { createdAt: Number(createdAt), id: Number(id) };
+}
+
+/** Where the page after a row starts: its keyset (the CSV streams' `keyOf`). */
+export function keysetOf<Id extends number | string>(row: Keyset<Id>): Keyset<Id> {
+  return { createdAt: row.createdAt, id: row.id };
+}
+
+/** One keyset page of a list: the rows that pass `filter` after `cursor` in `order`, at most `limit` of them. */
+export function readKeyset<Query extends SQLiteSelect>(
+  query: Query,
+  columns: KeysetColumns,
+  filter: SQL | undefined,
+  cursor: Keyset<number | string> | undefined,
+  order: KeysetOrder,
+  limit: number,
+) {
+  return query
+    .where(and(filter, afterCursor(columns, cursor, order)))
+    .orderBy(...keysetOrderBy(columns, order))
+    .limit(limit);
+}
+
+/** How a page of a newest-first list is read: onwards after `after`, or backwards from `before` (Previous). */
+export function newestFirstReading(position: PagePosition<Keyset<number | string>>) {
+  const backwards = readsBackwards(position);
+  const order: KeysetOrder = backwards ? "oldest" : "newest";
+  return { order, cursor: (backwards ? position.before : position.after) ?? undefined };
 }

@@ -276,11 +276,17 @@ const rolesOf = (list: string | null): BackOfficeRole[] =>
   BACK_OFFICE_ROLES.filter((role) => (list ?? "").split(",").includes(role));
 
 /**
- * An admin whose roles allow `permission` (app/lib/permissions.ts): a visitor goes to sign in, a client to their
+ * An admin whose roles allow `permission` (app/lib/permissions.ts), and each of `alsoNeeded` (an export of the
+ * alerts needs both the export's and the alerts' permission): a visitor goes to sign in, a client to their
  * dashboard, an admin without the role gets 403 and nothing is done.
  */
-export async function requirePermission(request: Request, context: SessionContext, permission: Permission) {
+export async function requirePermission(
+  request: Request,
+  context: SessionContext,
+  permission: Permission,
+  ...alsoNeeded: Permission[]
+) {
   const admin = await requireAdmin(request, context);
-  if (!may(admin.roles, permission)) throw forbidden();
+  if (![permission, ...alsoNeeded].every((needed) => may(admin.roles, needed))) throw forbidden();
   return admin;
 }

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { appCookie } from "./cookies.server";
 import type { AppEnv } from "./env.server";
 
@@ -42,3 +43,27 @@ export async function getToast(request: Request, env: AppEnv): Promise<{ toast: 
 /** A client's request was taken: back to the dashboard, where it shows as pending, with the page's message. */
 export const requestTakenToDashboard = (env: AppEnv, message: string) =>
   redirectWithToast(env, "/dashboard", { type: "success", description: message });
+
+/** A redirect to `url` with what happened as a toast, for a route whose posts have nothing to show of their own. */
+export function toastingBackTo(env: AppEnv, url: string) {
+  return (type: "success" | "error", description: string) => redirectWithToast(env, url, { type, description });
+}
+
+/**
+ * A client's act posted from a page with nothing to show of its own (cancel a request, send the confirmation link
+ * again): back to the page that asked (`redirectTo`, a path of this site, else `fallback`) with the outcome as a
+ * toast, its success message or the refusal.
+ */
+export async function backWithOutcome(
+  env: AppEnv,
+  form: FormData,
+  fallback: string,
+  result: { ok: true } | { ok: false; error: string },
+  success: string,
+) {
+  return redirectWithToast(
+    env,
+    safeRedirect(String(form.get("redirectTo") ?? ""), fallback),
+    result.ok ? { type: "success", description: success } : { type: "error", description: result.error },
+  );
+}

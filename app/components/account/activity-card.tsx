@@ -2,6 +2,7 @@ import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { SignInRecord } from "~/server/auth/account-sessions.server";
 import type { SignInResult } from "../../../db/enums";
+import { AccountCard } from "./account-card";
 
 const RESULTS: Record<SignInResult, { label: string; className: string }> = {
   success: { label: "Success", className: "text-success" },
@@ -13,10 +14,7 @@ const RESULTS: Record<SignInResult, { label: string; className: string }> = {
 /** Recent sign-in activity: the account's latest sign-ins and failed attempts, newest first. */
 export function ActivityCard({ signIns }: { signIns: SignInRecord[] }) {
   return (
-    <article aria-labelledby="activity-heading" className="rounded-xl border border-border bg-surface p-6">
-      <h2 id="activity-heading" className="text-lg font-semibold">
-        Recent Sign-in Activity
-      </h2>
+    <AccountCard headingId="activity-heading" title="Recent Sign-in Activity">
       <p className="mt-1 text-sm text-ink-muted">
         The latest sign-ins to your account, failed attempts included, newest first. If one was not you, change your
         password.
@@ -45,6 +43,6 @@ export function ActivityCard({ signIns }: { signIns: SignInRecord[] }) {
           ))}
         </StackedTable>
       )}
-    </article>
+    </AccountCard>
   );
 }

@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { SubmitButton } from "~/components/form";
 import { ALWAYS_SENT_MAILS, MAIL_CATEGORY_LIST } from "~/lib/mail-preferences";
 import type { MailCategory } from "../../../db/enums";
+import { AccountCard } from "./account-card";
 
 /**
  * Which optional mails the client wants (docs/product.md, "Mail preferences"). Notifications are written whatever
@@ -9,10 +10,7 @@ import type { MailCategory } from "../../../db/enums";
  */
 export function MailPreferencesCard({ wanted }: { wanted: Record<MailCategory, boolean> }) {
   return (
-    <article aria-labelledby="mail-preferences-heading" className="rounded-xl border border-border bg-surface p-6">
-      <h2 id="mail-preferences-heading" className="text-lg font-semibold">
-        Mail preferences
-      </h2>
+    <AccountCard headingId="mail-preferences-heading" title="Mail preferences">
       <p className="mt-2 text-sm text-ink-muted">
         Choose which mails we send you. Everything still shows in your notifications.
       </p>
@@ -53,6 +51,6 @@ export function MailPreferencesCard({ wanted }: { wanted: Record<MailCategory, b
           Save mail preferences
         </SubmitButton>
       </Form>
-    </article>
+    </AccountCard>
   );
 }

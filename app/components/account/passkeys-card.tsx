@@ -4,6 +4,7 @@ import { Moment } from "~/components/moment";
 import { passkeyButtonClass, UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { addPasskey } from "~/lib/passkey-client";
 import { MAX_PASSKEYS, PASSKEY_MESSAGES, PASSKEY_NAME_MAX } from "~/lib/passkeys";
+import { AccountCard } from "./account-card";
 
 const ACTION = "/account/passkeys";
 
@@ -60,10 +61,7 @@ export function PasskeysCard({
   }
 
   return (
-    <article aria-labelledby="passkeys-heading" className="rounded-xl border border-border bg-surface p-6">
-      <h2 id="passkeys-heading" className="text-lg font-semibold">
-        {title}
-      </h2>
+    <AccountCard headingId="passkeys-heading" title={title}>
       <p className="mt-1 text-sm text-ink-muted">
         Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey cannot be phished:
         it works only on this site.
@@ -191,6 +189,6 @@ export function PasskeysCard({
           ) : null}
         </div>
       ) : null}
-    </article>
+    </AccountCard>
   );
 }

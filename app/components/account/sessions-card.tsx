@@ -2,6 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { ActiveSession } from "~/server/auth/account-sessions.server";
+import { AccountCard } from "./account-card";
 
 const ACTION = "/account/sessions";
 
@@ -25,10 +26,7 @@ export function SessionsCard({ sessions }: { sessions: ActiveSession[] }) {
   const others = sessions.filter((session) => !session.current).length;
   const endingOthers = useSubmitting((form) => form.get("intent") === "end-others");
   return (
-    <article aria-labelledby="sessions-heading" className="rounded-xl border border-border bg-surface p-6">
-      <h2 id="sessions-heading" className="text-lg font-semibold">
-        Active Sessions
-      </h2>
+    <AccountCard headingId="sessions-heading" title="Active Sessions">
       <p className="mt-1 text-sm text-ink-muted">
         Where your account is signed in now. If you do not recognise one, end it and change your password.
       </p>
@@ -74,7 +72,7 @@ export function SessionsCard({ sessions }: { sessions: ActiveSession[] }) {
           <p className="text-sm text-ink-muted">Signs out every browser but this one.</p>
         </Form>
       ) : null}
-    </article>
+    </AccountCard>
   );
 }
 

@@ -15,6 +15,24 @@ export function ColumnHeads({ columns }: { columns: readonly string[] }) {
   );
 }
 
+/** A link under a paged table, or null where there is no such page. */
+export type PageLink = { to: string; label: string } | null;
+
+/** The links under a paged table, in order, each shown only where there is a page to go to. */
+export function PagerLinks({ links }: { links: readonly PageLink[] }) {
+  return (
+    <div className="mt-3 flex gap-3 text-sm">
+      {links.map((link) =>
+        link ? (
+          <Link key={link.label} to={link.to} className="text-brand hover:underline">
+            {link.label}
+          </Link>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
 /**
  * The links under a table paged newest first by a `before` cursor: "Newest" back to the first page (shown on an
  * older page only), and the link to the next older page while there is one.
@@ -22,17 +40,11 @@ export function ColumnHeads({ columns }: { columns: readonly string[] }) {
 export function NewestOlderLinks({ next, olderLabel }: { next: string | null; olderLabel: string }) {
   const [params] = useSearchParams();
   return (
-    <div className="mt-3 flex gap-3 text-sm">
-      {params.get("before") ? (
-        <Link to="." className="text-brand hover:underline">
-          Newest
-        </Link>
-      ) : null}
-      {next ? (
-        <Link to={`?before=${next}`} className="text-brand hover:underline">
-          {olderLabel}
-        </Link>
-      ) : null}
-    </div>
+    <PagerLinks
+      links={[
+        params.get("before") ? { to: ".", label: "Newest" } : null,
+        next ? { to: `?before=${next}`, label: olderLabel } : null,
+      ]}
+    />
   );
 }

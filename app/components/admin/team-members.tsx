@@ -6,18 +6,9 @@ import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { BACK_OFFICE_ROLES } from "~/lib/permissions";
 import { asksForCode } from "~/lib/step-up";
 import { formatRoles, ROLE_LABELS } from "~/lib/team";
+import type { TeamMember } from "~/server/admin/team-reads.server";
 import type { BackOfficeRole } from "../../../db/enums";
 import { RoleCheckboxes } from "./team-invite-form";
-
-export interface MemberView {
-  id: string;
-  name: string;
-  email: string;
-  roles: BackOfficeRole[];
-  twoFactor: boolean;
-  lastSignInAt: number | null;
-  deactivatedAt: number | null;
-}
 
 export interface InvitationView {
   email: string;
@@ -71,7 +62,7 @@ function Act({
   );
 }
 
-function Manage({ member, reply }: { member: MemberView; reply: IntentReply | undefined }) {
+function Manage({ member, reply }: { member: TeamMember; reply: IntentReply | undefined }) {
   const active = member.deactivatedAt === null;
   const answered = reply?.subject === member.id ? reply : undefined;
   // A request for a fresh code shows as the code field in the roles form, or in a dialog for Reactivate.
@@ -144,7 +135,7 @@ export function TeamMembers({
   viewerId,
   reply,
 }: {
-  members: MemberView[];
+  members: TeamMember[];
   invitations: InvitationView[];
   viewerId: string;
   reply: IntentReply | undefined;

@@ -4,21 +4,15 @@ import { Banner } from "~/components/form";
 import { useListNavigation } from "~/components/list-navigation";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
-import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "~/lib/client-flags";
-import {
-  CLIENT_LEVELS,
-  CLIENT_SORT_LABELS,
-  CLIENT_SORTS,
-  CLIENT_STATUSES,
-  type ClientListQuery,
-  clientListHref,
-} from "~/lib/client-list";
+import type { ClientFlag } from "~/lib/client-flags";
+import { CLIENT_LIST_SELECTS, type ClientListQuery, clientListHref } from "~/lib/client-list";
 import { formatCents, formatLongDate } from "~/lib/format";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { DELETE_ERROR_MS, SUCCESS_MESSAGE_MS } from "~/lib/timers";
-import { VERIFICATION_LEVEL_LABELS, type VerificationLevel } from "~/lib/verification";
+import type { VerificationLevel } from "~/lib/verification";
 import { ClientFlagBadges } from "./client-flags";
+import { ListSelect } from "./list-select";
 import { VerificationLevelBadge } from "./verification-level";
 
 interface ClientRow {
@@ -125,41 +119,9 @@ export function UserManagement({
               className="w-full min-w-0 rounded-md border border-border bg-canvas px-3 py-2 text-sm sm:w-64"
             />
           </div>
-          <ListSelect id="client-status" name="status" label="Status" value={list.status ?? ""}>
-            <option value="">All</option>
-            {CLIENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status.charAt(0).toUpperCase() + status.slice(1)}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-level" name="level" label="Level" value={list.level ?? ""}>
-            <option value="">All</option>
-            {CLIENT_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {VERIFICATION_LEVEL_LABELS[level]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-flag" name="flag" label="Flag" value={list.flag ?? ""}>
-            <option value="">All</option>
-            {CLIENT_FLAGS.map((flag) => (
-              <option key={flag} value={flag}>
-                {CLIENT_FLAG_LABELS[flag]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-sort" name="sort" label="Sort by" value={list.sort}>
-            {CLIENT_SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {CLIENT_SORT_LABELS[sort]}
-              </option>
-            ))}
-          </ListSelect>
-          <ListSelect id="client-dir" name="dir" label="Order" value={list.dir}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </ListSelect>
+          {CLIENT_LIST_SELECTS.map((select) => (
+            <ListSelect key={select.name} {...select} value={list[select.name] ?? ""} />
+          ))}
           <button type="submit" className="rounded-md border border-border px-3 py-2 text-sm hover:bg-surface-raised">
             Search
           </button>
@@ -251,36 +213,5 @@ export function UserManagement({
         </StepUpDialog>
       ) : null}
     </article>
-  );
-}
-
-function ListSelect({
-  id,
-  name,
-  label,
-  value,
-  children,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs text-ink-muted">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        key={value}
-        className="rounded-md border border-border bg-canvas px-2 py-2 text-sm"
-      >
-        {children}
-      </select>
-    </div>
   );
 }

@@ -1,5 +1,7 @@
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
+import { LabelledOptions } from "~/components/labelled-options";
 import { StepUpField } from "~/components/step-up";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
@@ -26,11 +28,7 @@ function DocumentKindField({ kinds }: { kinds: DocumentKind[] }) {
         className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40"
       >
         <option value="">Choose a document</option>
-        {kinds.map((kind) => (
-          <option key={kind} value={kind}>
-            {DOCUMENT_KIND_LABELS[kind]}
-          </option>
-        ))}
+        <LabelledOptions values={kinds} labels={DOCUMENT_KIND_LABELS} />
       </select>
       {field.errorText}
     </div>
@@ -38,6 +36,40 @@ function DocumentKindField({ kinds }: { kinds: DocumentKind[] }) {
 }
 
 const CARD = "space-y-3 rounded-xl border border-border bg-surface p-5";
+
+/**
+ * One decision's own form, as a titled card: what it does (`intro`), the submission it decides on (so a decision
+ * on a case sent again meanwhile is refused), its fields with its refusal under them.
+ */
+function DecisionForm({
+  intent,
+  title,
+  intro = null,
+  reply,
+  submittedAt,
+  children,
+}: {
+  intent: "approve" | "reject" | "request_info";
+  title: string;
+  intro?: ReactNode;
+  reply: IntentReply | undefined;
+  submittedAt: number;
+  children: ReactNode;
+}) {
+  const titleId = `${intent.replace("_", "-")}-title`;
+  return (
+    <FormErrors reply={refusalFor(reply, intent)}>
+      <Form method="post" className={CARD} aria-labelledby={titleId}>
+        <h2 id={titleId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {intro}
+        <input type="hidden" name="submittedAt" value={submittedAt} />
+        {children}
+      </Form>
+    </FormErrors>
+  );
+}
 
 /**
  * The three decisions on a submitted case, each its own form naming the submission the page shows: Approve (asks
@@ -53,47 +85,33 @@ export function VerificationDecisions({
   kinds: DocumentKind[];
   reply: IntentReply | undefined;
 }) {
-  const submission = <input type="hidden" name="submittedAt" value={submittedAt} />;
+  const decision = { reply, submittedAt };
   return (
     <div className="grid items-start gap-4 lg:grid-cols-3">
-      <FormErrors reply={refusalFor(reply, "approve")}>
-        <Form method="post" className={CARD} aria-labelledby="approve-title">
-          <h2 id="approve-title" className="text-lg font-semibold">
-            Approve
-          </h2>
-          <p className="text-sm text-ink-muted">The client becomes Verified and may request withdrawals.</p>
-          {submission}
-          <StepUpField />
-          <SubmitButton intent="approve" pendingText="Approving…">
-            Approve verification
-          </SubmitButton>
-        </Form>
-      </FormErrors>
-      <FormErrors reply={refusalFor(reply, "reject")}>
-        <Form method="post" className={CARD} aria-labelledby="reject-title">
-          <h2 id="reject-title" className="text-lg font-semibold">
-            Reject
-          </h2>
-          {submission}
-          <NoteField label="Reason" hint="Required. The client reads it and may send the verification again." />
-          <SubmitButton intent="reject" pendingText="Rejecting…" tone="danger">
-            Reject verification
-          </SubmitButton>
-        </Form>
-      </FormErrors>
-      <FormErrors reply={refusalFor(reply, "request_info")}>
-        <Form method="post" className={CARD} aria-labelledby="request-info-title">
-          <h2 id="request-info-title" className="text-lg font-semibold">
-            Request more information
-          </h2>
-          {submission}
-          <DocumentKindField kinds={kinds} />
-          <NoteField label="Message" hint="Required. Say what is missing or wrong; the client reads it." />
-          <SubmitButton intent="request_info" pendingText="Sending…">
-            Request more information
-          </SubmitButton>
-        </Form>
-      </FormErrors>
+      <DecisionForm
+        intent="approve"
+        title="Approve"
+        intro={<p className="text-sm text-ink-muted">The client becomes Verified and may request withdrawals.</p>}
+        {...decision}
+      >
+        <StepUpField />
+        <SubmitButton intent="approve" pendingText="Approving…">
+          Approve verification
+        </SubmitButton>
+      </DecisionForm>
+      <DecisionForm intent="reject" title="Reject" {...decision}>
+        <NoteField label="Reason" hint="Required. The client reads it and may send the verification again." />
+        <SubmitButton intent="reject" pendingText="Rejecting…" tone="danger">
+          Reject verification
+        </SubmitButton>
+      </DecisionForm>
+      <DecisionForm intent="request_info" title="Request more information" {...decision}>
+        <DocumentKindField kinds={kinds} />
+        <NoteField label="Message" hint="Required. Say what is missing or wrong; the client reads it." />
+        <SubmitButton intent="request_info" pendingText="Sending…">
+          Request more information
+        </SubmitButton>
+      </DecisionForm>
     </div>
   );
 }

@@ -3,16 +3,16 @@
  * of UTC days, each row read with the names its details point at (the client, the wallet) so that people read
  * names, dollars and UTC times instead of ids, cents and epoch milliseconds (`app/lib/audit-details.ts`).
  */
-import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
 import type { AuditFilters } from "~/lib/audit-filters";
-import { historyTimeRange } from "~/lib/history-filters";
 import { displayName } from "~/lib/person-name";
 import { csvStream } from "../csv.server";
+import { withinDays } from "../day-range.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { type Keyset, keysetOf, readKeyset } from "../paging.server";
 
 const { users, profiles, auditLog, depositWallets } = schema;
 const actors = alias(users, "actor");
@@ -26,7 +26,6 @@ const walletId = sql`coalesce(json_extract(${auditLog.detail}, '$.wallet'),
   CASE WHEN ${auditLog.target} LIKE 'wallet:%' THEN CAST(substr(${auditLog.target}, 8) AS INTEGER) END)`;
 
 function auditConditions(filters: AuditFilters): SQL | undefined {
-  const { fromMs, beforeMs } = historyTimeRange(filters);
   return and(
     filters.admin ? eq(auditLog.actorId, filters.admin) : undefined,
     filters.action ? eq(auditLog.action, filters.action) : undefined,
@@ -36,8 +35,7 @@ function auditConditions(filters: AuditFilters): SQL | undefined {
           sql`json_extract(${auditLog.detail}, '$.client') = ${filters.client}`,
         )
       : undefined,
-    fromMs === undefined ? undefined : gte(auditLog.createdAt, fromMs),
-    beforeMs === undefined ? undefined : lt(auditLog.createdAt, beforeMs),
+    withinDays(auditLog.createdAt, filters),
   );
 }
 
@@ -118,12 +116,8 @@ export function auditCsv(db: Db, filters: AuditFilters): ReadableStream<Uint8Arr
   const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
   return csvStream<AuditRow, Keyset>({
     header: AUDIT_CSV_COLUMNS,
-    readPage: (after, limit) =>
-      auditQuery(db)
-        .where(and(auditConditions(filters), afterCursor(keyset, after, "newest")))
-        .orderBy(...keysetOrderBy(keyset, "newest"))
-        .limit(limit),
-    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    readPage: (after, limit) => readKeyset(auditQuery(db), keyset, auditConditions(filters), after, "newest", limit),
+    keyOf: keysetOf,
     cells: (row) => {
       const entry = readable(row);
       return [

@@ -10,16 +10,16 @@ import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { typeLabel } from "~/lib/labels";
 import { needsSecondAdmin } from "~/lib/money/rules";
-import { decisionPermission } from "~/lib/permissions";
+import { decisionPermission, type Permission } from "~/lib/permissions";
 import { awaitingBecause, PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";
 import { idempotencyKeyOf } from "~/lib/schemas/money";
 import { parseReason } from "~/lib/schemas/reason";
-import { checkStepUp } from "../auth/step-up.server";
+import { checkStepUp, type StepUpAction, type StepUpCheck } from "../auth/step-up.server";
 import type { CommandContext, FormOutcome } from "../commands.server";
 import { assertMay } from "../permissions.server";
 import type { SessionUser } from "../session.server";
-import { decide, requestToDecide } from "./decisions.server";
+import { decide, type RequestToDecide, requestToDecide } from "./decisions.server";
 import { postEntry } from "./entries.server";
 import { proposalChanged, proposeEntry, proposeWallets } from "./proposals.server";
 import { proposeApprovalOf } from "./request-approvals.server";
@@ -31,6 +31,44 @@ const REJECTED = "Transaction rejected";
 interface RequestOnPage {
   transactionId: number;
   userId: string;
+}
+
+/** An act the admin's roles must allow, then a fresh code for it: whoever may not act is never asked for a code. */
+async function mayActWithCode(
+  context: CommandContext,
+  admin: SessionUser,
+  form: FormData,
+  permission: Permission,
+  action: StepUpAction,
+): Promise<StepUpCheck> {
+  const allowed = assertMay(admin, permission);
+  return allowed.ok ? checkStepUp(context, admin, form, action) : allowed;
+}
+
+/**
+ * The request a decision on this client's page names, read once (null when there is none or it is another
+ * client's: the decision answers that it was not found), and whether this admin may decide its type.
+ */
+async function requestToDecideOnPage(context: CommandContext, admin: SessionUser, input: RequestOnPage) {
+  const read = await requestToDecide(context.db, input.transactionId);
+  const request = read?.userId === input.userId ? read : null;
+  // The row's type says whose decision it is (a withdrawal the approvers', a deposit the operators'), checked
+  // before any code is asked for: an admin who may not decide it is refused whatever their code.
+  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  return allowed.ok ? { ok: true as const, request } : allowed;
+}
+
+/** An approval that waits for a second admin: at the threshold (`limitReason` null) or held by an approval limit. */
+async function proposeApproval(
+  context: CommandContext,
+  admin: SessionUser,
+  request: RequestToDecide,
+  limitReason: string | null,
+): Promise<FormOutcome> {
+  const proposed = await proposeApprovalOf(context.db, admin, request, Date.now(), limitReason);
+  if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
+  if (proposed.created) proposalChanged(context, proposed.emailIds);
+  return { ok: true, message: limitReason === null ? PROPOSAL_MESSAGES.awaiting : awaitingBecause(limitReason) };
 }
 
 /**
@@ -46,28 +84,18 @@ export async function approveOrPropose(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
-  const read = await requestToDecide(context.db, input.transactionId);
-  // Another client's row is as good as none: the decision answers that it was not found.
-  const request = read?.userId === input.userId ? read : null;
-  // The row's type says whose decision it is (a withdrawal the approvers', a deposit the operators'), before the
-  // code is asked for: an admin who may not decide it is refused whatever their code.
-  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  const allowed = await requestToDecideOnPage(context, admin, input);
   if (!allowed.ok) return allowed;
+  const { request } = allowed;
   const stepUp = await checkStepUp(context, admin, form, "requestApproval");
   if (!stepUp.ok) return { ...stepUp, subject: String(input.transactionId) };
   if (request && needsSecondAdmin("requestApproval", context.env.FOUR_EYES_THRESHOLD, request.amountCents)) {
-    const proposed = await proposeApprovalOf(context.db, admin, request);
-    if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
-    if (proposed.created) proposalChanged(context, proposed.emailIds);
-    return { ok: true, message: PROPOSAL_MESSAGES.awaiting };
+    return proposeApproval(context, admin, request, null);
   }
   const decided = await decide(context, admin, { ...input, decision: "approved", request });
   if (decided.ok) return { ok: true, message: APPROVED };
   if (!(decided.heldBy && request)) return decided;
-  const proposed = await proposeApprovalOf(context.db, admin, request, Date.now(), decided.heldBy);
-  if (!proposed.ok) return { ok: false, error: proposed.error, status: 409 };
-  if (proposed.created) proposalChanged(context, proposed.emailIds);
-  return { ok: true, message: awaitingBecause(decided.heldBy) };
+  return proposeApproval(context, admin, request, decided.heldBy);
 }
 
 /** Reject on a client's request, with the admin's optional reason (the client reads it). */
@@ -77,15 +105,13 @@ export async function rejectRequest(
   form: FormData,
   input: RequestOnPage,
 ): Promise<FormOutcome> {
-  const read = await requestToDecide(context.db, input.transactionId);
-  const request = read?.userId === input.userId ? read : null;
-  const allowed = request ? assertMay(admin, decisionPermission(request.transactionType)) : ({ ok: true } as const);
+  const allowed = await requestToDecideOnPage(context, admin, input);
   if (!allowed.ok) return allowed;
   const decided = await decide(context, admin, {
     ...input,
     decision: "rejected",
     reason: String(form.get("reason") ?? ""),
-    request,
+    request: allowed.request,
   });
   if (decided.ok) return { ok: true, message: REJECTED };
   return decided.field ? { ...decided, subject: String(input.transactionId) } : decided;
@@ -103,10 +129,8 @@ export async function postOrPropose(
   form: FormData,
   userId: string,
 ): Promise<FormOutcome> {
-  const allowed = assertMay(admin, "postEntries");
+  const allowed = await mayActWithCode(context, admin, form, "postEntries", "ledgerEntry");
   if (!allowed.ok) return allowed;
-  const stepUp = await checkStepUp(context, admin, form, "ledgerEntry");
-  if (!stepUp.ok) return stepUp;
   const parsed = parseLedgerEntryForm(form);
   if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
   const idempotencyKey = idempotencyKeyOf(form);
@@ -139,10 +163,8 @@ export async function proposeWalletsForm(
   admin: SessionUser,
   form: FormData,
 ): Promise<FormOutcome> {
-  const allowed = assertMay(admin, "proposeWallets");
+  const allowed = await mayActWithCode(context, admin, form, "proposeWallets", "depositWallets");
   if (!allowed.ok) return allowed;
-  const stepUp = await checkStepUp(context, admin, form, "depositWallets");
-  if (!stepUp.ok) return stepUp;
   // Only the names the modal writes ("wallet-3"): an alias such as "wallet-03" or "wallet-3.0" names nothing.
   const submitted = [...form.entries()].flatMap(([name, value]) => {
     const id = /^wallet-([1-9]\d{0,9})$/.exec(name)?.[1];

@@ -2,12 +2,12 @@
  * A client's statement as CSV (/user/{id}/export): every transaction, oldest first, with the running ledger
  * balance that only approved rows move, streamed a page at a time (app/server/csv.server.ts).
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { centsToAmount, signedCents } from "~/lib/ledger";
 import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { afterCursor, type Keyset, keysetOrderBy } from "../paging.server";
+import { type Keyset, keysetOf, readKeyset } from "../paging.server";
 
 const { transactions } = schema;
 const keyset = { createdAt: transactions.createdAt, id: transactions.id };
@@ -25,13 +25,15 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
   return csvStream({
     header: STATEMENT_COLUMNS,
     readPage: (after: Keyset | undefined, limit) =>
-      db
-        .select()
-        .from(transactions)
-        .where(and(eq(transactions.userId, userId), afterCursor(keyset, after, "oldest")))
-        .orderBy(...keysetOrderBy(keyset, "oldest"))
-        .limit(limit),
-    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+      readKeyset(
+        db.select().from(transactions).$dynamic(),
+        keyset,
+        eq(transactions.userId, userId),
+        after,
+        "oldest",
+        limit,
+      ),
+    keyOf: keysetOf,
     cells: (row) => {
       if (row.status === "approved") balance += signedCents(row.transactionType, row.amountCents);
       return [row.id, ...transactionCells(row), row.walletAddress, row.withdrawalWalletAddress, centsToAmount(balance)];

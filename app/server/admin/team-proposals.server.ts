@@ -12,6 +12,7 @@ import { returning, schema, writeTogether } from "../db.server";
 import { forbidden } from "../http.server";
 import { endSessionsOf } from "../session.server";
 import { holdsOwner, isActiveAdmin, isActiveOwner, mailTeamChange } from "./team-guards.server";
+import { memberToChange, teamChangeRecord } from "./team-members.server";
 
 const { users, teamProposals } = schema;
 type Owner = Required<Actor>;
@@ -31,13 +32,8 @@ export async function proposeTeamChange(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await db
-    .select({ email: users.email, role: users.role })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
-  if (member?.role !== "admin") return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   const label = TEAM_PROPOSAL_LABELS[kind];
   const { proposal, notice } = await writeTogether(db, {
     proposal: returning<{ id: number }>(
@@ -46,19 +42,16 @@ export async function proposeTeamChange(
           WHERE ${isActiveOwner(actor.id)} AND ${isActiveAdmin(userId)} AND ${applies(kind, userId)}
           ON CONFLICT DO NOTHING RETURNING id`,
     ),
-    audit: auditInsert({
+    ...teamChangeRecord({
       actor,
+      target: { id: userId, email: member.email },
       action: "team.propose",
-      target: `user:${userId}`,
       detail: { kind, email: member.email },
-      onlyIf: sql`changes() = 1`,
-      at: now,
+      change: `Proposed: ${label}`,
+      done: sql`EXISTS (SELECT 1 FROM team_proposals WHERE kind = ${kind} AND target_id = ${userId}
+                        AND proposed_at = ${now} AND proposed_by = ${actor.id})`,
+      now,
     }),
-    notice: mailTeamChange(
-      { adminId: userId, admin: member.email, change: `Proposed: ${label}`, by: actor.email, at: now },
-      sql`EXISTS (SELECT 1 FROM team_proposals WHERE kind = ${kind} AND target_id = ${userId}
-                  AND proposed_at = ${now} AND proposed_by = ${actor.id})`,
-    ),
   });
   if (proposal.length === 0) return refusedProposal(context, actor, kind, userId);
   afterCommit(context, { emailIds: notice.map((row) => row.id) });

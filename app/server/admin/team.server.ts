@@ -3,12 +3,12 @@
  * reactivation. Each is one atomic batch whose first statement decides, under the owner protections: the acting
  * owner is still an active owner, never acts on themselves, and the team keeps an active owner.
  */
-import { eq, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
-import { type Db, returning, schema, writeTogether } from "../db.server";
+import { type Db, returning, writeTogether } from "../db.server";
 import { forbidden } from "../http.server";
 import { endSessionsOf } from "../session.server";
 import {
@@ -20,28 +20,34 @@ import {
   rolesText,
 } from "./team-guards.server";
 import { endInvitationsOf } from "./team-invitations.server";
+import { memberToChange, teamChangeRecord, teamMember } from "./team-members.server";
 
-const { users } = schema;
 type Owner = Required<Actor>;
 
-/** The admin as the team page knows them, to explain a refusal; null for anyone who is not an admin. */
-async function teamMember(db: Db, userId: string) {
-  const row = await db
-    .select({
-      email: users.email,
-      role: users.role,
-      deactivatedAt: users.deactivatedAt,
-      roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE user_id = ${users.id})`,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
-  if (row?.role !== "admin") return null;
-  return { ...row, roles: (row.roles ?? "").split(",").filter(Boolean) as BackOfficeRole[] };
+type Refusal = FormOutcome & { ok: false };
+
+/** A deactivation's or a reactivation's audit row (with the admin's roles as they stand) and mail. */
+function statusChangeRecord(
+  actor: Owner,
+  userId: string,
+  member: { email: string; roles: BackOfficeRole[] },
+  action: "team.deactivate" | "team.reactivate",
+  done: SQL,
+  now: number,
+) {
+  return teamChangeRecord({
+    actor,
+    target: { id: userId, email: member.email },
+    action,
+    detail: { email: member.email, roles: rolesText(member.roles) },
+    change: action === "team.deactivate" ? "Deactivated" : "Reactivated",
+    done,
+    now,
+  });
 }
 
 /** Why a team change was refused, read after the deciding statement wrote nothing. */
-async function refusal(db: Db, actor: Owner, userId: string): Promise<FormOutcome & { ok: false }> {
+async function refusal(db: Db, actor: Owner, userId: string): Promise<Refusal> {
   if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
   const member = await teamMember(db, userId);
   if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
@@ -63,9 +69,8 @@ export async function changeRoles(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (roles.length === 0) return { ok: false, error: TEAM_MESSAGES.noRole, status: 400, field: "roles" };
   const wasOwner = member.roles.includes("owner");
   if (roles.includes("owner") && !wasOwner) {
@@ -125,11 +130,11 @@ export async function deactivateAdmin(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (member.deactivatedAt !== null) return { ok: false, error: TEAM_MESSAGES.alreadyDeactivated, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deactivated_at = ${now})`;
+  const record = statusChangeRecord(actor, userId, member, "team.deactivate", done, now);
   const { deactivated, notice } = await writeTogether(db, {
     deactivated: returning<{ id: string }>(
       sql`UPDATE users SET deactivated_at = ${now}
@@ -137,21 +142,11 @@ export async function deactivateAdmin(
             AND ${isActiveOwner(actor.id)} AND (NOT ${holdsOwner(userId)} OR ${anotherActiveOwner(userId)})
           RETURNING id`,
     ),
-    audit: auditInsert({
-      actor,
-      action: "team.deactivate",
-      target: `user:${userId}`,
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      onlyIf: sql`changes() = 1`,
-      at: now,
-    }),
+    audit: record.audit,
     signOut: endSessionsOf(db, userId, undefined, done),
     challenges: sql`DELETE FROM sign_in_challenges WHERE user_id = ${userId} AND ${done}`,
     invitations: endInvitationsOf(userId, now, done),
-    notice: mailTeamChange(
-      { adminId: userId, admin: member.email, change: "Deactivated", by: actor.email, at: now },
-      done,
-    ),
+    notice: record.notice,
   });
   if (deactivated.length === 0) return refusal(db, actor, userId);
   afterCommit(context, { emailIds: notice.map((row) => row.id), signedOut: [userId] });
@@ -166,9 +161,8 @@ export async function reactivateAdmin(
   now = Date.now(),
 ): Promise<FormOutcome> {
   const { db } = context;
-  if (userId === actor.id) return { ok: false, error: TEAM_MESSAGES.ownSelf, status: 409 };
-  const member = await teamMember(db, userId);
-  if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
+  const member = await memberToChange(db, actor, userId);
+  if ("ok" in member) return member;
   if (member.deactivatedAt === null) return { ok: false, error: TEAM_MESSAGES.alreadyActive, status: 409 };
   const done = sql`EXISTS (SELECT 1 FROM audit_log WHERE target = ${`user:${userId}`} AND created_at = ${now}
                            AND action = 'team.reactivate')`;
@@ -179,18 +173,7 @@ export async function reactivateAdmin(
             AND ${isActiveOwner(actor.id)}
           RETURNING id`,
     ),
-    audit: auditInsert({
-      actor,
-      action: "team.reactivate",
-      target: `user:${userId}`,
-      detail: { email: member.email, roles: rolesText(member.roles) },
-      onlyIf: sql`changes() = 1`,
-      at: now,
-    }),
-    notice: mailTeamChange(
-      { adminId: userId, admin: member.email, change: "Reactivated", by: actor.email, at: now },
-      done,
-    ),
+    ...statusChangeRecord(actor, userId, member, "team.reactivate", done, now),
   });
   if (reactivated.length === 0) {
     if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();

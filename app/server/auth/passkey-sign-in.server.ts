@@ -67,18 +67,22 @@ async function reportCounterWentBack(
 
 const asRefusal = (refusal: CeremonyRefusal) => ({ ok: false as const, error: refusal.error, status: refusal.status });
 
-/** The options of a visitor's passkey sign-in, or a refusal when their address holds too many open. */
-export async function passkeySignInOptions(context: TwoFactorContext, request: Request, now = Date.now()) {
-  const options = await authenticationOptions(
-    context.db,
-    context.env,
-    request,
-    { purpose: "sign_in", address: clientIp(request) },
-    now,
-  );
+/** A passkey ceremony's options for `scope`, or 429 while too many of its kind are open for the same asker. */
+async function openCeremony(
+  context: TwoFactorContext,
+  request: Request,
+  scope: Parameters<typeof authenticationOptions>[3],
+  now: number,
+) {
+  const options = await authenticationOptions(context.db, context.env, request, scope, now);
   return options
     ? { ok: true as const, options }
     : { ok: false as const, error: PASSKEY_MESSAGES.tooManyOpen, status: 429 };
+}
+
+/** The options of a visitor's passkey sign-in, or a refusal when their address holds too many open. */
+export async function passkeySignInOptions(context: TwoFactorContext, request: Request, now = Date.now()) {
+  return openCeremony(context, request, { purpose: "sign_in", address: clientIp(request) }, now);
 }
 
 /** A visitor's passkey answer: the signed-in redirect (its session records a passkey sign-in), or why not. */
@@ -129,16 +133,7 @@ export async function secondFactorOptions(
   const { userId, requestedBy } = askerOf(asker);
   const any = await context.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).get();
   if (!any) return { ok: false as const, error: PASSKEY_MESSAGES.noPasskey, status: 409 };
-  const options = await authenticationOptions(
-    context.db,
-    context.env,
-    request,
-    { purpose: "second_factor", userId, requestedBy },
-    now,
-  );
-  return options
-    ? { ok: true as const, options }
-    : { ok: false as const, error: PASSKEY_MESSAGES.tooManyOpen, status: 429 };
+  return openCeremony(context, request, { purpose: "second_factor", userId, requestedBy }, now);
 }
 
 /**

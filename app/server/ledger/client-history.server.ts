@@ -9,7 +9,7 @@ import { transactionReference } from "~/lib/reference";
 import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { Keyset } from "../paging.server";
+import { type Keyset, keysetOf } from "../paging.server";
 import {
   historyColumns,
   historyConditions,
@@ -52,7 +52,7 @@ export function clientHistoryCsv(db: Db, userId: string, filters: HistoryFilters
         .orderBy(...orderBy)
         .limit(limit);
     },
-    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    keyOf: keysetOf,
     cells: (row) => [transactionReference(row.id), ...transactionCells(row)],
   });
 }

@@ -81,6 +81,15 @@ const stockMovedAt = (edge: "min" | "max") =>
     WHERE user_id = ledger_totals.user_id AND stock = ledger_totals.stock
       AND status = 'approved' AND transaction_type = 'stock_deposit')`;
 
+/** The client's rows of `ledger_totals` that hold their stocks: approved stock deposits, one row per stock. */
+export function approvedStockTotals(userId: string) {
+  return and(
+    eq(ledgerTotals.userId, userId),
+    eq(ledgerTotals.status, "approved"),
+    eq(ledgerTotals.transactionType, "stock_deposit"),
+  );
+}
+
 /**
  * Each stock's approved deposits: sum and count from `ledger_totals`, the first and last from the index of
  * approved stock deposits by stock (one step each, however many there are).
@@ -95,13 +104,7 @@ export function positionRowsQuery(db: Db, userId: string) {
       lastAt: stockMovedAt("max"),
     })
     .from(ledgerTotals)
-    .where(
-      and(
-        eq(ledgerTotals.userId, userId),
-        eq(ledgerTotals.status, "approved"),
-        eq(ledgerTotals.transactionType, "stock_deposit"),
-      ),
-    )
+    .where(approvedStockTotals(userId))
     .orderBy(asc(ledgerTotals.stock));
 }
 

@@ -12,7 +12,7 @@ import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
-import { balanceHistoryOf, balanceHistoryReads } from "./portfolio.server";
+import { approvedStockTotals, balanceHistoryOf, balanceHistoryReads } from "./portfolio.server";
 
 const { transactions, depositWallets, ledgerTotals: totalsTable } = schema;
 
@@ -77,13 +77,7 @@ export function approvedStocks(db: Db, userId: string) {
   return db
     .select({ stock: totalsTable.stock, cents: totalsTable.cents, count: totalsTable.count })
     .from(totalsTable)
-    .where(
-      and(
-        eq(totalsTable.userId, userId),
-        eq(totalsTable.status, "approved"),
-        eq(totalsTable.transactionType, "stock_deposit"),
-      ),
-    )
+    .where(approvedStockTotals(userId))
     .orderBy(totalsTable.stock);
 }
 

@@ -84,27 +84,41 @@ export interface MovedKey {
   id: number;
 }
 
+/** A client's rows for a statement: those that meet `conditions`, in `order`, at most `limit` when given (a CSV page). */
+function statementRowsQuery(
+  db: Db,
+  userId: string,
+  conditions: Array<SQL | undefined>,
+  order: readonly SQL[],
+  limit?: number,
+) {
+  const query = db
+    .select(statementColumns)
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), ...conditions))
+    .orderBy(...order);
+  return limit === undefined ? query : query.limit(limit);
+}
+
 /**
  * The month's approved movements in the order money moved, after `after` when given. One range of the partial
  * index `transactions_user_moved_idx` (user_id, coalesce(decided_at, created_at), id), in its order.
  */
 export function movementsQuery(db: Db, userId: string, period: StatementPeriod, after?: MovedKey, limit?: number) {
-  const query = db
-    .select(statementColumns)
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.userId, userId),
-        eq(transactions.status, "approved"),
-        sql`${movedAt} >= ${period.start}`,
-        sql`${movedAt} < ${period.end}`,
-        after
-          ? sql`(${movedAt} > ${after.movedAt} OR (${movedAt} = ${after.movedAt} AND ${transactions.id} > ${after.id}))`
-          : undefined,
-      ),
-    )
-    .orderBy(asc(movedAt), asc(transactions.id));
-  return limit === undefined ? query : query.limit(limit);
+  return statementRowsQuery(
+    db,
+    userId,
+    [
+      eq(transactions.status, "approved"),
+      sql`${movedAt} >= ${period.start}`,
+      sql`${movedAt} < ${period.end}`,
+      after
+        ? sql`(${movedAt} > ${after.movedAt} OR (${movedAt} = ${after.movedAt} AND ${transactions.id} > ${after.id}))`
+        : undefined,
+    ],
+    [asc(movedAt), asc(transactions.id)],
+    limit,
+  );
 }
 
 /** The requests made in the month that moved nothing: a range of (user_id, created_at, id), oldest first. */
@@ -115,20 +129,18 @@ export function requestsQuery(
   after?: { createdAt: number; id: number },
   limit?: number,
 ) {
-  const query = db
-    .select(statementColumns)
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.userId, userId),
-        gte(transactions.createdAt, period.start),
-        lt(transactions.createdAt, period.end),
-        inArray(transactions.status, REQUEST_STATUSES),
-        afterCursor(transactions, after, "oldest"),
-      ),
-    )
-    .orderBy(...keysetOrderBy(transactions, "oldest"));
-  return limit === undefined ? query : query.limit(limit);
+  return statementRowsQuery(
+    db,
+    userId,
+    [
+      gte(transactions.createdAt, period.start),
+      lt(transactions.createdAt, period.end),
+      inArray(transactions.status, REQUEST_STATUSES),
+      afterCursor(transactions, after, "oldest"),
+    ],
+    keysetOrderBy(transactions, "oldest"),
+    limit,
+  );
 }
 
 export interface Movement extends StatementRow {

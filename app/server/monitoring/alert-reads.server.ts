@@ -3,23 +3,23 @@
  * monitoring", "The alerts queue"): open alerts newest first, or the decided ones, 50 a page by keyset, each with
  * its client, its rule's name, its words and the requests involved.
  */
-import { and, eq, gte, lt, ne, type SQL, sql } from "drizzle-orm";
+import { eq, ne, type SQL, sql } from "drizzle-orm";
 import type { DayRange } from "~/lib/history-filters";
-import { historyTimeRange } from "~/lib/history-filters";
 import type { AlertView } from "~/lib/monitoring/alerts";
 import { type AlertDetail, alertWords, MONITORING_RULE_NAMES } from "~/lib/monitoring/rules";
 import { transactionReference } from "~/lib/reference";
 import { csvStream } from "../csv.server";
+import { withinDays } from "../day-range.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import {
-  afterCursor,
   createdAtCursor,
   type Keyset,
-  keysetOrderBy,
+  keysetOf,
   keysetPage,
+  newestFirstReading,
   type PagePosition,
-  readsBackwards,
+  readKeyset,
 } from "../paging.server";
 
 const { monitoringAlerts: alerts, profiles, users } = schema;
@@ -47,7 +47,8 @@ function alertsQuery(db: Db) {
     })
     .from(alerts)
     .leftJoin(profiles, eq(profiles.userId, alerts.userId))
-    .leftJoin(users, eq(users.id, alerts.userId));
+    .leftJoin(users, eq(users.id, alerts.userId))
+    .$dynamic();
 }
 
 type AlertRow = Awaited<ReturnType<typeof alertsQuery>>[number];
@@ -79,13 +80,8 @@ const inView = (view: AlertView): SQL =>
 
 /** One page of a view, newest first, from its position (Next and Previous cursors, "<createdAt>.<id>"). */
 export async function listAlerts(db: Db, view: AlertView, position: PagePosition<Keyset<number>>) {
-  const backwards = readsBackwards(position);
-  const order = backwards ? "oldest" : "newest";
-  const cursor = (backwards ? position.before : position.after) ?? undefined;
-  const rows = await alertsQuery(db)
-    .where(and(inView(view), afterCursor(alerts, cursor, order)))
-    .orderBy(...keysetOrderBy(alerts, order))
-    .limit(ALERTS_PAGE_SIZE + 1);
+  const { cursor, order } = newestFirstReading(position);
+  const rows = await readKeyset(alertsQuery(db), alerts, inView(view), cursor, order, ALERTS_PAGE_SIZE + 1);
   const page = keysetPage(rows, position, ALERTS_PAGE_SIZE, createdAtCursor);
   return { ...page, rows: page.rows.map(toAlert) };
 }
@@ -109,21 +105,11 @@ const isoOrEmpty = (at: number | null) => (at === null ? "" : new Date(at).toISO
 
 /** Every alert written in a range of UTC days, decided or not, oldest first, streamed. */
 export function alertsCsv(db: Db, range: DayRange): ReadableStream<Uint8Array> {
-  const { fromMs, beforeMs } = historyTimeRange(range);
   return csvStream<AlertRow, Keyset<number>>({
     header: ALERT_CSV_COLUMNS,
     readPage: (after, limit) =>
-      alertsQuery(db)
-        .where(
-          and(
-            fromMs === undefined ? undefined : gte(alerts.createdAt, fromMs),
-            beforeMs === undefined ? undefined : lt(alerts.createdAt, beforeMs),
-            afterCursor(alerts, after, "oldest"),
-          ),
-        )
-        .orderBy(...keysetOrderBy(alerts, "oldest"))
-        .limit(limit),
-    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+      readKeyset(alertsQuery(db), alerts, withinDays(alerts.createdAt, range), after, "oldest", limit),
+    keyOf: keysetOf,
     cells: (row) => {
       const alert = toAlert(row);
       return [

@@ -9,13 +9,12 @@ import type { CommandContext } from "../commands.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import {
-  afterCursor,
   createdAtCursor,
-  keysetOrderBy,
   keysetPage,
+  newestFirstReading,
   type PagePosition,
   parseCursor,
-  readsBackwards,
+  readKeyset,
 } from "../paging.server";
 import { publishToClient } from "../realtime.server";
 
@@ -37,16 +36,18 @@ export interface NotificationRow extends NotificationView {
 
 /** One page of the client's notifications, newest first; `after`/`before` are the URL's cursors. */
 export async function notificationsPage(db: Db, userId: string, position: PagePosition<string>) {
-  const cursor = { after: parseCursor(position.after ?? null), before: parseCursor(position.before ?? null) };
-  const backwards = readsBackwards(cursor);
-  const order = backwards ? "oldest" : "newest";
-  const rows = await db
-    .select()
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), afterCursor(notifications, cursor.after ?? cursor.before, order)))
-    .orderBy(...keysetOrderBy(notifications, order))
-    .limit(NOTIFICATIONS_PAGE + 1);
-  const page = keysetPage(rows, cursor, NOTIFICATIONS_PAGE, createdAtCursor);
+  const parsed = { after: parseCursor(position.after ?? null), before: parseCursor(position.before ?? null) };
+  const { cursor, order } = newestFirstReading(parsed);
+  const mine = eq(notifications.userId, userId);
+  const rows = await readKeyset(
+    db.select().from(notifications).$dynamic(),
+    notifications,
+    mine,
+    cursor,
+    order,
+    NOTIFICATIONS_PAGE + 1,
+  );
+  const page = keysetPage(rows, parsed, NOTIFICATIONS_PAGE, createdAtCursor);
   return {
     ...page,
     rows: page.rows.map(

@@ -13,6 +13,13 @@ const clientFacts = (name: string, clientEmail: string | undefined): Fact[] => [
   ...(clientEmail ? ([["Client e-mail", clientEmail]] as Fact[]) : []),
 ];
 
+/** How every mail about a withdrawal states it: how much, in which currency, to which address. */
+const withdrawalFacts = (amountUsd: number, currency: string, payTo: string): Fact[] => [
+  ["Amount", formatUsd(amountUsd)],
+  ["Cryptocurrency", currency],
+  ["Pay to address", payTo],
+];
+
 /** What the desk's notice of a new request says: who asked, how much, through which wallet. */
 const deskNotice = z.object({
   name: personName,
@@ -49,9 +56,7 @@ export const withdrawalRequest = mailTemplate(deskNotice, (d, env) =>
     facts: [
       ...reference(d.transactionId),
       ...clientFacts(d.name, d.clientEmail),
-      ["Amount", formatUsd(d.amount)],
-      ["Cryptocurrency", d.walletType],
-      ["Pay to address", d.walletAddress],
+      ...withdrawalFacts(d.amount, d.walletType, d.walletAddress),
     ],
   }),
 );
@@ -65,12 +70,7 @@ export const withdrawalReceipt = mailTemplate(
         greeting(d.name),
         "We received your withdrawal request. It is pending review; the amount is reserved from your available balance until it is decided.",
       ],
-      facts: [
-        ...reference(d.transactionId),
-        ["Amount", formatUsd(d.amount)],
-        ["Cryptocurrency", d.walletType],
-        ["Pay to address", d.walletAddress],
-      ],
+      facts: [...reference(d.transactionId), ...withdrawalFacts(d.amount, d.walletType, d.walletAddress)],
       footnote: `If you did not make this request, contact ${env.SUPPORT_EMAIL} immediately.`,
     }),
 );
@@ -97,12 +97,7 @@ export const withdrawalNewAddress = mailTemplate(
         "A withdrawal was requested from your account to an address we have never paid you to before. If this was you, there is nothing to do: it will be reviewed as usual.",
         "If it was not you, cancel it with the button below while it is still pending, then change your password and contact us.",
       ],
-      facts: [
-        ...reference(d.transactionId),
-        ["Amount", formatUsd(d.amount)],
-        ["Cryptocurrency", d.currency],
-        ["Pay to address", d.address],
-      ],
+      facts: [...reference(d.transactionId), ...withdrawalFacts(d.amount, d.currency, d.address)],
       action: {
         label: "Cancel this withdrawal",
         url: cancelLink(new URL(d.origin).origin, env.SESSION_SECRET, d.transactionId, d.clientId),
