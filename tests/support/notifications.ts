@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { postForm, TEST_PASSWORD } from "./fixtures";
 
 /** A user's notifications, oldest first, as stored. */
 export async function notificationsOf(userId: string) {
@@ -33,3 +34,11 @@ export function bellCount(html: string): number | null {
   if (!match) return null;
   return match[1] ? Number(match[1]) : 0;
 }
+
+/** Changes the signed-in person's password on /account (from the fixtures' password), as the form posts it. */
+export const changePassword = (cookie: string, newPassword: string) =>
+  postForm(
+    "/account",
+    { intent: "password", currentPassword: TEST_PASSWORD, newPassword, confirmPassword: newPassword },
+    { cookie },
+  );

@@ -1,8 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
-import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { approveProposal, rejectProposal } from "~/server/admin/proposal-decisions.server";
@@ -10,6 +9,7 @@ import { expireProposals } from "~/server/admin/proposal-expiry.server";
 import { needsSecondApproval, proposeLedgerEntry, proposeWalletChanges } from "~/server/admin/proposals.server";
 import { proposeRequestApproval } from "~/server/admin/request-approvals.server";
 import worker from "../../workers/app";
+import { listen, until } from "../support/feeds";
 import {
   appEnv,
   countRows,
@@ -19,7 +19,6 @@ import {
   ensureDepositWallets,
   getPage,
   insertTransaction,
-  ORIGIN,
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
@@ -642,30 +641,10 @@ describe("second approval", () => {
   });
 
   describe("live", () => {
-    async function listen(path: string, cookie: string) {
-      const response = await exports.default.fetch(`${ORIGIN}${path}`, {
-        headers: { Upgrade: "websocket", Cookie: cookie, Origin: ORIGIN },
-      });
-      const events: FeedEvent[] = [];
-      response.webSocket?.accept();
-      response.webSocket?.addEventListener("message", (message) => {
-        const parsed = parseFeedEvent(JSON.parse(String(message.data)));
-        if (parsed) events.push(parsed);
-      });
-      return events;
-    }
-    async function until(check: () => boolean, what: string) {
-      for (let i = 0; i < 200; i++) {
-        if (check()) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error(`timed out waiting for ${what}`);
-    }
-
     it("the desk hears of a proposal and its decision; the client's feed only of the approved entry", async () => {
       const client = await fundedClient();
-      const desk = await listen("/ws/admin", checker.cookie);
-      const feed = await listen(`/ws/clients/${client.id}`, await sessionCookieFor(client.id));
+      const { events: desk } = await listen("/ws/admin", checker.cookie);
+      const { events: feed } = await listen(`/ws/clients/${client.id}`, await sessionCookieFor(client.id));
       await postForm(`/user/${client.id}`, entryForm("25000", { reason: "Wire" }), { cookie: maker.cookie });
       await until(() => desk.some((e) => e.type === "proposal.changed"), "the desk's proposal event");
       expect(feed).toEqual([]);

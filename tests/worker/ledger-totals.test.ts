@@ -7,34 +7,26 @@ import { deleteClientData } from "~/server/admin/deletion.server";
 import { adminDesk, WAITING_CLIENTS } from "~/server/admin/desk.server";
 import { postLedgerEntry } from "~/server/admin/entries.server";
 import { appEnv, createUser, db, insertLedger, insertTransaction } from "../support/fixtures";
+import { projectionPair } from "../support/projections";
 
 /** What `ledger_totals` must hold for a client: the GROUP BY of its ledger rows. */
-async function totalsPair(userId: string) {
-  const projected = await env.DB.prepare(
+const totalsPair = (userId: string) =>
+  projectionPair(
     `SELECT status, transaction_type, stock, count, cents FROM ledger_totals WHERE user_id = ?
      ORDER BY status, transaction_type, stock`,
-  )
-    .bind(userId)
-    .all();
-  const counted = await env.DB.prepare(
     `SELECT status, transaction_type, coalesce(stock, '') AS stock, count(*) AS count, sum(amount_cents) AS cents
      FROM transactions WHERE user_id = ? GROUP BY status, transaction_type, coalesce(stock, '')
      ORDER BY status, transaction_type, stock`,
-  )
-    .bind(userId)
-    .all();
-  return { projected: projected.results, counted: counted.results };
-}
+    userId,
+  );
 
 /** What `desk_counts` must hold: clients with a profile and pending requests, counted. */
-async function deskCountsPair() {
-  const projected = await env.DB.prepare("SELECT name, n FROM desk_counts ORDER BY name").all();
-  const counted = await env.DB.prepare(
+const deskCountsPair = () =>
+  projectionPair(
+    "SELECT name, n FROM desk_counts ORDER BY name",
     `SELECT 'clients' AS name, count(*) AS n FROM profiles WHERE role = 'user'
      UNION ALL SELECT 'pending', count(*) FROM transactions WHERE status = 'pending'`,
-  ).all();
-  return { projected: projected.results, counted: counted.results };
-}
+  );
 
 describe("ledger totals", () => {
   it("equal the ledger's GROUP BY through requests, decisions, entries and the deletion of a client's data", async () => {

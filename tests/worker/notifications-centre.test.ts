@@ -1,16 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
-import {
-  createUser,
-  getPage,
-  insertTransaction,
-  ORIGIN,
-  postForm,
-  sessionCookieFor,
-  signedInAdmin,
-} from "../support/fixtures";
+import { listen, until } from "../support/feeds";
+import { createUser, getPage, insertTransaction, postForm, sessionCookieFor, signedInAdmin } from "../support/fixtures";
 import { bellCount, notificationsOf } from "../support/notifications";
 
 /**
@@ -39,27 +31,6 @@ async function notifiedClient(count: number) {
     ids.push(id);
   }
   return { ...client, ids, cookie: await sessionCookieFor(client.id) };
-}
-
-async function listen(path: string, cookie: string) {
-  const response = await exports.default.fetch(`${ORIGIN}${path}`, {
-    headers: { Upgrade: "websocket", Cookie: cookie, Origin: ORIGIN },
-  });
-  const events: FeedEvent[] = [];
-  response.webSocket?.accept();
-  response.webSocket?.addEventListener("message", (message) => {
-    const parsed = parseFeedEvent(JSON.parse(String(message.data)));
-    if (parsed) events.push(parsed);
-  });
-  return { status: response.status, events };
-}
-
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe("/notifications", () => {

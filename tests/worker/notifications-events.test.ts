@@ -4,16 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { securityNotice } from "~/server/auth/security-notice.server";
 import { writeTogether } from "~/server/db.server";
 import { enqueueEmailFor } from "~/server/mail/outbox.server";
-import {
-  createUser,
-  db,
-  insertTransaction,
-  postForm,
-  sessionCookieFor,
-  signedInAdmin,
-  TEST_PASSWORD,
-} from "../support/fixtures";
-import { mailsTo, notificationsOf } from "../support/notifications";
+import { createUser, db, insertTransaction, postForm, sessionCookieFor, signedInAdmin } from "../support/fixtures";
+import { changePassword, mailsTo, notificationsOf } from "../support/notifications";
 import { submittedCase } from "../support/verification-fixtures";
 import { markVerified } from "../support/verification-state";
 
@@ -121,16 +113,7 @@ describe("a security notice", () => {
   it("writes a client's notification with the mail when they change their password", async () => {
     const client = await createUser();
     const cookie = await sessionCookieFor(client.id);
-    const changed = await postForm(
-      "/account",
-      {
-        intent: "password",
-        currentPassword: TEST_PASSWORD,
-        newPassword: "a-new-pass-2026",
-        confirmPassword: "a-new-pass-2026",
-      },
-      { cookie },
-    );
+    const changed = await changePassword(cookie, "a-new-pass-2026");
     expect(changed.status).toBe(200);
     expect(await mailsTo(client.email, "security_notice")).toHaveLength(1);
     const notifications = await notificationsOf(client.id);
@@ -145,16 +128,7 @@ describe("a security notice", () => {
   it("writes none for an admin, whose mail still goes", async () => {
     const other = await createUser({ role: "admin" });
     const cookie = await sessionCookieFor(other.id);
-    const changed = await postForm(
-      "/account",
-      {
-        intent: "password",
-        currentPassword: TEST_PASSWORD,
-        newPassword: "a-new-pass-2026",
-        confirmPassword: "a-new-pass-2026",
-      },
-      { cookie },
-    );
+    const changed = await changePassword(cookie, "a-new-pass-2026");
     expect(changed.status).toBe(200);
     expect(await mailsTo(other.email, "security_notice")).toHaveLength(1);
     expect(await notificationsOf(other.id)).toEqual([]);

@@ -11,9 +11,8 @@ import {
   postForm,
   sessionCookieFor,
   signedInAdmin,
-  TEST_PASSWORD,
 } from "../support/fixtures";
-import { mailsTo, notificationsOf } from "../support/notifications";
+import { changePassword, mailsTo, notificationsOf } from "../support/notifications";
 
 /**
  * Mail preferences: a client turns optional mails off on /account; the outbox then does not queue them, while the
@@ -81,16 +80,7 @@ describe("the outbox", () => {
     const forged = await savePreferences(cookie, { security: "off", security_notice: "", legal: "off" });
     expect(forged.status).toBe(200);
     expect((await stored(client.id)).map((row) => row.category)).toEqual(["entries", "requests", "verification"]);
-    const changed = await postForm(
-      "/account",
-      {
-        intent: "password",
-        currentPassword: TEST_PASSWORD,
-        newPassword: "another-pass-2026",
-        confirmPassword: "another-pass-2026",
-      },
-      { cookie },
-    );
+    const changed = await changePassword(cookie, "another-pass-2026");
     expect(changed.status).toBe(200);
     expect(await mailsTo(client.email, "security_notice")).toHaveLength(1);
   });

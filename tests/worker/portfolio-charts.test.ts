@@ -7,6 +7,7 @@ import { dayOf, type PortfolioRange } from "~/lib/portfolio";
 import { deleteClientData } from "~/server/admin/deletion.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
 import { createUser, db } from "../support/fixtures";
+import { periodPair } from "../support/projections";
 import { decided, type LedgerOperation, ledgerOperations } from "../support/random-ledger";
 import { markVerified } from "../support/verification-state";
 
@@ -82,21 +83,7 @@ const monthBounds = (month: string) => {
 };
 
 /** What `ledger_days` must hold: the GROUP BY of approved rows by the UTC day money moved. */
-async function daysPair(userId: string) {
-  const projected = await env.DB.prepare(
-    "SELECT day, transaction_type, count, cents FROM ledger_days WHERE user_id = ? ORDER BY day, transaction_type",
-  )
-    .bind(userId)
-    .all();
-  const counted = await env.DB.prepare(
-    `SELECT strftime('%Y-%m-%d', coalesce(decided_at, created_at) / 1000, 'unixepoch') AS day, transaction_type,
-            count(*) AS count, sum(amount_cents) AS cents
-     FROM transactions WHERE user_id = ? AND status = 'approved' GROUP BY 1, 2 ORDER BY 1, 2`,
-  )
-    .bind(userId)
-    .all();
-  return { projected: projected.results, counted: counted.results };
-}
+const daysPair = (userId: string) => periodPair("ledger_days", userId);
 
 async function clientWithLedger(adminId: string, operations: LedgerOperation[]) {
   const client = await createUser();

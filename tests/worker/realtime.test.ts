@@ -1,14 +1,14 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type FeedEvent, mergeTransactions, parseFeedEvent } from "~/lib/realtime";
 import worker from "../../workers/app";
+import { listen, until } from "../support/feeds";
 import {
   createUser,
   ensureDepositWallets,
   formRequest,
   insertTransaction,
-  ORIGIN,
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
@@ -16,31 +16,6 @@ import {
 beforeAll(async () => {
   await ensureDepositWallets();
 });
-
-async function listen(path: string, cookie: string | null, origin: string | null = ORIGIN) {
-  const headers: Record<string, string> = { Upgrade: "websocket" };
-  if (cookie) headers.Cookie = cookie;
-  if (origin) headers.Origin = origin;
-  const response = await exports.default.fetch(`${ORIGIN}${path}`, { headers });
-  const socket = response.webSocket;
-  const events: FeedEvent[] = [];
-  if (socket) {
-    socket.accept();
-    socket.addEventListener("message", (message) => {
-      const parsed = parseFeedEvent(JSON.parse(String(message.data)));
-      if (parsed) events.push(parsed);
-    });
-  }
-  return { status: response.status, socket, events };
-}
-
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const transactionEvents = (events: FeedEvent[]) =>
   events.flatMap((e) => ("transaction" in e ? [{ type: e.type, ...e.transaction }] : []));

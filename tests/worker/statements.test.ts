@@ -14,6 +14,7 @@ import {
   statementMonths,
 } from "~/server/ledger/statements.server";
 import { createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import { periodPair } from "../support/projections";
 import { decided, type LedgerOperation, ledgerOperations } from "../support/random-ledger";
 import { markVerified } from "../support/verification-state";
 
@@ -27,21 +28,7 @@ const periodOf = (month: string) => parseStatementMonth(month) as StatementPerio
 const pageText = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
 
 /** What `ledger_months` must hold for a client: the GROUP BY of its approved rows by the month money moved. */
-async function monthsPair(userId: string) {
-  const projected = await env.DB.prepare(
-    "SELECT month, transaction_type, count, cents FROM ledger_months WHERE user_id = ? ORDER BY month, transaction_type",
-  )
-    .bind(userId)
-    .all();
-  const counted = await env.DB.prepare(
-    `SELECT strftime('%Y-%m', coalesce(decided_at, created_at) / 1000, 'unixepoch') AS month, transaction_type,
-            count(*) AS count, sum(amount_cents) AS cents
-     FROM transactions WHERE user_id = ? AND status = 'approved' GROUP BY 1, 2 ORDER BY 1, 2`,
-  )
-    .bind(userId)
-    .all();
-  return { projected: projected.results, counted: counted.results };
-}
+const monthsPair = (userId: string) => periodPair("ledger_months", userId);
 
 interface Row {
   id: number;

@@ -1,36 +1,14 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 import { SAMPLE_FILES, uploadDocument, verificationFields } from "../support/documents";
-import { appEnv, createUser, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import { listen, until } from "../support/feeds";
+import { appEnv, createUser, postForm, sessionCookieFor } from "../support/fixtures";
 
 /**
  * What the client and the desk hear of a verification: the feeds' events (the desk's count and queue, the client's
  * pages reload on them) and the client's mail about a decision.
  */
-
-async function listen(path: string, cookie: string) {
-  const response = await exports.default.fetch(`${ORIGIN}${path}`, {
-    headers: { Upgrade: "websocket", Cookie: cookie, Origin: ORIGIN },
-  });
-  const socket = response.webSocket;
-  const events: FeedEvent[] = [];
-  socket?.accept();
-  socket?.addEventListener("message", (message) => {
-    const parsed = parseFeedEvent(JSON.parse(String(message.data)));
-    if (parsed) events.push(parsed);
-  });
-  return { status: response.status, events };
-}
-
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("verification events", () => {
   it("reach the desk when a client sends a case, and the desk and the client when it is decided", async () => {
