@@ -35,7 +35,5 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/setup/migrate.ts"],
-    // @remix-run/cloudflare is CommonJS with circular requires; pre-bundled, it loads in workerd.
-    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
   },
 });

@@ -1,9 +1,11 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
 import { NonceProvider } from "~/lib/nonce";
 import { renderToBuffer } from "~/server/render/document.server";
 
-const ABORT_DELAY_MS = 5_000;
+const RENDER_TIMEOUT_MS = 5_000;
+
+/** How long the router lets a streamed loader promise wait; none of ours streams, but the bound stays (0036). */
+export const streamTimeout = RENDER_TIMEOUT_MS;
 
 /**
  * Every document is rendered whole, then sent: people and crawlers get the same complete answer. No route defers
@@ -14,18 +16,18 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
   let status = responseStatusCode;
   const body = await renderToBuffer(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </NonceProvider>,
     {
       nonce,
-      timeoutMs: ABORT_DELAY_MS,
+      timeoutMs: RENDER_TIMEOUT_MS,
       onError(error) {
         status = 500;
         console.error(error);

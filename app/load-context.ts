@@ -11,10 +11,10 @@ export interface AppContext {
   bindings: WorkerBindings;
   ctx: ExecutionContext;
   cspNonce: string;
-  /** Cloudflare's facts about the connection (country, city); absent locally. Remix's own Request may lose it. */
+  /** Cloudflare's facts about the connection (country, city); absent locally. The router's own Request may lose it. */
   cf: { country?: unknown; city?: unknown } | null;
 }
 
-declare module "@remix-run/cloudflare" {
+declare module "react-router" {
   interface AppLoadContext extends AppContext {}
 }

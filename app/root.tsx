@@ -1,7 +1,5 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { ActivityTracker } from "~/components/activity-tracker";
 import { LiveChat } from "~/components/live-chat";
 import { NavigationProgress } from "~/components/navigation-progress";
@@ -13,16 +11,17 @@ import { useNonce } from "~/lib/nonce";
 import { getSessionUser, mustSetUpTwoFactor } from "~/server/session.server";
 import { getToast } from "~/server/toast.server";
 import stylesheet from "~/tailwind.css?url";
+import type { Route } from "./+types/root";
 
-export const links: LinksFunction = () => [
+export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/site.webmanifest" },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.brand.name ?? "Client portal" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.brand.name ?? "Client portal" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, { toast, headers }] = await Promise.all([
     getSessionUser(request, context),
     getToast(request, context.env),

@@ -176,7 +176,7 @@ export async function buildBenchData() {
       isAdmin ? now : null,
       isAdmin ? "totp" : null,
     );
-    // The session cookie's encoding (Remix's createCookie): base64 of the JSON value.
+    // The session cookie's encoding (React Router's createCookie): base64 of the JSON value.
     return {
       statement,
       cookie: `session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`,

@@ -6,7 +6,7 @@
  * Both builds watch app/. The server build embeds the browser build's manifest (its hashed file names), so each of
  * its rebuilds reads that manifest only once the browser's rebuild of the same change has been written; otherwise
  * the server would name files that are not there yet. Neither empties its folder: a request in the middle of a rebuild still finds
- * the files the previous build named. Why not `remix vite:dev`: docs/decisions/0038.
+ * the files the previous build named. Why not a Vite dev server: docs/decisions/0038.
  */
 import { build, type Plugin, type Rollup } from "vite";
 import { ROOT } from "./lib/local-d1.ts";
@@ -23,7 +23,7 @@ let clientIdle = new Promise<void>((resolve) => {
 let changedAt: number | null = null;
 
 /** Only the module holding the browser's manifest waits: the rest of the server's rebuild runs alongside. */
-const SERVER_MANIFEST = "\0virtual:remix/server-manifest";
+const SERVER_MANIFEST = "\0virtual:react-router/server-manifest";
 const waitForClient: Plugin = {
   name: "wait-for-the-browser-build",
   enforce: "pre",

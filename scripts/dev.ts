@@ -1,5 +1,5 @@
 /**
- * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 with the Remix build
+ * `npm run dev`: build, migrate and seed the local D1, then serve on http://127.0.0.1:8787 with the app's build
  * rebuilding on change (scripts/build-watch.ts, Vite's build in watch mode) and wrangler reloading the Worker.
  *
  * Settings (environment):
@@ -29,7 +29,7 @@ if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRO
 
 ensureDevVars();
 console.log("Building…");
-run(join(BIN, "remix"), ["vite:build"]);
+run(join(BIN, "react-router"), ["build"]);
 // Another dev server started at the same moment on the same state folder would apply the same migrations.
 await withFolderLock(
   target.persistTo ?? join(ROOT, ".wrangler", "state"),

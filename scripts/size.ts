@@ -1,6 +1,6 @@
 /**
  * `npm run size`: the JavaScript each route sends (entry + shared chunks + the route chain's modules, gzip),
- * read from the Remix build manifest (build/client/assets/manifest-*.js, written by `npm run build`). Fails when a route exceeds 150 KiB or the landing page 110 KiB.
+ * read from the React Router build manifest (build/client/assets/manifest-*.js, written by `npm run build`). Fails when a route exceeds 150 KiB or the landing page 110 KiB.
  * Runs in CI after the build.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -42,7 +42,7 @@ function manifestOfTheBuild(): string | undefined {
 }
 const manifestFile = manifestOfTheBuild();
 if (!manifestFile) {
-  console.error("No Remix build manifest in build/client/assets: run `npm run build` first.");
+  console.error("No React Router build manifest in build/client/assets: run `npm run build` first.");
   process.exit(1);
 }
 const manifestSource = readFileSync(join(assetsDir, manifestFile), "utf8");

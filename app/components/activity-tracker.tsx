@@ -1,5 +1,5 @@
-import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
 import { INACTIVITY_CHECK_MS, INACTIVITY_TIMEOUT_MS } from "~/lib/timers";
 
 const ACTIVITY_EVENTS = ["mousemove", "keydown", "click", "scroll", "focus"] as const;

@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 /** The links under the account forms (sign-in, registration, the password pages). */
 const LINK_CLASS = "text-brand underline underline-offset-2 hover:no-underline";

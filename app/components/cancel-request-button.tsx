@@ -1,5 +1,5 @@
-import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useFetcher, useLocation } from "react-router";
 import { Modal } from "~/components/modal";
 import { formatCents } from "~/lib/format";
 import { typeInSentence } from "~/lib/labels";

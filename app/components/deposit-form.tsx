@@ -1,5 +1,5 @@
-import { Form, useNavigation } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { CopyButton } from "~/components/copy-button";
 import { AmountField, Banner, Field, FormErrors, SelectField } from "~/components/form";

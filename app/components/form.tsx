@@ -1,5 +1,5 @@
-import { Form, useNavigation } from "@remix-run/react";
 import { type ComponentProps, createContext, type FormEvent, type ReactNode, useContext, useId } from "react";
+import { Form, useNavigation } from "react-router";
 import { errorFor, type FormReply } from "~/lib/forms";
 
 const FormErrorsContext = createContext<FormReply>(null);

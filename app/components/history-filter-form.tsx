@@ -1,5 +1,5 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import { LabelledOptions } from "~/components/labelled-options";
 import { STATUS_LABELS, TRANSACTION_TYPE_LABELS } from "~/lib/labels";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";

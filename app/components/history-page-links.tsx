@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { CLIENT_LINK_BUTTON, type HistoryAudience } from "~/components/history-filter-form";
 import { type HistoryFilters, historySearch } from "~/lib/history-filters";
 

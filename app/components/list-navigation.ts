@@ -1,8 +1,8 @@
-import { useNavigate } from "@remix-run/react";
 import type React from "react";
+import { useNavigate } from "react-router";
 
 /**
- * Client-side navigation for the plain links of a long list: one click handler on the list instead of a Remix
+ * Client-side navigation for the plain links of a long list: one click handler on the list instead of a React Router
  * `<Link>` per row, each of which costs a dozen hooks to render on every request. Clicks that mean something else
  * (a new tab or window, a download, another site) are left to the browser.
  */

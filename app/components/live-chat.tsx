@@ -1,5 +1,5 @@
-import { useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
 
 declare global {
   interface Window {

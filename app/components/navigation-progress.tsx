@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { useNavigation } from "react-router";
 
 /**
  * A thin bar at the top of the page while a navigation or form submission is in flight. It grows without motion

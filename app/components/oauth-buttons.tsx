@@ -25,7 +25,7 @@ const ICONS: Record<OAuthProvider, ReactNode> = {
 
 /**
  * "Continue with Google / GitHub" under the sign-in and registration forms, for the configured providers only.
- * Plain links (not Remix's): the browser itself goes to /auth/{provider}, which sends it on to the provider.
+ * Plain links (not React Router's): the browser itself goes to /auth/{provider}, which sends it on to the provider.
  */
 export function ContinueWithProviders({ providers }: { providers: Array<{ provider: OAuthProvider; name: string }> }) {
   if (providers.length === 0) return null;

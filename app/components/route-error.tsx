@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import type { MetaDescriptor } from "react-router";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { withBrand } from "~/lib/seo";
 
 interface ErrorText {
@@ -67,14 +67,22 @@ export function RouteError({
   );
 }
 
+/** What `pageMeta` reads of a route's meta arguments (`Route.MetaArgs`). */
+interface PageMetaArgs {
+  error?: unknown;
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown; meta: MetaDescriptor[] } | undefined>;
+}
+
 /**
  * A page's meta, its title followed by the brand ("Dashboard | Northwind Markets"), except on its error page,
  * which keeps the site's own title (the root's meta): an error page is the site's, not the page's, and a 404
  * must not name the page it stands for (the production /dev/mailbox).
  */
-export function pageMeta<Loader = unknown>(meta: MetaFunction<Loader>): MetaFunction<Loader> {
+export function pageMeta<Args extends PageMetaArgs>(
+  meta: (args: Args) => MetaDescriptor[],
+): (args: Args) => MetaDescriptor[] {
   return (args) => {
-    if (args.error) return args.matches.find((match) => match.id === "root")?.meta ?? [];
+    if (args.error) return args.matches.find((match) => match?.id === "root")?.meta ?? [];
     return meta(args).map((descriptor) =>
       "title" in descriptor && typeof descriptor.title === "string"
         ? { title: withBrand(descriptor.title, args.matches) }

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { LanguageSelector } from "~/components/language-selector";
 import { FOOTER_LINKS } from "~/lib/navigation";
 

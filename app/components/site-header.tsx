@@ -1,5 +1,5 @@
-import { Form, Link, NavLink as RemixNavLink, useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
+import { Form, Link, NavLink as RouterNavLink, useLocation } from "react-router";
 import { navLinksFor, type Viewer } from "~/lib/navigation";
 
 // From 1024 px the client's eight links, Sign Out and the bell share one line: the links' wider padding waits for
@@ -30,7 +30,7 @@ function SignOutButton({ className = "" }: { className?: string }) {
 function NotificationBell({ unread }: { unread: number }) {
   const label = unread === 0 ? "Notifications" : `Notifications, ${unread} unread`;
   return (
-    <RemixNavLink
+    <RouterNavLink
       to="/notifications"
       aria-label={label}
       title={label}
@@ -58,7 +58,7 @@ function NotificationBell({ unread }: { unread: number }) {
           {unread > 99 ? "99+" : unread}
         </span>
       ) : null}
-    </RemixNavLink>
+    </RouterNavLink>
   );
 }
 
@@ -91,9 +91,9 @@ export function SiteHeader({
         <ul className="ml-auto hidden items-center gap-1 lg:flex">
           {links.map((link) => (
             <li key={link.to}>
-              <RemixNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
+              <RouterNavLink to={link.to} end={link.to === "/"} prefetch="intent" className={linkClass}>
                 {link.label}
-              </RemixNavLink>
+              </RouterNavLink>
             </li>
           ))}
           {viewer ? (
@@ -127,9 +127,9 @@ export function SiteHeader({
         <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
           {links.map((link) => (
             <li key={link.to}>
-              <RemixNavLink to={link.to} end={link.to === "/"} className={(state) => `block ${linkClass(state)}`}>
+              <RouterNavLink to={link.to} end={link.to === "/"} className={(state) => `block ${linkClass(state)}`}>
                 {link.label}
-              </RemixNavLink>
+              </RouterNavLink>
             </li>
           ))}
           {viewer ? (

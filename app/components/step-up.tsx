@@ -1,5 +1,5 @@
-import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Form, useNavigation, useRouteLoaderData } from "react-router";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import type { FormReply } from "~/lib/forms";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 
 /** The registration forms' "I accept the Terms of Service and the Privacy Policy", with its error under it. */
 export function TermsCheckbox({ error }: { error: string | undefined }) {

@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { VERIFICATION_LEVEL_LABELS, VERIFICATION_MESSAGES, type VerificationLevel } from "~/lib/verification";
 import {
   depositAllowance,

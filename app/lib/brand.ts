@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "react-router";
 
 /** The brand name from the root loader (configuration), for pages that put it into their copy. */
 export function useBrand(): string {

@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from "@remix-run/cloudflare";
+import type { MetaDescriptor } from "react-router";
 
 /** Root data the meta functions read: the brand and the site's origin (for canonical and Open Graph URLs). */
 interface RootMeta {
@@ -6,9 +6,16 @@ interface RootMeta {
   siteUrl?: string;
 }
 
+/** The meta function's `matches`, as far as the brand and the origin need them (a match may be absent). */
+export type MetaMatches = ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+
+function rootMeta(matches: MetaMatches): RootMeta {
+  return (matches.find((match) => match?.id === "root")?.loaderData ?? {}) as RootMeta;
+}
+
 /** A page's title followed by the brand, the way every page names itself: "Dashboard | Northwind Markets". */
-export function withBrand(title: string, matches: ReadonlyArray<{ id: string; data: unknown }>): string {
-  const brand = ((matches.find((match) => match.id === "root")?.data ?? {}) as RootMeta).brand?.name ?? "";
+export function withBrand(title: string, matches: MetaMatches): string {
+  const brand = rootMeta(matches).brand?.name ?? "";
   return brand && title !== brand && !title.endsWith(` | ${brand}`) ? `${title} | ${brand}` : title;
 }
 
@@ -17,10 +24,10 @@ export function withBrand(title: string, matches: ReadonlyArray<{ id: string; da
  * `matches` is the meta function's argument; the root loader's data supplies brand and origin.
  */
 export function seo(
-  matches: ReadonlyArray<{ id: string; data: unknown }>,
+  matches: MetaMatches,
   page: { title: string; description: string; path: string; noindex?: boolean },
 ): MetaDescriptor[] {
-  const root = (matches.find((match) => match.id === "root")?.data ?? {}) as RootMeta;
+  const root = rootMeta(matches);
   const brand = root.brand?.name ?? "";
   const title = withBrand(page.title, matches);
   const url = `${root.siteUrl ?? ""}${page.path}`;

@@ -1,5 +1,5 @@
-import { useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
+import { useNavigate } from "react-router";
 
 /** The product's timers, in one place (docs/product.md, "Constants"). */
 export const REDIRECT_AFTER_SUCCESS_MS = 3_000;

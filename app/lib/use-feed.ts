@@ -1,5 +1,5 @@
-import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useFetchers, useNavigation, useRevalidator } from "react-router";
 import { type FeedEvent, parseFeedEvent } from "~/lib/realtime";
 
 const HEARTBEAT_MS = 25_000;

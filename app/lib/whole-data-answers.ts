@@ -1,5 +1,5 @@
 /**
- * Remix's single fetch reads a page's data (`/path.data`) as a stream tied to the load's abort signal. When the
+ * React Router's single fetch reads a page's data (`/path.data`) as a stream tied to the load's abort signal. When the
  * router cancels a load whose answer has begun to arrive (a person follows a link or submits a form while a live
  * update's refresh is read), that stream fails: single fetch logs the failure as an error ("AbortError: signal is
  * aborted without reason"), or, once the first line is read, leaves an unhandled rejection. Reading these answers

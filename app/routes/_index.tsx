@@ -1,10 +1,10 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { useBrand } from "~/lib/brand";
 import { landingContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
+import type { Route } from "./+types/_index";
 
 /**
  * Leverage up to 1:500 (docs/product.md, "Constants"). The number of traders is configuration (TRADERS_CLAIM),
@@ -21,7 +21,7 @@ const TICKER_SYMBOLS = [
   { proName: "BITSTAMP:ETHUSD", title: "ETH/USD" },
 ];
 
-export const meta: MetaFunction = pageMeta(({ matches }) =>
+export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   seo(matches, {
     title: "Trade forex, crypto and stocks",
     description: "Fund your account with Bitcoin or USDT, follow your balance and results, and withdraw when you need.",
@@ -29,13 +29,13 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
   }),
 );
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   // The review claim names the amount at which a second admin must approve a deposit or a withdrawal.
   return { tradersClaim: context.env.TRADERS_CLAIM, fourEyesThreshold: context.env.FOUR_EYES_THRESHOLD };
 }
 
-export default function Home() {
-  const { tradersClaim, fourEyesThreshold } = useLoaderData<typeof loader>();
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { tradersClaim, fourEyesThreshold } = loaderData;
   const brand = useBrand();
   const content = landingContent(brand, { traders: tradersClaim, maxLeverage: MAX_LEVERAGE, fourEyesThreshold });
   return (

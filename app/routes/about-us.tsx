@@ -1,10 +1,10 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
 import { Article } from "~/components/article";
 import { useBrand } from "~/lib/brand";
 import { aboutContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
+import type { Route } from "./+types/about-us";
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "About Us",
     description: "Copy trading, stock trading, crypto trading and forex trading in one account.",

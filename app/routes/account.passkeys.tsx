@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { optionsJson, readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
@@ -14,6 +13,7 @@ import {
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { toastingBackTo } from "~/server/toast.server";
+import type { Route } from "./+types/account.passkeys";
 
 const changeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("rename"), id: z.string().min(1).max(1024), name: z.string().max(200) }),
@@ -30,7 +30,7 @@ export async function loader() {
  * Adding is the ceremony's two JSON posts (the proof with the first); renaming, removing and confirming with a
  * code (which removing asks for) are the card's forms, answered back on /account with what happened.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context, { twoFactorSetup: true });
   const back = toastingBackTo(context.env, "/account");
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/json")) {

@@ -1,10 +1,10 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { OAUTH_MESSAGES, PROVIDER_NAMES, unlinkSchema } from "~/lib/schemas/oauth";
 import { unlinkProvider } from "~/server/auth/oauth-links.server";
 import { readValidForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { toastingBackTo } from "~/server/toast.server";
+import type { Route } from "./+types/account.providers";
 
 /** The providers card's Unlink posts here; there is nothing to show. */
 export async function loader() {
@@ -12,7 +12,7 @@ export async function loader() {
 }
 
 /** Unlink one provider, while a password or another provider remains; back to /account with what happened. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await readValidForm(request, unlinkSchema);
   const back = toastingBackTo(context.env, "/account");

@@ -1,10 +1,10 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { endSessionsSchema, SESSION_MESSAGES } from "~/lib/schemas/sessions";
 import { endOtherSessions, endSession } from "~/server/auth/account-sessions.server";
 import { readValidForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { toastingBackTo } from "~/server/toast.server";
+import type { Route } from "./+types/account.sessions";
 
 /** The sessions card's forms post here; there is nothing to show. */
 export async function loader() {
@@ -12,7 +12,7 @@ export async function loader() {
 }
 
 /** End one session, or all but this one; back to /account with what happened. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await readValidForm(request, endSessionsSchema);
   const back = toastingBackTo(context.env, "/account");

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { ActivityCard } from "~/components/account/activity-card";
 import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
@@ -32,10 +31,11 @@ import { dispatchIntent, UNKNOWN_INTENT } from "~/server/intents.server";
 import { mailPreferencesOf, saveMailPreferences } from "~/server/notifications/mail-preferences.server";
 import { requireUser } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
+import type { Route } from "./+types/account";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Account Settings" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Account Settings" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   // Independent reads, asked for at once.
   const [account, { sessions, signIns }, providers, twoFactor, verification, passkeys, mailPreferences] =
@@ -82,7 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } as const;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await readForm(request);
   return dispatchIntent(
@@ -127,10 +127,9 @@ function useBanner(result: IntentReply | undefined) {
   return navigation.state === "submitting" ? null : shown;
 }
 
-export default function AccountSettings() {
+export default function AccountSettings({ loaderData, actionData: result }: Route.ComponentProps) {
   const { account, sessions, signIns, providers, twoFactor, verification, passkeys, passkeyProof, mailPreferences } =
-    useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+    loaderData;
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const passwordChanged = result?.intent === "password" && result.tone === "success" ? result.at : 0;

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form, Link } from "react-router";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { OAUTH_MESSAGES, PROVIDER_NAMES } from "~/lib/schemas/oauth";
@@ -9,14 +7,15 @@ import { confirmLink, pendingLinkFor } from "~/server/auth/oauth-links.server";
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/account_.link";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Link a sign-in provider" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Link a sign-in provider" }]);
 
 /**
  * The owner's confirmation before a provider is linked: reached after a full sign-in (password, and code when
  * two-factor is on) with the identity this browser holds, and only for the account with the same e-mail.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const pending = await pendingLinkFor(context, request, user);
   return pending.ok
@@ -24,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : { ok: false as const, error: pending.error };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await readForm(request);
   if (form.get("intent") === "cancel") {
@@ -46,9 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
-export default function LinkProvider() {
-  const page = useLoaderData<typeof loader>();
-  const refusal = useActionData<typeof action>();
+export default function LinkProvider({ loaderData: page, actionData: refusal }: Route.ComponentProps) {
   const error = refusal?.error ?? (page.ok ? null : page.error);
   return (
     <AuthCard title="Link a sign-in provider">

@@ -1,7 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useId } from "react";
+import { Form, Link, redirect } from "react-router";
 import { toast } from "sonner";
 import { PasskeysCard } from "~/components/account/passkeys-card";
 import { RecoveryCodes } from "~/components/account/recovery-codes";
@@ -16,10 +14,11 @@ import { confirmEnrolment, disableTwoFactor, startEnrolment, twoFactorSetup } fr
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
 import { mustSetUpTwoFactor, requireUser, TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
+import type { Route } from "./+types/account_.two-factor";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // The one page an admin without two-factor sign-in may open.
   const user = await requireUser(request, context, { twoFactorSetup: true });
   return {
@@ -35,7 +34,7 @@ type Intent = "start" | "confirm" | "disable" | "regenerate";
 /** New recovery codes: in this answer only, never again. */
 type Reply = IntentReply & { recoveryCodes?: string[] };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context, { twoFactorSetup: true });
   const formData = await readForm(request);
   // Turning two-factor off and new recovery codes both ask the owner's password and a code first.
@@ -223,9 +222,8 @@ function Manage({
   );
 }
 
-export default function TwoFactorSettings() {
-  const { setup, isAdmin, mustEnrol, passkeyOn } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function TwoFactorSettings({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { setup, isAdmin, mustEnrol, passkeyOn } = loaderData;
   useEffect(() => {
     if (reply?.tone === "success") toast.success(reply.message);
   }, [reply]);

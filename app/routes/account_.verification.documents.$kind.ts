@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { MAX_DOCUMENT_BYTES } from "~/lib/verification";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -8,6 +7,7 @@ import { redirectWithToast } from "~/server/toast.server";
 import { DOCUMENT_UPLOAD_MESSAGES, type IncomingFile, storeDocument } from "~/server/verification/documents.server";
 import { cleanFileName } from "~/server/verification/file-check.server";
 import { DOCUMENT_KINDS, type DocumentKind } from "../../db/enums";
+import type { Route } from "./+types/account_.verification.documents.$kind";
 
 const PAGE = "/account/verification";
 /** A multipart body carries its boundaries and field headers besides the file. */
@@ -24,7 +24,7 @@ export async function loader() {
  * answer; without JavaScript the slot's form posts it as multipart (the file is then read whole) and comes back
  * to the page with a toast.
  */
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await getSessionUser(request, context);
   if (user?.role !== "user")
     return Response.json({ error: "Sign in as a client to upload your documents." }, { status: 401 });

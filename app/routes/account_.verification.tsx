@@ -1,7 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { data, Form, Link } from "react-router";
 import { Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
 import { LabelledOptions } from "~/components/labelled-options";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -18,12 +16,13 @@ import { requireClient } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { submitVerification, verificationPageData } from "~/server/verification/cases.server";
 import { DOCUMENT_KINDS, IDENTITY_DOCUMENT_TYPES } from "../../db/enums";
+import type { Route } from "./+types/account_.verification";
 
 const FORM_ID = "verification-details";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Identity verification" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Identity verification" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const { state, details, files } = await verificationPageData(context.db, user.id);
   if (!state) notFound();
@@ -38,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireClient(request, context);
   const parsed = parseVerificationForm(await readForm(request), Date.now());
   if (!parsed.ok) return data(refusalOf(parsed), { status: 400 });
@@ -50,9 +49,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export default function IdentityVerification() {
-  const { summary, editable, details, files, today } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function IdentityVerification({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { summary, editable, details, files, today } = loaderData;
   const [documentType, setDocumentType] = useState(details?.documentType ?? "");
   // A passport has no back; before a type is chosen every slot shows (and without JavaScript).
   const kinds = DOCUMENT_KINDS.filter((kind) => kind !== "identity_back" || documentType !== "passport");

@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { DeskCounts } from "~/components/admin/desk-counts";
 import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
 import { PendingList } from "~/components/admin/pending-list";
@@ -21,10 +20,11 @@ import { checkStepUp } from "~/server/auth/step-up.server";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin._index";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle() }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const { query, errors } = parseClientList(new URL(request.url).searchParams);
   // A bad parameter is named, and the list shows without it.
@@ -42,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const form = await readForm(request);
   const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
@@ -75,10 +75,9 @@ const DESK_LINKS: Array<{ to: string; label: string; permission: Permission }> =
   { to: "/admin/mail", label: "Mail", permission: "manageMail" },
 ];
 
-export default function AdminPanel() {
+export default function AdminPanel({ loaderData, actionData: reply }: Route.ComponentProps) {
   const { counts, pending, clients, wallets, list, listErrors, mailTrouble, proposals, adminCount, viewerId, may } =
-    useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+    loaderData;
   // The pending list, the counts and the proposals awaiting a second approval follow the desk live (a new alert
   // sends alerts.changed, which reloads the open-alerts count like any other desk event).
   const refresh = useThrottledRevalidate();

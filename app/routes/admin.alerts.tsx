@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
+import { Form, Link } from "react-router";
 import { toast } from "sonner";
 import { AlertsTable } from "~/components/admin/alerts-table";
 import { AdminPageHeader } from "~/components/admin/page-header";
@@ -22,10 +21,11 @@ import { listAlerts } from "~/server/monitoring/alert-reads.server";
 import { decideAlert } from "~/server/monitoring/dispositions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin.alerts";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Alerts") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Alerts") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "reviewAlerts");
   const params = new URL(request.url).searchParams;
   const view = alertViewOf(params.get("view"));
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { view, ...(await listAlerts(context.db, view, position)) };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "reviewAlerts");
   const form = await readForm(request);
   const decide = async (reply: Replies, disposition: AlertDisposition) => {
@@ -55,9 +55,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const TAB = "rounded-md px-3 py-1.5 text-sm font-medium";
 const VIEW_LABELS = { open: "Open", decided: "Decided" } as const;
 
-export default function AlertsQueue() {
-  const { view, rows, next, previous } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function AlertsQueue({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { view, rows, next, previous } = loaderData;
   // An alert written or decided anywhere (another officer, the rules' run) shows here without a reload.
   const refresh = useThrottledRevalidate();
   useFeed("/ws/admin", {

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { Banner, SelectField } from "~/components/form";
 import { Moment } from "~/components/moment";
@@ -11,10 +10,11 @@ import { may } from "~/lib/permissions";
 import { AUDIT_ACTIONS } from "~/lib/schemas/admin";
 import { listAdmins, listAudit } from "~/server/admin/audit-log.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin.audit";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Audit Log") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "readAuditLog");
   const params = new URL(request.url).searchParams;
   // A bad date shows its message over the unfiltered first page, as on the transaction histories.
@@ -58,8 +58,8 @@ const ROWS_CLASS = [
   "[&>tr>td:last-child]:text-ink-muted",
 ].join(" ");
 
-export default function AuditLog() {
-  const { entries, next, admins, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { entries, next, admins, filters, submitted, errors, mayExport } = loaderData;
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
@@ -11,10 +9,11 @@ import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.serve
 import { readForm } from "~/server/form.server";
 import { parseCursor } from "~/server/paging.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin.mail";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Mail") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Mail") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "manageMail");
   const after = parseCursor(new URL(request.url).searchParams.get("before"));
   return mailQueue(context.db, { after });
@@ -22,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type Reply = { tone: "success" | "error"; message: string };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "manageMail");
   const form = await readForm(request);
   if (form.get("intent") !== "resend") {
@@ -55,9 +54,8 @@ function ResendButton({ id }: { id: number }) {
   );
 }
 
-export default function AdminMail() {
-  const { emails, next, keyRefused } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function AdminMail({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { emails, next, keyRefused } = loaderData;
   return (
     <section className="space-y-6">
       <AdminPageHeader title="Mail">

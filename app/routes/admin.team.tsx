@@ -1,5 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { TeamInviteForm } from "~/components/admin/team-invite-form";
 import { TeamMembers } from "~/components/admin/team-members";
@@ -19,17 +17,18 @@ import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
 import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin.team";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Team") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Team") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = await requirePermission(request, context, "manageTeam");
   return { ...(await teamPage(context.db)), viewerId: owner.id };
 }
 
 type Extra = { subject: string };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const owner = await requirePermission(request, context, "manageTeam");
   const form = await readForm(request);
   const userId = String(form.get("userId") ?? "");
@@ -76,9 +75,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export default function AdminTeam() {
-  const { members, invitations, proposals, viewerId } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function AdminTeam({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { members, invitations, proposals, viewerId } = loaderData;
   // An answer about one admin or proposal shows beside it; a sent or revoked invitation's shows here.
   const general =
     reply && (reply.intent === "revoke" || (!reply.subject && reply.tone === "success")) ? reply : undefined;

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { WatchBadge } from "~/components/admin/client-flags";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
@@ -20,10 +19,11 @@ import { transactionReference } from "~/lib/reference";
 import { adminTransactionsPage } from "~/server/admin/transactions.server";
 import { parseCursor } from "~/server/paging.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/admin.transactions";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Transactions") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Transactions") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const params = new URL(request.url).searchParams;
   const { filters, submitted, errors } = parseAdminTransactionFilters(params);
@@ -48,8 +48,8 @@ const ROWS_CLASS = [
   "[&>[data-status=rejected]>td:last-child]:text-danger [&>[data-status=cancelled]>td:last-child]:text-ink-muted",
 ].join(" ");
 
-export default function AdminTransactions() {
-  const { rows, next, previous, filters, submitted, errors, mayExport } = useLoaderData<typeof loader>();
+export default function AdminTransactions({ loaderData }: Route.ComponentProps) {
+  const { rows, next, previous, filters, submitted, errors, mayExport } = loaderData;
   const extra = adminFilterParams(filters);
   const pendingOnly = filters.status === "pending";
   const followLink = useListNavigation();

@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { VerificationDecisions } from "~/components/admin/verification-decisions";
 import { VerificationDocuments } from "~/components/admin/verification-documents";
@@ -24,14 +23,15 @@ import { repliesTo } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
 import { decideVerification } from "~/server/verification/review.server";
 import { reviewCase } from "~/server/verification/review-reads.server";
+import type { Route } from "./+types/admin.verifications.$id";
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { title: adminPageTitle(data ? `Verification of ${data.client.name}` : "Verification") },
 ]);
 
 const caseIdOf = (value: string | undefined) => (/^\d{1,12}$/.test(value ?? "") ? Number(value) : null);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "reviewVerifications");
   const caseId = caseIdOf(params.id);
   const review = caseId === null ? null : await reviewCase(context.db, caseId);
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { ...review, mayViewDocuments: may(admin.roles, "viewDocuments") };
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "reviewVerifications");
   const form = await readForm(request);
   const reply = repliesTo(String(form.get("intent") ?? ""));
@@ -72,9 +72,8 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-export default function VerificationReview() {
-  const { case: kyc, client, documents, mayViewDocuments } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function VerificationReview({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { case: kyc, client, documents, mayViewDocuments } = loaderData;
   // Another reviewer's decision, or the client sending again, shows here without a reload.
   const refresh = useThrottledRevalidate();
   useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { PagerLinks } from "~/components/admin/table";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
@@ -15,10 +14,11 @@ import { parseQueueStatus } from "~/lib/verification-review";
 import { requirePermission } from "~/server/session.server";
 import { decodeQueueCursor, verificationQueue } from "~/server/verification/review-reads.server";
 import { VERIFICATION_STATUSES } from "../../db/enums";
+import type { Route } from "./+types/admin.verifications._index";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: adminPageTitle("Verifications") }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Verifications") }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "reviewVerifications");
   const params = new URL(request.url).searchParams;
   const { status, error } = parseQueueStatus(params);
@@ -31,8 +31,8 @@ const QUEUE_STATUS_LABELS = { ...VERIFICATION_STATUS_LABELS, draft: "Not sent ye
 
 const COLUMNS = ["Client", "Country", "Document", "Sent", "Registered", "Level"] as const;
 
-export default function VerificationQueue() {
-  const { cases, next, status, error, paged } = useLoaderData<typeof loader>();
+export default function VerificationQueue({ loaderData }: Route.ComponentProps) {
+  const { cases, next, status, error, paged } = loaderData;
   // A case sent or decided anywhere shows here without a reload.
   const refresh = useThrottledRevalidate();
   useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });

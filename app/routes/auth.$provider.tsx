@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RouteError } from "~/components/route-error";
 import { offeredProvider, startSignIn } from "~/server/auth/oauth-flow.server";
+import type { Route } from "./+types/auth.$provider";
 
 /** "Continue with Google / GitHub": off to the provider (a GET link; why: oauth-flow.server.ts). */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   return startSignIn(context, request, offeredProvider(context.env, params.provider));
 }
 

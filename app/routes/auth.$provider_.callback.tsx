@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { RouteError } from "~/components/route-error";
 import { finishSignIn, offeredProvider } from "~/server/auth/oauth-flow.server";
+import type { Route } from "./+types/auth.$provider_.callback";
 
 /** Where the provider sends the browser back (the callback URL registered with it). */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   return finishSignIn(context, request, offeredProvider(context.env, params.provider));
 }
 

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form } from "react-router";
 import { GoToDashboard } from "~/components/auth-links";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -10,21 +8,22 @@ import { transactionReference } from "~/lib/reference";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";
 import { cancelByLink, requestForCancelLink } from "~/server/ledger/cancel.server";
+import type { Route } from "./+types/cancel-request";
 
 /** The mail's one-click cancel link: a confirm page (works signed out), then the POST cancels. */
-export const meta: MetaFunction = pageMeta(() => [
+export const meta: Route.MetaFunction = pageMeta(() => [
   { title: "Cancel request" },
   { name: "robots", content: "noindex" },
   { name: "referrer", content: "no-referrer" },
 ]);
 
 // The address carries the link's token: no cache keeps the page, and no link on it passes the address on.
-export const headers: HeadersFunction = () => ({
+export const headers: Route.HeadersFunction = () => ({
   "Cache-Control": "private, no-store",
   "Referrer-Policy": "no-referrer",
 });
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");
   const found = await requestForCancelLink(context.db, context.env.SESSION_SECRET, token);
   if (!found.ok) return { token: null, error: found.error, request: null };
@@ -33,16 +32,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { token, error: null, request: { reference, transactionType, amountCents, address, createdAt } };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const result = await cancelByLink(context, String(form.get("token") ?? ""));
   if (!result.ok) return data({ done: false, error: result.error }, { status: result.status });
   return { done: true, error: null };
 }
 
-export default function CancelRequest() {
-  const { token, error, request } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function CancelRequest({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { token, error, request } = loaderData;
   let body: JSX.Element;
   // The heading asks only while there is a request to cancel; after the answer it says what happened.
   let title = "Cancel this request?";

@@ -1,20 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { useBrand } from "~/lib/brand";
 import { contactContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
+import type { Route } from "./+types/contact-us";
 
-export const meta: MetaFunction = pageMeta(({ matches }) =>
+export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Contact Us", description: "How to reach our support team.", path: "/contact-us" }),
 );
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   return { addresses: context.env.CONTACT_EMAILS };
 }
 
-export default function ContactUs() {
-  const { addresses } = useLoaderData<typeof loader>();
+export default function ContactUs({ loaderData }: Route.ComponentProps) {
+  const { addresses } = loaderData;
   const content = contactContent(useBrand());
   return (
     <article className="mx-auto max-w-3xl">

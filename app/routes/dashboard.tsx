@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { ConfirmEmailNotice } from "~/components/account/confirm-email-notice";
 import { TwoFactorSuggestion } from "~/components/account/two-factor-suggestion";
 import { AccountCard } from "~/components/dashboard/account-card";
@@ -17,10 +16,11 @@ import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-f
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
+import type { Route } from "./+types/dashboard";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Dashboard" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context, { signedOutTo: "/" });
   const { account, also, ...dashboard } = await dashboardData(context.db, user.id, {
     twoFactorSuggestion: twoFactorSuggestionQuery(context.db, user.id),
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export default function Dashboard() {
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const {
     account,
     summary,
@@ -59,7 +59,7 @@ export default function Dashboard() {
     balanceLine,
     suggestTwoFactor,
     verification,
-  } = useLoaderData<typeof loader>();
+  } = loaderData;
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${account.id}`, { onEvent: refresh, onReconnect: refresh });

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data } from "react-router";
 import { DepositForm } from "~/components/deposit-form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { DepositLevelNotice } from "~/components/verification-money-notice";
@@ -12,10 +10,11 @@ import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { requestTakenToDashboard } from "~/server/toast.server";
 import { depositLevelView } from "~/server/verification/levels.server";
+import type { Route } from "./+types/deposit";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Make a Deposit" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Make a Deposit" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const prefill = parseAmountToCents(new URL(request.url).searchParams.get("amount") ?? "");
   return {
@@ -28,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const input = await readDepositForm(request, context);
   if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitDeposit(context, input.client, input.deposit);
@@ -36,9 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return requestTakenToDashboard(context.env, MONEY_MESSAGES.depositSubmitted);
 }
 
-export default function Deposit() {
-  const { wallets, amount, idempotencyKey, level } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Deposit({ loaderData, actionData }: Route.ComponentProps) {
+  const { wallets, amount, idempotencyKey, level } = loaderData;
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit</h1>

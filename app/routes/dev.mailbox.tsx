@@ -1,17 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { isLoopbackRequest, notFound } from "~/server/http.server";
 import { recentEmails } from "~/server/mail/outbox.server";
 import { escapeHtml, renderStoredEmail } from "~/server/mail/templates.server";
+import type { Route } from "./+types/dev.mailbox";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Local mailbox" }, { name: "robots", content: "noindex" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [
+  { title: "Local mailbox" },
+  { name: "robots", content: "noindex" },
+]);
 
 /**
  * Development only: the notices the app would have sent, so reset and confirmation links work offline. It
  * shows live reset links for every account, so it answers only `ENVIRONMENT=development` on this machine.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.env.ENVIRONMENT !== "development" || !isLoopbackRequest(request)) notFound();
   const rows = await recentEmails(context.db, 50);
   return {
@@ -37,8 +39,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export default function Mailbox() {
-  const { emails } = useLoaderData<typeof loader>();
+export default function Mailbox({ loaderData }: Route.ComponentProps) {
+  const { emails } = loaderData;
   return (
     <section>
       <h1 className="text-2xl font-bold">Local mailbox</h1>

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data } from "react-router";
 import { BackToSignIn } from "~/components/auth-links";
 import { AuthCard, AuthForm, Banner, Field } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -11,14 +9,15 @@ import { useRedirectAfterSuccess } from "~/lib/timers";
 import { forgotPassword } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
 import { challengeWidget } from "~/server/turnstile.server";
+import type { Route } from "./+types/forgot-password";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Forgot Password" }]);
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   return { widget: challengeWidget(context.env) };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, forgotPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), sent: false }, { status: 400 });
   const asked = await forgotPassword(context, request, form.data);
@@ -27,9 +26,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return { error: null, field: undefined, sent: true };
 }
 
-export default function ForgotPassword() {
-  const { widget } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { widget } = loaderData;
   const sent = actionData?.sent === true;
 
   useRedirectAfterSuccess(sent);

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form, Link, redirect } from "react-router";
 import { OtherAccountForm } from "~/components/auth-links";
 import { AuthCard, Banner, Field, FormErrors } from "~/components/form";
 import { ContinueWithProviders, ProviderNotice } from "~/components/oauth-buttons";
@@ -20,10 +18,11 @@ import { readValidForm } from "~/server/form.server";
 import { BUDGETS, clientIp, isOverBudget } from "~/server/rate-limit.server";
 import { getSessionUser } from "~/server/session.server";
 import { challengeWidget, passesChallenge } from "~/server/turnstile.server";
+import type { Route } from "./+types/login";
 
 const homeFor = (role: "user" | "admin") => (role === "admin" ? "/admin" : "/dashboard");
 
-export const meta: MetaFunction = pageMeta(({ matches }) =>
+export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Sign In", description: "Sign in to your account.", path: "/login" }),
 );
 
@@ -32,7 +31,7 @@ const STATUS_OF_REFUSAL: Record<string, number> = {
   [MESSAGES.challengeRequired]: 403,
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(homeFor(user.role));
   return {
@@ -46,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, signInSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   const result = await signIn(context, form.data, {
@@ -66,9 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw await afterFirstFactor(context, request, result.user, { method: "password", redirectTo });
 }
 
-export default function Login() {
-  const { redirectTo, widget, challenge, providers, providerNotice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo, widget, challenge, providers, providerNotice } = loaderData;
   const needsCheck = challenge || (actionData && "challenge" in actionData && actionData.challenge);
   return (
     <AuthCard title="Sign in to your account">

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form, Link, redirect } from "react-router";
 import { AuthCard, Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -14,11 +12,12 @@ import type { AppEnv } from "~/server/env.server";
 import { readValidForm } from "~/server/form.server";
 import { getSessionUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/login_.two-factor";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Two-factor authentication" }]);
 
 // The half-signed-in state is no page for any cache.
-export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 /** No open second step in this browser (expired, ended, never started here): back to the password, saying why. */
 async function challengeGone(env: AppEnv) {
@@ -30,7 +29,7 @@ async function challengeGone(env: AppEnv) {
   );
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
   const challenge = await openChallenge(context, request);
@@ -43,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, secondStepSchema);
   const challenge = await openChallenge(context, request);
   if (!challenge) throw await challengeGone(context.env);
@@ -54,9 +53,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw result.response;
 }
 
-export default function TwoFactorSignIn() {
-  const { method, locked, passkey } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { method, locked, passkey } = loaderData;
   const recovery = method === "recovery";
   const error = reply?.error ?? (locked ? TWO_FACTOR_MESSAGES.locked : null);
   return (

@@ -1,5 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner } from "~/components/form";
 import { NotificationList } from "~/components/notifications/notification-list";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -12,11 +10,12 @@ import {
   notificationsPage,
 } from "~/server/notifications/notifications.server";
 import { requireClient } from "~/server/session.server";
+import type { Route } from "./+types/notifications";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Notifications" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Notifications" }]);
 
 /** The client's notifications, newest first, 20 a page by keyset (docs/product.md, "Notifications"). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const url = new URL(request.url);
   const page = await notificationsPage(context.db, user.id, {
@@ -28,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const NOTIFICATION_ID = /^[1-9]\d{0,15}$/;
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireClient(request, context);
   const formData = await readForm(request);
   return dispatchIntent(formData, {
@@ -45,9 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export default function Notifications() {
-  const { accountId, ...page } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+export default function Notifications({ loaderData, actionData: result }: Route.ComponentProps) {
+  const { accountId, ...page } = loaderData;
   // A decision or an entry while the list is open brings its notification in without a reload.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${accountId}`, { onEvent: refresh, onReconnect: refresh });

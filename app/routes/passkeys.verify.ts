@@ -1,11 +1,11 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { redirect } from "react-router";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { optionsJson, readCeremonyBody, refusalJson, signedInJson } from "~/server/auth/passkey-http.server";
 import { proveWithPasskey, type SecondFactorAsker, secondFactorOptions } from "~/server/auth/passkey-sign-in.server";
 import { openChallenge } from "~/server/auth/sign-in.server";
 import { getSessionUser } from "~/server/session.server";
+import type { Route } from "./+types/passkeys.verify";
 
 /**
  * A passkey as the second factor (docs/product.md, "Passkeys"): for a signed-in session, step-up (the session is
@@ -16,7 +16,7 @@ export async function loader() {
   return redirect("/login");
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const body = await readCeremonyBody(request);
   const session = await getSessionUser(request, context);
   const challenge = session ? null : await openChallenge(context, request);

@@ -1,5 +1,3 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
 import { Panel } from "~/components/dashboard/panels";
 import { BalanceChart } from "~/components/portfolio/balance-chart";
 import { PositionsTable } from "~/components/portfolio/positions-table";
@@ -12,18 +10,19 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { badRequest } from "~/server/http.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
 import { requireClient } from "~/server/session.server";
+import type { Route } from "./+types/portfolio";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Portfolio" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Portfolio" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const range = parseRange(new URL(request.url).searchParams.get("range"));
   if (!range) badRequest(RANGE_REFUSAL);
   return { userId: user.id, range, ...(await portfolioData(context.db, user.id, range)) };
 }
 
-export default function Portfolio() {
-  const { userId, range, points, results, balanceCents, positions } = useLoaderData<typeof loader>();
+export default function Portfolio({ loaderData }: Route.ComponentProps) {
+  const { userId, range, points, results, balanceCents, positions } = loaderData;
   // A decision on one of the client's requests moves the figures: the page follows it, as the dashboard does.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${userId}`, { onEvent: refresh, onReconnect: refresh });

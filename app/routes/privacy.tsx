@@ -1,10 +1,10 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
 import { Article } from "~/components/article";
 import { useBrand } from "~/lib/brand";
 import { privacyContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
+import type { Route } from "./+types/privacy";
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "Privacy Policy",
     description: "How we collect, share, keep and protect your personal information.",

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Link, redirect } from "react-router";
 import { OtherAccountForm } from "~/components/auth-links";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, AuthForm, Field } from "~/components/form";
@@ -17,18 +15,19 @@ import { register } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
 import { getSessionUser } from "~/server/session.server";
 import { challengeWidget } from "~/server/turnstile.server";
+import type { Route } from "./+types/register";
 
-export const meta: MetaFunction = pageMeta(({ matches }) =>
+export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   seo(matches, { title: "Register", description: "Open a trading account in a few minutes.", path: "/register" }),
 );
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
   return { widget: challengeWidget(context.env), providers: signInProviders(context.env) };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, registrationSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   const registered = await register(context, request, form.data);
@@ -38,9 +37,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/dashboard", { headers });
 }
 
-export default function Register() {
-  const { widget, providers } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { widget, providers } = loaderData;
   const { refusal, checkBeforeSubmit } = useFormCheck(registrationSchema, actionData);
   const termsError = errorFor(refusal, "terms");
 

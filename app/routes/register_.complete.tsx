@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect } from "react-router";
 import { CountrySelect } from "~/components/country-select";
 import { AuthCard, AuthForm, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -13,15 +11,16 @@ import { completeSignUp, pendingSignUp } from "~/server/auth/oauth-accounts.serv
 import { readValidForm } from "~/server/form.server";
 import { getSessionUser } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/register_.complete";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Complete your profile" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Complete your profile" }]);
 
 // The page shows whom the provider vouched for (e-mail and name) to the browser that holds the sign-up: no page
 // for any cache, shared or the browser's own.
-export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 /** A new person back from Google or GitHub: the registration fields the provider does not give. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
   const pending = await pendingSignUp(context, request);
@@ -34,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { pending };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, completeProfileSchema);
   if (!form.ok) return data(refusalOf(form), { status: 400 });
   const result = await completeSignUp(context, request, form.data);
@@ -44,9 +43,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw result.response;
 }
 
-export default function CompleteProfile() {
-  const { pending } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function CompleteProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { pending } = loaderData;
   const { refusal, checkBeforeSubmit } = useFormCheck(completeProfileSchema, actionData);
 
   return (

@@ -1,15 +1,15 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { readForm } from "~/server/form.server";
 import { cancel } from "~/server/ledger/cancel.server";
 import { requireClient } from "~/server/session.server";
 import { backWithOutcome } from "~/server/toast.server";
+import type { Route } from "./+types/requests.$id.cancel";
 
 /**
  * A client cancels one of their pending requests (POST only), from any page that lists them: back to that
  * page (`redirectTo`, a path of this site) with the outcome as a toast.
  */
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const client = await requireClient(request, context);
   const form = await readForm(request);
   const transactionId = Number(params.id);

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Link } from "react-router";
 import { BackToSignIn } from "~/components/auth-links";
 import { AuthCard, AuthForm, Banner, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -10,15 +8,19 @@ import { useRedirectAfterSuccess } from "~/lib/timers";
 import { isResetTokenUsable } from "~/server/auth/links.server";
 import { resetPasswordFromLink } from "~/server/auth/visitor-commands.server";
 import { readValidForm } from "~/server/form.server";
+import type { Route } from "./+types/reset-password";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Reset Password" }, { name: "robots", content: "noindex" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [
+  { title: "Reset Password" },
+  { name: "robots", content: "noindex" },
+]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   return { token, usable: await isResetTokenUsable(context.db, token) };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, resetPasswordSchema);
   if (!form.ok) return data({ ...refusalOf(form), expired: false, done: false }, { status: 400 });
   const reset = await resetPasswordFromLink(context, request, form.data);
@@ -36,9 +38,8 @@ function AskAgain() {
   );
 }
 
-export default function ResetPassword() {
-  const { token, usable } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { token, usable } = loaderData;
   const done = actionData?.done === true;
 
   useRedirectAfterSuccess(done);

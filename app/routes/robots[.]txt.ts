@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { Route } from "./+types/robots[.]txt";
 
 /** Crawlers may read the public pages; the signed-in areas and the APIs are none of their business. */
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   const origin = new URL(request.url).origin;
   const body = [
     "User-agent: *",

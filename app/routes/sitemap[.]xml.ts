@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { PUBLIC_PATHS } from "~/lib/seo";
 import { STOCKS } from "~/lib/stocks";
+import type { Route } from "./+types/sitemap[.]xml";
 
 /** The public pages and every stock page. */
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   const origin = new URL(request.url).origin;
   const paths = [...PUBLIC_PATHS, ...STOCKS.map((stock) => `/stocks/${stock.symbol}`)];
   const body = `<?xml version="1.0" encoding="UTF-8"?>

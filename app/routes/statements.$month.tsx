@@ -1,5 +1,3 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
 import { pageMeta } from "~/components/route-error";
 import { StatementHeader } from "~/components/statement/statement-header";
 import { StatementNotFound, StatementToolbar } from "~/components/statement/statement-page-parts";
@@ -8,20 +6,20 @@ import { monthLabel } from "~/lib/statement-month";
 import { requireStatementMonth } from "~/server/ledger/statement-address.server";
 import { clientStatement } from "~/server/ledger/statements.server";
 import printStylesheet from "~/styles/statement-print.css?url";
+import type { Route } from "./+types/statements.$month";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { title: data ? `Statement ${monthLabel(data.month)}` : "Statement" },
 ]);
 
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   const { user, period, now } = await requireStatementMonth(args);
   return clientStatement(args.context.db, user, period, now);
 }
 
-export default function Statement() {
-  const s = useLoaderData<typeof loader>();
+export default function Statement({ loaderData: s }: Route.ComponentProps) {
   return (
     <article className="space-y-6 print:space-y-4 print:text-sm">
       <StatementToolbar>

@@ -1,20 +1,20 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { monthLabel, yearsOf } from "~/lib/statement-month";
 import { statementMonths } from "~/server/ledger/statements.server";
 import { requireClient } from "~/server/session.server";
+import type { Route } from "./+types/statements._index";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Statements" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Statements" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const months = await statementMonths(context.db, user.id);
   return { months, years: yearsOf(months) };
 }
 
-export default function Statements() {
-  const { months, years } = useLoaderData<typeof loader>();
+export default function Statements({ loaderData }: Route.ComponentProps) {
+  const { months, years } = loaderData;
   return (
     <section className="space-y-6">
       <div>

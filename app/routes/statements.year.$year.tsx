@@ -1,5 +1,3 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
 import { pageMeta } from "~/components/route-error";
 import { StatementHeader } from "~/components/statement/statement-header";
 import { StatementNotFound, StatementToolbar } from "~/components/statement/statement-page-parts";
@@ -7,20 +5,20 @@ import { YearlySummaryPanels } from "~/components/statement/yearly-summary-panel
 import { requireSummaryYear } from "~/server/ledger/statement-address.server";
 import { yearlySummary } from "~/server/ledger/yearly-summary.server";
 import printStylesheet from "~/styles/statement-print.css?url";
+import type { Route } from "./+types/statements.year.$year";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet }];
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { title: data ? `Yearly summary ${data.year}` : "Yearly summary" },
 ]);
 
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   const { user, year, now } = await requireSummaryYear(args);
   return yearlySummary(args.context.db, user, year, now);
 }
 
-export default function YearlySummary() {
-  const s = useLoaderData<typeof loader>();
+export default function YearlySummary({ loaderData: s }: Route.ComponentProps) {
   return (
     <article className="space-y-6 print:space-y-4 print:text-sm">
       <StatementToolbar>

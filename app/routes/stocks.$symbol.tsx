@@ -1,6 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, Link } from "react-router";
 import { PriceChange } from "~/components/price-change";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StockLogo } from "~/components/stock-logo";
@@ -8,13 +6,14 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { logoUrl } from "~/server/env.server";
+import type { Route } from "./+types/stocks.$symbol";
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { title: data ? `${data.stock.name} (${data.stock.symbol})` : "Stock" },
   { name: "description", content: data?.stock.description ?? "" },
 ]);
 
-export function loader({ params, context }: LoaderFunctionArgs) {
+export function loader({ params, context }: Route.LoaderArgs) {
   const stock = stockView(params.symbol ?? "");
   const known = findStock(stock.symbol);
   const body = {
@@ -29,8 +28,8 @@ export function loader({ params, context }: LoaderFunctionArgs) {
   return known ? body : data(body, { status: 404 });
 }
 
-export default function StockDetail() {
-  const { stock, logo, similar } = useLoaderData<typeof loader>();
+export default function StockDetail({ loaderData }: Route.ComponentProps) {
+  const { stock, logo, similar } = loaderData;
   return (
     <section className="space-y-6">
       <Link to="/stocks" className="text-sm text-brand hover:underline">

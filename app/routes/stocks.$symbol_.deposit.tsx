@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data } from "react-router";
 import { DepositForm } from "~/components/deposit-form";
 import { SelectField } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
@@ -13,10 +11,13 @@ import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { requestTakenToDashboard } from "~/server/toast.server";
 import { depositLevelView } from "~/server/verification/levels.server";
+import type { Route } from "./+types/stocks.$symbol_.deposit";
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [{ title: `Buy ${data?.symbol ?? ""} stock` }]);
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
+  { title: `Buy ${data?.symbol ?? ""} stock` },
+]);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const stock = findStock(params.symbol ?? "");
   return {
@@ -29,7 +30,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const input = await readDepositForm(request, context, (form) => {
     // A stock must be selected, and the URL's symbol must be a known one (any case).
     const selected = String(form.get("stock") ?? "").trim();
@@ -44,9 +45,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return requestTakenToDashboard(context.env, MONEY_MESSAGES.depositSubmitted);
 }
 
-export default function StockDeposit() {
-  const { symbol, known, wallets, idempotencyKey, level } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function StockDeposit({ loaderData, actionData }: Route.ComponentProps) {
+  const { symbol, known, wallets, idempotencyKey, level } = loaderData;
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Make a Deposit to buy {symbol} stock</h1>

@@ -1,14 +1,14 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { Form, Link } from "react-router";
 import { useListNavigation } from "~/components/list-navigation";
 import { PriceChange } from "~/components/price-change";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
+import type { Route } from "./+types/stocks._index";
 
-export const meta: MetaFunction = pageMeta(({ matches }) =>
+export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   seo(matches, {
     title: "Stock market watchlist",
     description: "Well-known US stocks by sector, with a quick way to buy by deposit.",
@@ -17,12 +17,12 @@ export const meta: MetaFunction = pageMeta(({ matches }) =>
 );
 
 /** The query from the URL, so the filter also works without JavaScript (?q=). */
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   return { query: new URL(request.url).searchParams.get("q")?.slice(0, 50) ?? "" };
 }
 
-export default function StocksWatchlist() {
-  const { query: initial } = useLoaderData<typeof loader>();
+export default function StocksWatchlist({ loaderData }: Route.ComponentProps) {
+  const { query: initial } = loaderData;
   const [query, setQuery] = useState(initial);
   const stocks = filterStocks(query, STOCKS);
   const followLink = useListNavigation();
@@ -67,7 +67,7 @@ export default function StocksWatchlist() {
       ) : (
         // The cards' look is set once, on the list (`.stock-cards` in app/tailwind.css, by each element's place in
         // the card): a new element or a reordered one must update those rules. Plain links, one click handler
-        // for the list (useListNavigation), rather than a Remix <Link> per card.
+        // for the list (useListNavigation), rather than a React Router <Link> per card.
         // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks are the links', which the keyboard fires too
         <ul className="stock-cards" onClick={followLink}>
           {stocks.map((stock) => (

@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect } from "react-router";
 import { AuthCard, AuthForm, Banner, Field, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
@@ -8,16 +6,20 @@ import { acceptInvitationSchema, formatRoles, TEAM_MESSAGES } from "~/lib/team";
 import { acceptInvitation, openInvitation } from "~/server/admin/team-invitations.server";
 import { readValidForm } from "~/server/form.server";
 import { TWO_FACTOR_SETUP_PATH } from "~/server/session.server";
+import type { Route } from "./+types/team.invite";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Join the team" }, { name: "robots", content: "noindex" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [
+  { title: "Join the team" },
+  { name: "robots", content: "noindex" },
+]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const invitation = await openInvitation(context, token);
   return { token, invitation: invitation && { email: invitation.email, roles: formatRoles(invitation.roles) } };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readValidForm(request, acceptInvitationSchema);
   if (!form.ok) return data({ ...refusalOf(form), unusable: false }, { status: 400 });
   const accepted = await acceptInvitation(context, request, form.data);
@@ -27,9 +29,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(TWO_FACTOR_SETUP_PATH, { headers: { "Set-Cookie": accepted.setCookie } });
 }
 
-export default function JoinTheTeam() {
-  const { token, invitation } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+export default function JoinTheTeam({ loaderData, actionData: reply }: Route.ComponentProps) {
+  const { token, invitation } = loaderData;
   if (!invitation || reply?.unusable) {
     return (
       <AuthCard title="Join the team">

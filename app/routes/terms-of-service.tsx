@@ -1,10 +1,10 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
 import { Article } from "~/components/article";
 import { useBrand } from "~/lib/brand";
 import { termsContent } from "~/lib/content";
 import { seo } from "~/lib/seo";
+import type { Route } from "./+types/terms-of-service";
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "Terms of Service",
     description: "The terms that apply to your account, orders and positions, and the risks of trading.",

@@ -1,10 +1,10 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { formatWholeUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { TRADING_PLANS } from "~/lib/trading-plans";
+import type { Route } from "./+types/trading-plan";
 
-export const meta: MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, {
     title: "Trading Plans",
     description: "Compare the Standard, Master and Premium trading plans.",

@@ -1,12 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { CountrySelect } from "~/components/country-select";
 import { Field } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { requireUser } from "~/server/session.server";
+import type { Route } from "./+types/trading-room";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Trading Room" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Trading Room" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
   return null;
 }

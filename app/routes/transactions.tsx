@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useNavigation } from "react-router";
 import { CancelRequestButton } from "~/components/cancel-request-button";
 import { Banner } from "~/components/form";
 import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filter-form";
@@ -16,11 +15,12 @@ import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { clientHistory } from "~/server/ledger/client-history.server";
 import { requireClient } from "~/server/session.server";
+import type { Route } from "./+types/transactions";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "History" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "History" }]);
 
 /** The client's own transactions, filtered by the URL's query, 50 a page by keyset. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   return { accountId: user.id, ...(await clientHistory(context.db, user.id, new URL(request.url))) };
 }
@@ -33,8 +33,8 @@ const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount"
  */
 const ROWS_CLASS = `${LIST_ROWS} [&>tr>td:first-child]:whitespace-nowrap [&>tr>td:first-child>span]:font-mono`;
 
-export default function TransactionHistory() {
-  const { accountId, filters, submitted, errors, rows, next, previous } = useLoaderData<typeof loader>();
+export default function TransactionHistory({ loaderData }: Route.ComponentProps) {
+  const { accountId, filters, submitted, errors, rows, next, previous } = loaderData;
   const navigation = useNavigation();
   // An admin's decision on a request shown here changes its status without a reload, as on the dashboard.
   const refresh = useThrottledRevalidate();

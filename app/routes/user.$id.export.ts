@@ -1,11 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { statementCsv } from "~/server/admin/statement.server";
 import { csvDownload } from "~/server/csv.server";
 import { notFound } from "~/server/http.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/user.$id.export";
 
 /** The client's statement as CSV: every transaction, oldest first, with the running ledger balance. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "exportData");
   const userId = params.id ?? "";
   const exists = await context.db.query.users.findFirst({

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { ClientActions } from "~/components/admin/client-actions";
 import { ClientFlagBadges } from "~/components/admin/client-flags";
@@ -34,12 +33,13 @@ import { notFound } from "~/server/http.server";
 import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { requirePermission } from "~/server/session.server";
+import type { Route } from "./+types/user.$id";
 
-export const meta: MetaFunction<typeof loader> = pageMeta(({ data }) => [
+export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { title: adminPageTitle(data ? data.profile.name : "Client") },
 ]);
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "readClients");
   // A bad filter shows its message over the unfiltered newest page.
   const url = new URL(request.url);
@@ -62,7 +62,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const userId = params.id ?? "";
   const form = await readForm(request);
@@ -107,7 +107,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
 }
 
-export default function ClientDetail() {
+export default function ClientDetail({ loaderData, actionData: reply }: Route.ComponentProps) {
   const {
     profile,
     summary,
@@ -131,8 +131,7 @@ export default function ClientDetail() {
     notes,
     olderNotesBefore,
     flags,
-  } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  } = loaderData;
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const [entryType, setEntryType] = useState<TransactionType | null>(null);

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 
 /** /user without a client id goes to /dashboard. */
 export function loader() {

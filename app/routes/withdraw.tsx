@@ -1,6 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form } from "react-router";
 import { AmountField, Banner, Field, FormErrors, SelectField, SubmitButton } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StepUpField } from "~/components/step-up";
@@ -15,10 +13,11 @@ import { readWithdrawalForm, submitWithdrawal } from "~/server/ledger/withdrawal
 import { requireClient } from "~/server/session.server";
 import { requestTakenToDashboard } from "~/server/toast.server";
 import { withdrawalLevelView } from "~/server/verification/levels.server";
+import type { Route } from "./+types/withdraw";
 
-export const meta: MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
+export const meta: Route.MetaFunction = pageMeta(() => [{ title: "Withdraw Funds" }]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   return {
     // What can still be withdrawn: pending withdrawals are already reserved (docs/product.md, "Money rules").
@@ -29,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const input = await readWithdrawalForm(request, context);
   if (!input.ok) return data(refusalOf(input), { status: input.status });
   const result = await submitWithdrawal(context, input.client, input.withdrawal, siteOrigin(context.env, request));
@@ -37,9 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return requestTakenToDashboard(context.env, MONEY_MESSAGES.withdrawalSubmitted);
 }
 
-export default function Withdraw() {
-  const { availableCents, level, idempotencyKey } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Withdraw({ loaderData, actionData }: Route.ComponentProps) {
+  const { availableCents, level, idempotencyKey } = loaderData;
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Withdraw Funds</h1>

@@ -1,12 +1,13 @@
 /**
  * Every cookie the app sets, by one rule: HttpOnly, SameSite=Lax, path /, and in production Secure with the
  * `__Host-` prefix, so that a browser refuses it unless it is Secure, for path / and without a Domain (no
- * subdomain or plain-HTTP page can plant or read one). Signed values and JSON go through Remix's cookies; a plain
+ * subdomain or plain-HTTP page can plant or read one). Signed values and JSON go through React Router's cookies; a plain
  * value (the D1 bookmark) through Hono's. Reading a raw Cookie header is Hono's parser, never a hand-written one.
  */
-import { type CookieOptions, createCookie } from "@remix-run/cloudflare";
+
 import { generateCookie } from "hono/cookie";
 import { parse } from "hono/utils/cookie";
+import { type CookieOptions, createCookie } from "react-router";
 
 /** Production or not: the validated configuration or the raw bindings (middleware before configuration). */
 type CookieEnv = { ENVIRONMENT?: string };
@@ -17,7 +18,7 @@ const inProduction = (env: CookieEnv) => env.ENVIRONMENT === "production";
 export const cookieName = (env: CookieEnv, name: string) => (inProduction(env) ? `__Host-${name}` : name);
 
 /**
- * A Remix cookie under the rule: `maxAge` in seconds (none: it ends with the browser session); `secret` signs its
+ * A React Router cookie under the rule: `maxAge` in seconds (none: it ends with the browser session); `secret` signs its
  * value, so a changed one reads as absent.
  */
 export function appCookie(env: CookieEnv, name: string, options: { maxAge?: number; secret?: string } = {}) {

@@ -29,7 +29,7 @@ export const isWellFormedBookmark = (value: string | null | undefined): value is
 /**
  * Pages whose loaders decide money or change state, read at the primary even for a GET: the admin's desk and
  * its tables (/admin…), the admin's client pages and their exports (/user…), and the links that consume a
- * token or finish a sign-in (their loaders write, then read what they wrote). Matched as Remix matches routes,
+ * token or finish a sign-in (their loaders write, then read what they wrote). Matched as React Router matches routes,
  * whatever the case and with or without a trailing slash: /ADMIN and /Confirm-Email/ are the same screens.
  */
 const PRIMARY_PAGES = [
@@ -40,7 +40,7 @@ const PRIMARY_PAGES = [
   /^\/account\/link\/?$/i,
 ];
 
-/** Remix's single fetch asks for a page's data at "{path}.data" ("/_root.data" for "/"). */
+/** React Router's single fetch asks for a page's data at "{path}.data" ("/_root.data" for "/"). */
 function pagePath(pathname: string): string {
   if (!pathname.endsWith(".data")) return pathname;
   const path = pathname.slice(0, -".data".length);

@@ -4,7 +4,7 @@
  * is the one its command or check gave, never chosen by its text. An intent the page does not have is refused
  * with 400 and changes nothing.
  */
-import { data } from "@remix-run/cloudflare";
+import { data } from "react-router";
 import type { IntentReply } from "~/lib/intent-reply";
 import { may, PERMISSION_MESSAGES, type Permission } from "~/lib/permissions";
 import type { BackOfficeRole } from "../../db/enums";

@@ -1,5 +1,5 @@
-import { redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { redirect } from "react-router";
 import { may, type Permission } from "~/lib/permissions";
 import { BACK_OFFICE_ROLES, type BackOfficeRole, type SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
@@ -119,7 +119,7 @@ type SessionContext = { db: Db; env: AppEnv; ctx?: ExecutionContext };
 
 /**
  * One lookup per page load: the root loader and the page's loader both ask for the user, with the same
- * load context (Remix hands each loader its own Request). Only reads are shared; after an action the
+ * load context (React Router hands each loader its own Request). Only reads are shared; after an action the
  * session may have changed, so a POST always looks again.
  */
 const lookupsOfLoad = new WeakMap<object, { cookie: string | null; user: Promise<SessionUser | null> }>();

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { appCookie } from "./cookies.server";

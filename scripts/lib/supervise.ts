@@ -1,5 +1,5 @@
 /**
- * Keeps a long-running tool (wrangler dev, remix watch) running for `npm run dev` and the browser tests' server.
+ * Keeps a long-running tool (wrangler dev, the build watcher) running for `npm run dev` and the browser tests' server.
  *
  * `wrangler dev` 4.124 can exit mid-run on a dropped connection inside its proxy, printing an empty "[ERROR]"
  * (cloudflare/workers-sdk#15451, #15317). The supervisor restarts it with the same arguments, so the same port and

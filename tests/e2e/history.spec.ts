@@ -139,7 +139,7 @@ test("a filter chosen before the page's scripts have started is kept and applied
   await page.goto("/transactions", { waitUntil: "domcontentloaded" });
   await page.getByLabel("Type").selectOption("withdraw");
   releaseScripts();
-  await page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter));
+  await page.waitForFunction(() => Boolean((window as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
   await expect(page.getByLabel("Type")).toHaveValue("withdraw");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/type=withdraw/);

@@ -8,9 +8,9 @@ import { expect, registerClient, test } from "./support";
 const markThisLoad = (page: Page) => page.evaluate(() => Object.assign(window, { sameLoad: true }));
 const stillTheSameLoad = (page: Page) => page.evaluate(() => (window as { sameLoad?: boolean }).sameLoad === true);
 
-/** Waits until Remix has taken the server's document over. */
+/** Waits until React Router has taken the server's document over. */
 const hydrated = (page: Page) =>
-  page.waitForFunction(() => Boolean((window as { __remixRouter?: unknown }).__remixRouter));
+  page.waitForFunction(() => Boolean((window as { __reactRouterDataRouter?: unknown }).__reactRouterDataRouter));
 
 test("a signed-in page hydrates: the navigation's links change pages without loading a document", async ({ page }) => {
   await registerClient(page, "Hydra");

@@ -681,7 +681,7 @@ describe("admin desk and statement", () => {
     const client = await createUser();
     const depositAddress = "0xfeedfeedfeedfeedfeedfeedfeedfeedfeedfeed";
     const id = await insertTransaction(client.id, { amountCents: 4_321, walletAddress: depositAddress });
-    // The loader's data as Remix sends it beside the HTML (single fetch): the row is there, its unused columns not.
+    // The loader's data as React Router sends it beside the HTML (single fetch): the row is there, its unused columns not.
     const data = await (await getPage(`/user/${client.id}.data`, admin.cookie)).text();
     expect(data).toContain("4321");
     expect(data).not.toContain(depositAddress);

@@ -15,7 +15,7 @@ const bookmarkLines = (response: Response) =>
   response.headers.getSetCookie().filter((line) => line.startsWith(`${COOKIE}=`));
 
 describe("a bookmark cannot steer a decision screen to a replica", () => {
-  // Remix matches routes whatever their case and with a trailing slash: /ADMIN is the desk, /Confirm-Email/ the
+  // React Router matches routes whatever their case and with a trailing slash: /ADMIN is the desk, /Confirm-Email/ the
   // confirmation link. Each must start at the primary as its canonical spelling does.
   it("starts the desk, a client's page and the writing links at the primary however the address is spelled", async () => {
     const admin = await signedInAdmin();

@@ -38,11 +38,11 @@ describe("the document a page answers", () => {
     expect(response.status).toBe(200);
     expect(nonce).not.toBe("");
     const scripts = scriptTags(html);
-    // The route modules, the scroll restoration, the Remix context, and the loader data as single fetch streams it.
+    // The route modules, the scroll restoration, the router's context, and the loader data as single fetch streams it.
     expect(scripts.length).toBeGreaterThanOrEqual(4);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
-    expect(html).toContain("window.__remixContext.streamController.enqueue(");
-    expect(html).toContain("window.__remixContext.streamController.close();");
+    expect(html).toContain("window.__reactRouterContext.streamController.enqueue(");
+    expect(html).toContain("window.__reactRouterContext.streamController.close();");
   });
 
   it("holds the page's loader data as single fetch sends it, whole, before the document ends", async () => {
@@ -65,8 +65,8 @@ describe("the document a page answers", () => {
     expect(person.response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     // The same document but for the nonce, which is fresh on every response.
     expect(crawler.html.replaceAll(crawler.nonce, "N")).toBe(person.html.replaceAll(person.nonce, "N"));
-    // Whole: the single-fetch data, which Remix writes after the page's markup, has ended too.
-    expect(person.html).toContain("window.__remixContext.streamController.close();");
+    // Whole: the single-fetch data, which React Router writes after the page's markup, has ended too.
+    expect(person.html).toContain("window.__reactRouterContext.streamController.close();");
   });
 
   it("answers a failing loader with a 500 and the error page inside the site's shell, its scripts allowed", async () => {
@@ -142,7 +142,7 @@ describe("renderToBuffer", () => {
     for (const tag of scriptTags(html)) expect(tag).toContain('nonce="n0nce"');
   });
 
-  it("rejects when the shell fails, so that Remix renders its error page instead", async () => {
+  it("rejects when the shell fails, so that React Router renders its error page instead", async () => {
     const errors: unknown[] = [];
     await expect(
       renderToBuffer(createElement("main", null, createElement(Broken)), {

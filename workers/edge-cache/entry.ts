@@ -10,7 +10,7 @@ export const CACHE_STATUS = "X-Edge-Cache";
 const digests = new WeakMap<object, Promise<string>>();
 
 /**
- * What a deploy changes, for the key: Remix's `assets.version` (the hash of the client build's manifest, so
+ * What a deploy changes, for the key: React Router's `assets.version` (the hash of the client build's manifest, so
  * new pages never meet old scripts), the deployment's version id when Cloudflare's version metadata is bound
  * (every deploy, a server-only or configuration-only one too), and a digest of the configuration's text values
  * (a page shows the brand, the contact addresses, the four-eyes threshold; a digest, so no value, a secret's

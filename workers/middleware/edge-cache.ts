@@ -15,7 +15,7 @@ import { cspNonce } from "./security-headers";
 type Bindings = AppBindings["Bindings"];
 
 export interface EdgeCacheOptions {
-  /** What a deploy changes; the Worker passes Remix's `build.assets.version` (see `edgeCacheVersion`). */
+  /** What a deploy changes; the Worker passes React Router's `build.assets.version` (see `edgeCacheVersion`). */
   buildId: string;
   /** The whole Worker, to render a stale page again in the background, as a request of its own. */
   renderAgain: (request: Request, bindings: Bindings, ctx: ExecutionContext) => Promise<Response>;
@@ -27,7 +27,7 @@ const refreshing = new Set<string>();
 
 /**
  * Public pages for visitors from Cloudflare's cache (`caches.default`), before the database is opened: a hit
- * touches neither D1 nor Remix. See docs/decisions/0026-public-pages-from-the-edge-cache.md. Bypassed by any
+ * touches neither D1 nor React Router. See docs/decisions/0026-public-pages-from-the-edge-cache.md. Bypassed by any
  * method but GET and HEAD, any cookie that may change the page (the session's, the toast's: see
  * `carriesPageCookie`) and every other path. A render is kept only when `isStorable` says so.
  */

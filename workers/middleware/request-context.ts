@@ -17,7 +17,7 @@ import type { AppBindings } from "../types";
  *
  * After the response, the session's bookmark goes back to the browser in a cookie, so that its next request
  * reads from a replica at least as fresh as what it just wrote or saw. It is written here rather than by
- * Remix: single fetch merges the headers of every loader of a page, and one cookie must not be set twice.
+ * React Router: single fetch merges the headers of every loader of a page, and one cookie must not be set twice.
  */
 export function requestContext(): MiddlewareHandler<AppBindings> {
   return async function requestContextMiddleware(c, next) {

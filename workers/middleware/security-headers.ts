@@ -110,7 +110,7 @@ const production = headers("max-age=63072000; includeSubDomains; preload");
 const elsewhere = headers(false);
 
 /**
- * The security headers on every response, with a fresh CSP nonce per request (hono's NONCE) that the Remix
+ * The security headers on every response, with a fresh CSP nonce per request (hono's NONCE) that the React Router
  * document puts on its scripts: read it with `cspNonce(c)`.
  */
 export function securityHeaders(): MiddlewareHandler<AppBindings> {

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 
 /**
  * To a client whose e-mail address is not confirmed yet: where the link is, and 'Send the link again', which

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { SubmitButton } from "~/components/form";
 import { ALWAYS_SENT_MAILS, MAIL_CATEGORY_LIST } from "~/lib/mail-preferences";
 import type { MailCategory } from "../../../db/enums";

@@ -1,5 +1,5 @@
-import { Form, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
+import { Form, useRevalidator } from "react-router";
 import { Moment } from "~/components/moment";
 import { passkeyButtonClass, UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { addPasskey } from "~/lib/passkey-client";

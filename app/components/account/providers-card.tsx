@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { SubmitButton } from "~/components/form";
 import { formatLongDate } from "~/lib/format";
 import { OAUTH_MESSAGES } from "~/lib/schemas/oauth";

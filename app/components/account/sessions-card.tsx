@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { ActiveSession } from "~/server/auth/account-sessions.server";

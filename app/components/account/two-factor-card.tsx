@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 
 /** The "Two-factor authentication" card of /account: whether it is on, and the way to its set-up page. */
 export function TwoFactorCard({

@@ -1,4 +1,4 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useFetcher } from "react-router";
 
 /** The dashboard's one suggestion to turn on two-factor sign-in; dismissed for good with one click. */
 export function TwoFactorSuggestion() {

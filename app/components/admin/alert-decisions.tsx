@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import {

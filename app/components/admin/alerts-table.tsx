@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import type { IntentReply } from "~/lib/intent-reply";

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { typeLabel } from "~/lib/labels";
 import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
 import { EntryPanel } from "./entry-panel";

@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form, Link, useSearchParams } from "react-router";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { CLIENT_FLAG_LABELS, CLIENT_FLAGS, type ClientFlag } from "~/lib/client-flags";

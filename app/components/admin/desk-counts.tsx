@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 
 /**
  * The desk's cards: Total Users, Active Alerts (requests waiting for a decision), Verifications (identity

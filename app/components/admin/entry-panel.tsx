@@ -1,5 +1,5 @@
-import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { MailTrouble } from "~/server/admin/mail.server";
 import { Banner } from "../form";
 

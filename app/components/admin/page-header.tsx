@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 /** A back-office page's heading: the way back to the Admin Panel, the page's title and, if given, what it shows. */
 export function AdminPageHeader({ title, children }: { title: string; children?: ReactNode }) {

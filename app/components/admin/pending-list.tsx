@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { CopyButton } from "~/components/copy-button";
 import { useListNavigation } from "~/components/list-navigation";
 import { formatCents, formatLongDate } from "~/lib/format";

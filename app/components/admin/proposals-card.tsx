@@ -1,5 +1,5 @@
-import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Form } from "react-router";
 import { Banner, FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpDialog } from "~/components/step-up";

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "@remix-run/react";
+import { Link, useSearchParams } from "react-router";
 
 /** A back-office table's column headings, muted, each a `scope="col"` header; an empty one heads a buttons column. */
 export function ColumnHeads({ columns }: { columns: readonly string[] }) {

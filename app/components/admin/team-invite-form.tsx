@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { Banner, Field, FormErrors, SubmitButton } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import type { IntentReply } from "~/lib/intent-reply";

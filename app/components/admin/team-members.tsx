@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { Banner, FormErrors, SubmitButton } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { StepUpDialog, StepUpField } from "~/components/step-up";

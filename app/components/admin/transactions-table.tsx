@@ -1,5 +1,5 @@
-import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { CopyButton } from "~/components/copy-button";
 import { Banner } from "~/components/form";
 import { HistoryFilterForm } from "~/components/history-filter-form";

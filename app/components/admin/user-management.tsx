@@ -1,5 +1,5 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import { Banner } from "~/components/form";
 import { useListNavigation } from "~/components/list-navigation";
 import { StackedTable } from "~/components/stacked-table";

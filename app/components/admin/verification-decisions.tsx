@@ -1,5 +1,5 @@
-import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Form } from "react-router";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { LabelledOptions } from "~/components/labelled-options";
 import { StepUpField } from "~/components/step-up";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { VERIFICATION_LEVEL_LABELS, VERIFICATION_STATUS_LABELS, type VerificationLevel } from "~/lib/verification";
 import type { VerificationStatus } from "../../../db/enums";
 

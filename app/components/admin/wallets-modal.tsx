@@ -1,5 +1,5 @@
-import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";

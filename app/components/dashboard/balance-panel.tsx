@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { BalanceChart } from "~/components/portfolio/balance-chart";
 import type { BalancePoint } from "~/lib/portfolio";
 import { Panel } from "./panels";

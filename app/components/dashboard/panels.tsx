@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { historySearch } from "~/lib/history-filters";
 
 /** A figure's card: a small title over its value. */

@@ -1,5 +1,5 @@
-import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
 import type { loader as activityLoader } from "~/routes/dashboard.activity";
 import { Empty, Panel, ViewAll } from "./panels";
 import { type DashboardRow, TransactionList } from "./transaction-list";

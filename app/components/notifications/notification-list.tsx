@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { Moment } from "~/components/moment";
 
 interface NotificationItem {

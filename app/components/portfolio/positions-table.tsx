@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { Moment } from "~/components/moment";
 import { StackedTable } from "~/components/stacked-table";
 import { formatCents, formatUsd } from "~/lib/format";

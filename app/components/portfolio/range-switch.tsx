@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { PORTFOLIO_RANGES, type PortfolioRange, RANGE_LABELS } from "~/lib/portfolio";
 
 /** 30 days, 12 months, All time: plain links (`?range=`), the current one marked for the eye and screen readers. */

@@ -1,6 +1,7 @@
 /** What a statement's page and a yearly summary's page share around their content: the bar above it and the 404. */
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+
 import type { ReactNode } from "react";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { RouteError } from "~/components/route-error";
 
 /** The way back to the list and the page's downloads; none of it is printed. */

@@ -2,7 +2,7 @@
  * The panels of a yearly summary (/statements/year/{year}): its opening and closing balances, and each month's
  * money by kind with its closing balance, then the year's.
  */
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { monthLabel } from "~/lib/statement-month";
 import { SUMMARY_COLUMN_LABELS, type SummaryFigures, summaryCells } from "~/lib/yearly-summary";
 import { cell, Figure, numberCell, numeric, StatementTable } from "./statement-table";

@@ -1,5 +1,5 @@
-import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
 import { useFieldError } from "~/components/form";
 import { formatDateTimeUtc } from "~/lib/format";
 import { DOCUMENT_KIND_LABELS, MAX_DOCUMENT_BYTES, VERIFICATION_MESSAGES } from "~/lib/verification";

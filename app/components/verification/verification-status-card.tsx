@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { daysLeftText, type VerificationSummary } from "~/lib/verification-summary";
 
 const LEVEL_STYLES: Record<VerificationSummary["level"], string> = {

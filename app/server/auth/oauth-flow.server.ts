@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { isOAuthProvider, OAUTH_MESSAGES, type OAuthProvider, PROVIDER_NAMES } from "~/lib/schemas/oauth";
 import type { AppContext } from "~/load-context";
 import { constantTimeEqual } from "../crypto.server";

@@ -48,7 +48,7 @@ export async function readCeremonyBody(request: Request): Promise<CeremonyBody> 
 }
 
 /*
- * Plain Responses, not Remix's `data()`: these routes are fetched by the page's script, not loaded as route data,
+ * Plain Responses, not React Router's `data()`: these routes are fetched by the page's script, not loaded as route data,
  * and a resource route answers `data()` with status 200 and without its headers.
  */
 

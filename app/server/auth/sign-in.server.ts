@@ -1,5 +1,5 @@
-import { redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, sql } from "drizzle-orm";
+import { redirect } from "react-router";
 import type { AppContext } from "~/load-context";
 import type { SecondFactorMethod } from "../../../db/enums";
 import { appCookie } from "../cookies.server";

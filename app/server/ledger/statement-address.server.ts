@@ -2,7 +2,7 @@
  * What a statement's or a yearly summary's address names, for every route that shows or downloads one: the
  * signed-in client and the period, or a 404 saying why there is none (not a period, not begun, before 2000).
  */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import { STATEMENT_REFUSALS, SUMMARY_REFUSALS } from "~/lib/statement-month";
 import { notFound } from "../http.server";
 import { requireClient } from "../session.server";

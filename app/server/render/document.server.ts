@@ -22,8 +22,8 @@ export class RenderTimeout extends Error {
 
 /**
  * Renders `element` into one buffer, resolved once everything has rendered (every Suspense boundary, so the single
- * fetch data Remix streams inside them is in the document) or the timeout has passed. An error outside every
- * Suspense boundary (the shell) rejects, as `renderToReadableStream` does, so that Remix renders its error page.
+ * fetch data React Router streams inside them is in the document) or the timeout has passed. An error outside every
+ * Suspense boundary (the shell) rejects, as `renderToReadableStream` does, so that React Router renders its error page.
  */
 export function renderToBuffer(element: ReactElement, options: RenderOptions): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
