@@ -10,6 +10,7 @@ import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
 import { may as mayAct, type Permission, permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { parseRowId } from "~/lib/row-id";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { deleteClient } from "~/server/admin/deletion.server";
@@ -46,8 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const form = await readForm(request);
   const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
-    const proposalId = Number(form.get("proposalId"));
-    if (!Number.isInteger(proposalId)) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
+    const proposalId = parseRowId(form.get("proposalId"));
+    if (proposalId === null) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
     return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId }));
   };
   return dispatchIntent(form, {

@@ -5,6 +5,7 @@ import { Banner } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { pageMeta } from "~/components/route-error";
 import { adminPageTitle } from "~/lib/navigation";
+import { parseRowId } from "~/lib/row-id";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
 import { readForm } from "~/server/form.server";
 import { parseCursor } from "~/server/paging.server";
@@ -27,9 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") !== "resend") {
     return data<Reply>({ tone: "error", message: MAIL_MESSAGES.unknownAction }, { status: 400 });
   }
-  const id = String(form.get("id") ?? "");
-  if (!/^\d{1,15}$/.test(id)) return data<Reply>({ tone: "error", message: MAIL_MESSAGES.notFound }, { status: 404 });
-  const result = await resendEmail(context, admin, Number(id));
+  const id = parseRowId(form.get("id"));
+  if (id === null) return data<Reply>({ tone: "error", message: MAIL_MESSAGES.notFound }, { status: 404 });
+  const result = await resendEmail(context, admin, id);
   if (!result.ok) return data<Reply>({ tone: "error", message: result.error }, { status: result.status });
   return data<Reply>({ tone: "success", message: MAIL_MESSAGES.resent(result.id) });
 }

@@ -6,6 +6,7 @@ import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formValues } from "~/lib/forms";
 import { adminPageTitle } from "~/lib/navigation";
+import { parseRowId } from "~/lib/row-id";
 import { invitationSchema, rolesFrom, TEAM_MESSAGES } from "~/lib/team";
 import { changeRoles, deactivateAdmin, reactivateAdmin } from "~/server/admin/team.server";
 import { inviteAdmin, revokeInvitation } from "~/server/admin/team-invitations.server";
@@ -39,10 +40,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // What gives an admin power takes a fresh code (the rules table's `teamChange`), asked beside its form.
   const freshCode = () => checkStepUp(context, owner, form, "teamChange");
   const decide = async (reply: Replies<Extra>, approve: boolean) => {
-    if (!/^\d{1,15}$/.test(proposalId)) return reply.refused({ error: TEAM_MESSAGES.proposalGone, status: 404 });
+    const proposal = parseRowId(proposalId);
+    if (proposal === null) return reply.refused({ error: TEAM_MESSAGES.proposalGone, status: 404 });
     const stepUp = approve ? await freshCode() : { ok: true as const };
     if (!stepUp.ok) return reply.refused({ ...stepUp, subject: proposalId });
-    return about(reply, proposalId, await decideTeamProposal(context, owner, Number(proposalId), approve));
+    return about(reply, proposalId, await decideTeamProposal(context, owner, proposal, approve));
   };
   return dispatchIntent<string, Extra>(form, {
     invite: async (reply) => {

@@ -1,6 +1,7 @@
 import { Banner } from "~/components/form";
 import { NotificationList } from "~/components/notifications/notification-list";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { parseRowId } from "~/lib/row-id";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
@@ -25,16 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { accountId: user.id, ...page };
 }
 
-const NOTIFICATION_ID = /^[1-9]\d{0,15}$/;
-
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireClient(request, context);
   const formData = await readForm(request);
   return dispatchIntent(formData, {
     read: async (reply) => {
       const id = String(formData.get("id") ?? "");
-      if (!NOTIFICATION_ID.test(id)) return reply.refused({ error: NOTIFICATION_MESSAGES.notFound, status: 404 });
-      const result = await markNotificationsRead(context, user.id, { id: Number(id) });
+      const notificationId = parseRowId(id);
+      if (notificationId === null) return reply.refused({ error: NOTIFICATION_MESSAGES.notFound, status: 404 });
+      const result = await markNotificationsRead(context, user.id, { id: notificationId });
       return result.ok ? reply.done(NOTIFICATION_MESSAGES.markedRead) : reply.refused(result);
     },
     "read-all": async (reply) => {

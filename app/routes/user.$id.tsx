@@ -22,6 +22,7 @@ import { permissionsOf } from "~/lib/permissions";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
+import { parseRowId } from "~/lib/row-id";
 import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
@@ -68,12 +69,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readForm(request);
   /** A request of this client's, by the form's id: an admin page never decides another client's row by accident. */
   const clientRequest = () => {
-    const transactionId = Number(form.get("transactionId"));
-    return Number.isInteger(transactionId) ? { transactionId, userId } : null;
+    const transactionId = parseRowId(form.get("transactionId"));
+    return transactionId === null ? null : { transactionId, userId };
   };
   const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
-    const proposalId = Number(form.get("proposalId"));
-    if (!Number.isInteger(proposalId)) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
+    const proposalId = parseRowId(form.get("proposalId"));
+    if (proposalId === null) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
     // Only this client's proposals from this page.
     return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId, userId }));
   };

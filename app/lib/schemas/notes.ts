@@ -2,8 +2,10 @@
  * A client note as the back office writes it (docs/product.md, "Back-office roles", "Client notes"): its text, the
  * note it corrects, and the flags it sets and clears. Browser-safe; the command checks it again on the server.
  */
+
 import { CLIENT_FLAGS, type ClientFlag } from "~/lib/client-flags";
 import { FORM_MESSAGES, type FormRefusal, hasForbiddenCharacters, refuse } from "~/lib/forms";
+import { parseRowId } from "~/lib/row-id";
 
 export const NOTE_MAX_LENGTH = 2000;
 
@@ -36,11 +38,10 @@ export function parseNoteForm(form: FormData): ({ ok: true } & ParsedNote) | ({ 
   if (hasForbiddenCharacters(body, { lineBreaks: true })) return refuse(NOTE_MESSAGES.forbiddenCharacters, "body");
   if (!body) return refuse(NOTE_MESSAGES.bodyRequired, "body");
   if (body.length > NOTE_MAX_LENGTH) return refuse(NOTE_MESSAGES.tooLong, "body");
-  const corrects = String(form.get("correctsId") ?? "").trim();
-  const correctsId = corrects === "" ? null : Number(corrects);
-  // Anything but a note's id (a number) names no note of this client.
-  if (correctsId !== null && !(Number.isSafeInteger(correctsId) && correctsId > 0))
-    return refuse(NOTE_MESSAGES.unknownCorrection);
+  const corrects = String(form.get("correctsId") ?? "");
+  const correctsId = corrects === "" ? null : parseRowId(corrects);
+  // Anything but a note's id as the page wrote it names no note of this client.
+  if (corrects !== "" && correctsId === null) return refuse(NOTE_MESSAGES.unknownCorrection);
   const shown = String(form.get("flagsShown") ?? "").split(",");
   const wanted = (flag: ClientFlag) => form.get(flagField(flag)) === "on";
   return {

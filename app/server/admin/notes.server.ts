@@ -3,9 +3,11 @@
  * on a client, what the client page reads of them, the one command that writes one, and the purge of notes kept
  * past a deletion. Nothing here is ever read for the client's own pages, mails, CSVs or feed.
  */
+
 import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { type ClientFlag, flagsOf } from "~/lib/client-flags";
 import { may, PERMISSION_MESSAGES } from "~/lib/permissions";
+import { parseRowId } from "~/lib/row-id";
 import { NOTE_MESSAGES, type ParsedNote, parseNoteForm } from "~/lib/schemas/notes";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -18,8 +20,7 @@ export const NOTES_SHOWN = 50;
 
 /** The `notesBefore` of a client page's URL: show the notes older than this one. */
 export function notesBeforeOf(url: URL): number | undefined {
-  const value = url.searchParams.get("notesBefore") ?? "";
-  return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+  return parseRowId(url.searchParams.get("notesBefore")) ?? undefined;
 }
 
 /** The scheduler's name in the audit log. */

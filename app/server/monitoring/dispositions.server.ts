@@ -4,6 +4,7 @@
  * still open) and whose other statements write only if it did, so an alert is decided once however many admins try
  * at the same moment; the table's trigger refuses any later change as well.
  */
+
 import { sql } from "drizzle-orm";
 import {
   ALERT_DISPOSITIONS,
@@ -13,6 +14,7 @@ import {
   parseDisposition,
 } from "~/lib/monitoring/alerts";
 import { MONITORING_RULE_NAMES } from "~/lib/monitoring/rules";
+import { parseRowId } from "~/lib/row-id";
 import type { MonitoringRule } from "../../../db/enums";
 import { noteWrites } from "../admin/notes.server";
 import { auditInsert } from "../audit.server";
@@ -43,8 +45,8 @@ export async function decideAlert(
 ): Promise<FormOutcome> {
   const allowed = assertMay(admin, "reviewAlerts");
   if (!allowed.ok) return allowed;
-  const alertId = Number(form.get("alertId"));
-  if (!Number.isSafeInteger(alertId) || alertId <= 0) return { ok: false, error: ALERT_MESSAGES.notFound, status: 404 };
+  const alertId = parseRowId(form.get("alertId"));
+  if (alertId === null) return { ok: false, error: ALERT_MESSAGES.notFound, status: 404 };
   const parsed = parseDisposition(disposition, form);
   if (!parsed.ok) return { ok: false, error: parsed.error, status: 400, field: parsed.field };
 
