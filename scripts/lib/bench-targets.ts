@@ -1,5 +1,5 @@
 /**
- * The bench's targets (README, "Performance"), as ratios and limits computed from one run's figures: rates
+ * The bench's targets (docs/performance.md), as ratios and limits computed from one run's figures: rates
  * against /login's taken in the same run, so that the load on the machine cancels out, and CPU milliseconds per
  * request in the Worker's own process, which that load barely moves.
  */
@@ -98,7 +98,7 @@ export function benchTargets({
         [`${name} total (s)`, { value: exportFigure(name, "total ms") / 1000, target: 1 }],
       ]),
     ),
-    // Pages only: a request's figure includes the database's writes and their triggers (see README, "Performance").
+    // Pages only: a request's figure includes the database's writes and their triggers (see docs/performance.md).
     ...Object.fromEntries(
       Object.entries(figures)
         .filter(([name]) => !isRequestRow(name))
