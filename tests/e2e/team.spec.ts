@@ -34,6 +34,17 @@ test.describe("the team page", () => {
     await page.getByRole("button", { name: "Send invitation" }).click();
     await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
     await expect(page.getByText("Invited, not yet accepted")).toBeVisible();
+    // The form is blank again: a second invitation in a row carries only the roles ticked for it.
+    await expect(page.getByLabel("Email")).toHaveValue("");
+    await expect(page.getByRole("checkbox", { name: /^Support/ })).not.toBeChecked();
+    const second = `e2e-team-${unique()}@example.com`;
+    await page.getByLabel("Email").fill(second);
+    await page.getByRole("checkbox", { name: /^Compliance/ }).check();
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`Invitation sent to ${second}.`)).toBeVisible();
+    const secondCard = page.getByRole("listitem").filter({ hasText: second });
+    await expect(secondCard.getByText("Compliance", { exact: true })).toBeVisible();
+    await expect(secondCard.getByText(/Support/)).toHaveCount(0);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     for (const [width, height] of [
       [1366, 900],

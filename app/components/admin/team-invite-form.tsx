@@ -43,6 +43,8 @@ export function RoleCheckboxes({
 /** Invite an admin: an e-mail and roles (the owner role is proposed once they have joined). */
 export function TeamInviteForm({ reply }: { reply: IntentReply | undefined }) {
   const refusal = refusalFor(reply, "invite");
+  // A blank form after each invitation sent, so the next one never carries the last person's e-mail and roles.
+  const formKey = reply?.intent === "invite" && reply.tone === "success" ? reply.at : "invite";
   return (
     <section aria-labelledby="invite-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
       <h2 id="invite-heading" className="text-xl font-semibold">
@@ -53,7 +55,7 @@ export function TeamInviteForm({ reply }: { reply: IntentReply | undefined }) {
         anything else. The owner role is proposed once they have joined.
       </p>
       <FormErrors reply={refusal}>
-        <Form method="post" className="mt-4 space-y-4">
+        <Form method="post" key={formKey} className="mt-4 space-y-4">
           {refusal?.error && !asksForCode(refusal) ? <Banner tone="error">{refusal.error}</Banner> : null}
           <Field label="Email" name="email" type="email" autoComplete="off" required className="max-w-md" />
           <RoleCheckboxes roles={DIRECT_ROLES} legend="Roles" />
