@@ -701,7 +701,10 @@ describe("admin desk and statement", () => {
     const clients = await countRows("profiles", "role = 'user'");
     const pending = await countRows("transactions", "status = 'pending'");
     expect(html).toContain(`data-testid="total-users">${clients}<`);
-    expect(html).toContain(`data-testid="active-alerts">${pending}<`);
+    expect(html).toContain(`data-testid="pending-requests">${pending}<`);
+    // Requests waiting for a decision are named so, apart from the monitoring alerts' own card.
+    expect(html).toContain(">Pending requests<");
+    expect(html).not.toContain("Active Alerts");
     expect(html).toContain(`href="/user/${client.id}"`);
     // The client's own line; money in and money out apart, never added together.
     expect(html).toMatch(
@@ -753,6 +756,24 @@ describe("admin desk and statement", () => {
       ["Withdrawal", "approved", "out", "25.00", "75.00"],
       ["Deposit", "pending", "in", "7.00", "75.00"],
     ]);
+  });
+
+  it("leaves the wallet column empty for a desk entry, which used no address", async () => {
+    const client = await createUser();
+    const posted = await postForm(
+      `/user/${client.id}`,
+      { intent: "entry", type: "deposit", amount: "40", idempotencyKey: newKey() },
+      { cookie: admin.cookie },
+    );
+    expect(posted.status).toBe(200);
+    const response = await getPage(`/user/${client.id}/export`, admin.cookie);
+    const text = await response.text();
+    expect(text).not.toContain("admin-ledger-entry");
+    const [, row] = text.trim().split("\r\n");
+    const cells = (row ?? "").split(",");
+    expect(cells.slice(2, 6)).toEqual(["Deposit", "approved", "in", "40.00"]);
+    expect(cells.at(-3)).toBe(""); // wallet_address
+    expect(cells.at(-1)).toBe("40.00");
   });
 
   it("shows every mutation in the audit log, filterable by action and client", async () => {

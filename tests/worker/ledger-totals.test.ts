@@ -124,20 +124,20 @@ describe("the desk's totals", () => {
     await insertTransaction(second, { amountCents: 400, status: "approved" });
     expect((await adminDesk(db)).counts).toMatchObject({
       totalUsers: before.totalUsers + 3,
-      activeAlerts: before.activeAlerts + 3,
+      pendingRequests: before.pendingRequests + 3,
     });
 
     await decideTransaction(db, actor, waiting, "approved", { limits: appEnv });
     await env.DB.prepare("UPDATE profiles SET role = 'admin' WHERE user_id = ?").bind(third).run();
     expect((await adminDesk(db)).counts).toMatchObject({
       totalUsers: before.totalUsers + 2,
-      activeAlerts: before.activeAlerts + 2,
+      pendingRequests: before.pendingRequests + 2,
     });
 
     expect(await deleteClientData(db, actor, second)).toEqual({ ok: true });
     expect((await adminDesk(db)).counts).toMatchObject({
       totalUsers: before.totalUsers + 1,
-      activeAlerts: before.activeAlerts + 1,
+      pendingRequests: before.pendingRequests + 1,
     });
     const { projected, counted } = await deskCountsPair();
     expect(projected).toEqual(counted);

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 
 /**
- * The desk's cards: Total Users, Active Alerts (requests waiting for a decision), Verifications (identity
+ * The desk's cards: Total Users, Pending requests (requests waiting for a decision), Verifications (identity
  * verifications awaiting review, which opens their queue) and, for those who review them, Open monitoring alerts
  * (which opens the alert queue).
  */
@@ -10,14 +10,19 @@ export function DeskCounts({
   queueLink,
 }: {
   /** `openAlerts` is null for a viewer who does not review monitoring alerts: the card is not shown. */
-  counts: { totalUsers: number; activeAlerts: number; awaitingReview: number; openAlerts: number | null };
+  counts: { totalUsers: number; pendingRequests: number; awaitingReview: number; openAlerts: number | null };
   /** Whether the viewer may open the verification queue (the card's title links there only then). */
   queueLink: boolean;
 }) {
   return (
     <div className={`grid gap-4 ${counts.openAlerts === null ? "sm:grid-cols-3" : "sm:grid-cols-2 lg:grid-cols-4"}`}>
       <CountCard title="Total Users" testId="total-users" value={counts.totalUsers} />
-      <CountCard title="Active Alerts" testId="active-alerts" value={counts.activeAlerts} tone="text-pending" />
+      <CountCard
+        title="Pending requests"
+        testId="pending-requests"
+        value={counts.pendingRequests}
+        tone="text-pending"
+      />
       <CountCard
         title="Verifications awaiting review"
         testId="awaiting-review"

@@ -23,7 +23,7 @@ const { users, profiles, transactions, monitoringAlerts, deskCounts } = schema;
 
 const CLIENTS_PAGE = 50;
 /**
- * The waiting list shows the clients who have waited longest, this many; Active Alerts counts every pending
+ * The waiting list shows the clients who have waited longest, this many; Pending requests counts every pending
  * request and /admin/transactions?status=pending pages through all of them. Kept short because each listed client
  * costs the desk several look-ups and a row of HTML on every load and every live refresh.
  */
@@ -59,7 +59,7 @@ export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pa
   return {
     counts: {
       totalUsers: totals.find((row) => row.name === "clients")?.n ?? 0,
-      activeAlerts: totals.find((row) => row.name === "pending")?.n ?? 0,
+      pendingRequests: totals.find((row) => row.name === "pending")?.n ?? 0,
       awaitingReview: Number(reviews[0]?.n ?? 0),
       openAlerts: alerts[0]?.n ?? 0,
     },

@@ -8,6 +8,7 @@ import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server"
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { type Keyset, keysetOf, readKeyset } from "../paging.server";
+import { ADMIN_ENTRY_WALLET } from "./entries.server";
 
 const { transactions } = schema;
 const keyset = { createdAt: transactions.createdAt, id: transactions.id };
@@ -36,7 +37,9 @@ export function statementCsv(db: Db, userId: string): ReadableStream<Uint8Array>
     keyOf: keysetOf,
     cells: (row) => {
       if (row.status === "approved") balance += signedCents(row.transactionType, row.amountCents);
-      return [row.id, ...transactionCells(row), row.walletAddress, row.withdrawalWalletAddress, centsToAmount(balance)];
+      // A desk entry's row keeps a marker where a deposit keeps the firm's wallet: no address was used.
+      const wallet = row.walletAddress === ADMIN_ENTRY_WALLET ? "" : row.walletAddress;
+      return [row.id, ...transactionCells(row), wallet, row.withdrawalWalletAddress, centsToAmount(balance)];
     },
   });
 }
