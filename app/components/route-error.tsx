@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from "react-router";
 import { withBrand } from "~/lib/seo";
 
 interface ErrorText {
@@ -17,16 +17,25 @@ const FAILED: ErrorText = {
   text: "An unexpected error occurred. Please try again in a moment.",
 };
 const REFUSED_TITLE = "The request could not be processed";
+const HOME = { to: "/", label: "Back to Home" };
+const ADMIN_PANEL = { to: "/admin", label: "Back to Admin Panel" };
+
+/** Where a signed-in admin goes back to: their panel, not the public landing page. */
+function useDefaultBack() {
+  const root = useRouteLoaderData("root") as { viewer?: { role?: string } | null } | undefined;
+  return root?.viewer?.role === "admin" ? ADMIN_PANEL : HOME;
+}
 
 /**
  * Every page's error boundary: what a thrown 404, a refused request (400, 415: the reason the server gave)
  * or an unexpected failure looks like. It renders in the route's place, so the site's header and footer
- * stay. A page may name its own titles and way back (the client page: "User not found", back to the desk).
+ * stay. A page may name its own titles and way back (the client page: "User not found", back to the desk); by
+ * default the way back is the admin panel for a signed-in admin, the landing page for anyone else.
  */
 export function RouteError({
   notFound = NOT_FOUND,
   failed = FAILED,
-  back = { to: "/", label: "Back to Home" },
+  back,
   showStatus = true,
 }: {
   notFound?: ErrorText;
@@ -36,6 +45,8 @@ export function RouteError({
   showStatus?: boolean;
 }) {
   const error = useRouteError();
+  const defaultBack = useDefaultBack();
+  const way = back ?? defaultBack;
   const response = isRouteErrorResponse(error) ? error : null;
   const refused = response !== null && response.status >= 400 && response.status < 500 && response.status !== 404;
   if (!response || response.status >= 500) console.error(error);
@@ -54,14 +65,14 @@ export function RouteError({
       <h1 className={showStatus ? "mt-2 text-3xl font-bold" : "text-2xl font-bold"}>{shown.title}</h1>
       {shown.text ? <p className="mt-4 text-ink-muted">{shown.text}</p> : null}
       <Link
-        to={back.to}
+        to={way.to}
         className={
           showStatus
             ? "mt-8 inline-block rounded-md bg-brand-strong px-4 py-2 font-medium text-white hover:bg-brand-hover"
             : "mt-6 inline-block text-brand hover:underline"
         }
       >
-        {back.label}
+        {way.label}
       </Link>
     </section>
   );

@@ -1,9 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { Moment } from "~/components/moment";
-import { pageMeta } from "~/components/route-error";
+import { pageMeta, RouteError } from "~/components/route-error";
 import { adminPageTitle } from "~/lib/navigation";
 import { parseRowId } from "~/lib/row-id";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
@@ -104,12 +104,6 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
 }
 
 export function ErrorBoundary() {
-  return (
-    <section className="py-16 text-center">
-      <h1 className="text-2xl font-bold">Failed to load the mail queue</h1>
-      <Link to="/admin" className="mt-6 inline-block text-brand hover:underline">
-        Back to Admin Panel
-      </Link>
-    </section>
-  );
+  // A role without the mail queue gets the role message every back-office page gives; a failure says what failed.
+  return <RouteError failed={{ title: "Failed to load the mail queue", text: null }} />;
 }

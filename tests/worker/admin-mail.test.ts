@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { isValidElement, type ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MailFailureBanner } from "~/components/admin/mail-failure-banner";
+import { PERMISSION_MESSAGES } from "~/lib/permissions";
 import { MAIL_MESSAGES, mailQueue, mailTrouble, resendEmail } from "~/server/admin/mail.server";
 import type { CommandContext } from "~/server/commands.server";
 import { schema } from "~/server/db.server";
@@ -106,6 +107,17 @@ describe("/admin/mail", () => {
     expect(response.headers.get("Location")).toBe("/dashboard");
     expect(await rowOf(id)).toMatchObject({ status: "failed", attempts: 30 });
     expect(await resendAudits(id)).toBe(0);
+  });
+
+  it("tells a role without the mail queue what every back-office page says, with the way back to the admin panel", async () => {
+    const support = await createUser({ role: "admin", roles: ["support"] });
+    const response = await getPage("/admin/mail", await sessionCookieFor(support.id));
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(html).toContain(PERMISSION_MESSAGES.forbidden);
+    expect(html).not.toContain("Failed to load the mail queue");
+    expect(html).toMatch(/<a[^>]*href="\/admin"[^>]*>Back to Admin Panel<\/a>/);
+    expect(html).not.toContain("Back to Home");
   });
 
   it("lists the pending and failed notices, newest first, with their details; not the delivered ones", async () => {
