@@ -34,6 +34,7 @@ import { notFound } from "~/server/http.server";
 import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { requirePermission } from "~/server/session.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/user.$id";
 
 export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
@@ -102,9 +103,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
     suspend: permitted(admin, "changeClientStatus", (reply) => status(reply, "suspend")),
     activate: permitted(admin, "changeClientStatus", (reply) => status(reply, "activate")),
-    note: permitted(admin, "writeNotes", async (reply) =>
-      reply.outcome(await addClientNote(context, admin, userId, form)),
-    ),
+    note: permitted(admin, "writeNotes", async (reply) => {
+      const outcome = await addClientNote(context, admin, userId, form);
+      // A saved correction leaves correction mode (`?correct=`): the form offers a new note again.
+      const page = new URL(request.url);
+      if (!outcome.ok || !page.searchParams.has("correct")) return reply.outcome(outcome);
+      page.searchParams.delete("correct");
+      return redirectWithToast(context.env, `${page.pathname}${page.search}`, {
+        type: "success",
+        description: outcome.message,
+      });
+    }),
   });
 }
 

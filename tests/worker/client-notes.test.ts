@@ -32,12 +32,17 @@ function writeNote(
   admin: { cookie: string },
   clientId: string,
   body: string,
-  { flags = [], shown = [], correctsId }: { flags?: string[]; shown?: string[]; correctsId?: number } = {},
+  {
+    flags = [],
+    shown = [],
+    correctsId,
+    query = "",
+  }: { flags?: string[]; shown?: string[]; correctsId?: number; query?: string } = {},
 ) {
   const fields: Record<string, string> = { intent: "note", body, flagsShown: shown.join(",") };
   for (const flag of flags) fields[`flag_${flag}`] = "on";
   if (correctsId !== undefined) fields.correctsId = String(correctsId);
-  return postForm(`/user/${clientId}`, fields, { cookie: admin.cookie });
+  return postForm(`/user/${clientId}${query}`, fields, { cookie: admin.cookie });
 }
 
 const flagsOf = async (userId: string) =>
@@ -152,6 +157,24 @@ describe("corrections", () => {
     expect(html).toContain(`href="#note-${original}"`);
     expect(html).toMatch(/Corrects note of [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect(html).toContain(">Corrected<");
+  });
+
+  it("leave correction mode once saved: back to the page without ?correct=, the rest of its address kept", async () => {
+    const support = await adminWith(["support"]);
+    const client = await createUser();
+    await writeNote(support, client.id, "Prefers e-mail.");
+    const [original] = await noteIds(client.id);
+    const query = `?type=deposit&correct=${original}`;
+    const refused = await writeNote(support, client.id, "", { correctsId: original, query });
+    expect(refused.status).toBe(400); // a refused correction keeps the form, still correcting
+    const saved = await writeNote(support, client.id, "Prefers phone calls.", { correctsId: original, query });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(`/user/${client.id}?type=deposit`);
+    expect(saved.headers.get("Set-Cookie")).toMatch(/toast=/);
+    expect(await noteIds(client.id)).toHaveLength(2);
+    const html = await (await getPage(`/user/${client.id}?type=deposit`, support.cookie)).text();
+    expect(html).not.toContain("Correcting the note of");
+    expect(html).toContain(">Add note<");
   });
 
   it("are refused for another client's note or an unknown one, by the command and by the database", async () => {
