@@ -302,11 +302,11 @@ const admin = { id: BENCH_USERS.admin, email: "admin0-00a001@bench.example" };
 const sampleClients = (
   sqlite
     .prepare(
-      `SELECT u.id, u.email, p.first_name AS firstName FROM users u JOIN profiles p ON p.user_id = u.id
+      `SELECT u.id, u.email, p.first_name AS firstName, p.last_name AS lastName FROM users u JOIN profiles p ON p.user_id = u.id
        WHERE u.role = 'user' AND p.balance_cents > 100000 ORDER BY u.id LIMIT ?`,
     )
-    .all(SAMPLE) as Array<{ id: string; email: string; firstName: string }>
-).map((c) => ({ ...c, firstName: String(c.firstName) }));
+    .all(SAMPLE) as Array<{ id: string; email: string; firstName: string; lastName: string }>
+).map((c) => ({ ...c, firstName: String(c.firstName), lastName: String(c.lastName) }));
 if (sampleClients.length < SAMPLE) throw new Error(`only ${sampleClients.length} funded clients`);
 
 const writeTimes: Record<string, { ms: number[]; statements: number }> = {};

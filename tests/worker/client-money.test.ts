@@ -103,7 +103,12 @@ describe("deposit", () => {
       .bind(`deposit_request:tx:${rows.results[0]?.id}`)
       .first<{ to_address: string; template: string; payload: string }>();
     expect(notice?.to_address).toBe(appEnv.ADMIN_MAILBOX);
-    expect(JSON.parse(notice?.payload ?? "{}")).toMatchObject({ name: "Dana", amount: 1234.5, walletType: "ETH" });
+    // The desk's notice names the client in full, as the desk's pages do.
+    expect(JSON.parse(notice?.payload ?? "{}")).toMatchObject({
+      name: "Dana Tester",
+      amount: 1234.5,
+      walletType: "ETH",
+    });
   });
 
   it("creates one deposit from 20 parallel submissions of one form", async () => {
@@ -255,15 +260,19 @@ describe("withdraw", () => {
       },
     ]);
     const notices = await env.DB.prepare(
-      "SELECT to_address, template FROM email_outbox WHERE dedupe_key LIKE ? ORDER BY id",
+      "SELECT to_address, template, json_extract(payload, '$.name') AS name FROM email_outbox WHERE dedupe_key LIKE ? ORDER BY id",
     )
       .bind(`%:tx:${tx?.id}`)
       .all();
+    const firstName = (await env.DB.prepare("SELECT first_name FROM profiles WHERE user_id = ?")
+      .bind(client.id)
+      .first<string>("first_name")) as string;
     expect(notices.results).toEqual([
-      { to_address: appEnv.ADMIN_MAILBOX, template: "withdrawal_request" },
-      { to_address: client.email, template: "withdrawal_receipt" },
+      // The desk's notice names the client in full; the client's own mails greet them by first name.
+      { to_address: appEnv.ADMIN_MAILBOX, template: "withdrawal_request", name: `${firstName} Tester` },
+      { to_address: client.email, template: "withdrawal_receipt", name: firstName },
       // The client was never paid to this address: the warning with its cancel link.
-      { to_address: client.email, template: "withdrawal_new_address" },
+      { to_address: client.email, template: "withdrawal_new_address", name: firstName },
     ]);
     // The request is reserved: only $40 is left to withdraw.
     expect(await withdrawableCents(db, client.id)).toBe(4_000);

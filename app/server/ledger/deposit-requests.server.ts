@@ -21,6 +21,7 @@ import { depositRemainingCents, depositWithinLevelSql, readClientLevel } from ".
 import { FEED_RETURNING, listDepositWallets } from "./reads.server";
 import {
   activeProfile,
+  deskName,
   moneyRequester,
   type Requester,
   type RequestOutcome,
@@ -61,7 +62,7 @@ export async function requestDeposit(
       "deposit_request",
       env.ADMIN_MAILBOX,
       emailTemplates.deposit_request.parse({
-        name: client.firstName || "User",
+        name: deskName(client),
         clientEmail: client.email,
         amount: request.amountCents / 100,
         walletType: request.walletType,

@@ -6,6 +6,7 @@
  * key makes a double click or a retried request one row. Here: what both kinds share.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { displayName } from "~/lib/person-name";
 import type { FeedTransaction } from "~/lib/realtime";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
@@ -22,7 +23,11 @@ export interface Requester {
   id: string;
   email: string;
   firstName: string;
+  lastName: string;
 }
+
+/** How the desk's notice of a request names its client: in full, as the desk's pages do. */
+export const deskName = (client: Requester) => displayName(client.firstName, client.lastName, client.email);
 
 /** A request's batch: the row it created (null when the key was used before), and the notices it enqueued. */
 export type RequestOutcome = Result<{

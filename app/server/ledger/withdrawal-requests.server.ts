@@ -24,6 +24,7 @@ import { neverPaidTo } from "./payout-address.server";
 import { FEED_RETURNING } from "./reads.server";
 import {
   activeProfile,
+  deskName,
   EXCEEDS_BALANCE_MESSAGE,
   moneyRequester,
   type Requester,
@@ -119,7 +120,8 @@ export async function requestWithdrawal(
     adminNotice: requestNotice(
       "withdrawal_request",
       env.ADMIN_MAILBOX,
-      emailTemplates.withdrawal_request.parse({ ...payload, clientEmail: client.email }),
+      // The desk's notice names the client in full, as the desk's pages do; the client's receipt greets them.
+      emailTemplates.withdrawal_request.parse({ ...payload, name: deskName(client), clientEmail: client.email }),
       requestRow(client.id, request.idempotencyKey),
     ),
     receipt: receiptNotice(client, payload, request.idempotencyKey),
