@@ -30,13 +30,17 @@ const NEW_ADDRESS = "0x5555555555555555555555555555555555555555";
 /** The monitored client's account is this old, so the dormant rule can apply. */
 export const MONITORED_JOINED_DAYS_AGO = 400;
 
+/** The days without a ledger row before the dormant withdrawal: what its alert says and README repeats. */
+export const DORMANT_QUIET_DAYS = 200;
+
 /**
  * The client's requests, oldest first, each fitting one rule and no other (at the default thresholds, $10,000 and
  * more than 5 in 24 hours): which rule the comment names.
  */
 const DEMO_REQUESTS: DemoRequest[] = [
-  // The account's first money, then 200 days of nothing before a withdrawal: dormant account awakens.
-  { type: "deposit", dollars: 2_000, ago: 300 * DAY, status: "approved" },
+  // The account's first money (approved an hour after it was asked), then 200 days of nothing before a withdrawal:
+  // dormant account awakens. The quiet counts from the approval, the last ledger act.
+  { type: "deposit", dollars: 2_000, ago: (DORMANT_QUIET_DAYS + 100) * DAY + HOUR, status: "approved" },
   { type: "withdraw", dollars: 500, ago: 100 * DAY, status: "approved", address: KNOWN_ADDRESS },
   // $12,000 in: large single transaction; most of it out 19 hours after its approval: rapid in and out.
   { type: "deposit", dollars: 12_000, ago: 30 * DAY, status: "approved" },

@@ -31,6 +31,7 @@ import {
   DEMO_SUPPORT_ADMIN,
   seedIfEmpty,
 } from "../../scripts/seed.ts";
+import { DORMANT_QUIET_DAYS } from "../../scripts/seed-monitoring.ts";
 
 type Enrolment = { id: string; email: string; role: string; secret_encrypted: string | null };
 
@@ -154,6 +155,9 @@ describe("the demo seed", { timeout: 480_000 }, () => {
     );
     // Each as the rule wrote it: the requests involved are named.
     for (const alert of alerts) assert.ok(JSON.parse(alert.detail).transactionIds.length > 0, alert.rule);
+    // The dormant withdrawal's quiet is the round number README gives ("after 200 quiet days").
+    const dormant = alerts.find((alert) => alert.rule === "dormant_account");
+    assert.equal(JSON.parse(dormant?.detail ?? "{}").idleDays, DORMANT_QUIET_DAYS);
     // The other demo clients' money is untouched: the demo client's balance is still the seed's figure.
     const [client] = query<{ balance_cents: number }>(
       `SELECT balance_cents FROM profiles WHERE user_id = ${sqlValue(DEMO_CLIENT.id)}`,
