@@ -67,6 +67,7 @@ describe("registration", () => {
     ],
     ["a blank name", { lastName: "   ", phoneNumber: "", username: "", country: "" }, MESSAGES.namesRequired],
     ["no phone", { phoneNumber: " ", username: "", country: "" }, MESSAGES.phoneRequired],
+    ["a phone that is no number", { phoneNumber: "NaN", username: "", country: "" }, MESSAGES.phoneInvalid],
     ["no username", { username: "", country: "" }, MESSAGES.usernameRequired],
     ["no country", { country: "" }, MESSAGES.countryRequired],
     ["an unknown country", { country: "Atlantis" }, MESSAGES.countryRequired],
@@ -464,6 +465,29 @@ describe("account settings", () => {
       { cookie },
     );
     expect(await blank.text()).toContain(MESSAGES.namesRequired);
+  });
+
+  it("keeps the phone by registration's rule: required, and a phone number, never cleared or replaced by any text", async () => {
+    const client = await createUser();
+    const cookie = await sessionCookieFor(client.id);
+    const stored = () =>
+      env.DB.prepare("SELECT phone_number FROM profiles WHERE user_id = ?").bind(client.id).first("phone_number");
+    const update = (fields: Record<string, string>) =>
+      postForm("/account", { intent: "profile", firstName: "Robin", lastName: "Quinn", ...fields }, { cookie });
+    expect(await (await update({ phoneNumber: "+44 (20) 7946-0000" })).text()).toContain(MESSAGES.profileUpdated);
+    for (const [fields, message] of [
+      [{}, MESSAGES.phoneRequired],
+      [{ phoneNumber: "   " }, MESSAGES.phoneRequired],
+      [{ phoneNumber: "NaN" }, MESSAGES.phoneInvalid],
+      [{ phoneNumber: "-5" }, MESSAGES.phoneInvalid],
+      [{ phoneNumber: "<b>555 0100</b>" }, MESSAGES.phoneInvalid],
+      [{ phoneNumber: "12345" }, MESSAGES.phoneInvalid],
+    ] as const) {
+      const response = await update(fields);
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(await response.text()).toContain(message);
+      expect(await stored()).toBe("+44 (20) 7946-0000");
+    }
   });
 
   it("changes the password only with the current one and matching new ones, ending other sessions", async () => {

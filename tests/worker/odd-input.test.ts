@@ -79,7 +79,7 @@ describe("over-long values", () => {
 
   it("keeps a phone number padded with spaces, once trimmed within the limit", async () => {
     const client = await createUser();
-    const phone = `+1 555 0101 ${"2".repeat(27)}`;
+    const phone = `+44${" ".repeat(22)}20 7946 0000`;
     const response = await postForm(
       "/account",
       { intent: "profile", firstName: "Pat", lastName: "Tester", phoneNumber: `${phone}   ` },

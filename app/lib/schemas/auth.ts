@@ -15,6 +15,7 @@ export const MESSAGES = {
   passwordTooShort: "Password must be at least 6 characters long",
   namesRequired: "First name and last name are required",
   phoneRequired: "Phone number is required",
+  phoneInvalid: "Please enter a valid phone number",
   usernameRequired: "Username is required",
   countryRequired: "Country is required",
   emailTaken: "An account with this email already exists",
@@ -55,6 +56,18 @@ const challenge = (v: Record<string, unknown>) => text(v[CHALLENGE_FIELD], 2048)
 
 const email = (value: unknown) => text(value, 320).toLowerCase();
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value);
+/**
+ * A phone number as people write one: an optional leading +, then digits with spaces, dots, dashes or brackets
+ * between them, 6 to 15 digits in all (the international format's most). Not "NaN", "-5" or markup.
+ */
+const isPhoneNumber = (value: string) =>
+  /^\+?[\d\s().-]+$/.test(value) && /^\+?[\d(]/.test(value) && /^\d{6,15}$/.test(value.replace(/\D/g, ""));
+/** The phone's checks, the same on registration, on "Complete your profile" and on the profile form. */
+const phoneRules = <Fields extends { phoneNumber: string }>() =>
+  [
+    [(v: Fields) => v.phoneNumber !== "", MESSAGES.phoneRequired, "phoneNumber"],
+    [(v: Fields) => isPhoneNumber(v.phoneNumber), MESSAGES.phoneInvalid, "phoneNumber"],
+  ] as const;
 /** "First name and last name are required" is about the first of the two that is blank. */
 const blankName = (v: { firstName: string }) => (v.firstName === "" ? "firstName" : "lastName");
 
@@ -74,7 +87,7 @@ const termsRule = [(v: NewClientFields) => v.terms, MESSAGES.termsRequired, "ter
 /** The registration's checks after the password's, in the product's order. */
 const newClientRules = [
   [(v: NewClientFields) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName],
-  [(v: NewClientFields) => v.phoneNumber !== "", MESSAGES.phoneRequired, "phoneNumber"],
+  ...phoneRules<NewClientFields>(),
   [(v: NewClientFields) => v.username !== "", MESSAGES.usernameRequired, "username"],
   [(v: NewClientFields) => v.country !== "" && isKnownCountry(v.country), MESSAGES.countryRequired, "country"],
 ] as const;
@@ -146,7 +159,10 @@ export const resetPasswordSchema = formSchema(
 
 export const profileSchema = formSchema(
   (v) => ({ firstName: text(v.firstName, 100), lastName: text(v.lastName, 100), phoneNumber: text(v.phoneNumber, 40) }),
-  [[(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName]],
+  [
+    [(v) => v.firstName !== "" && v.lastName !== "", MESSAGES.namesRequired, blankName],
+    ...phoneRules<{ firstName: string; lastName: string; phoneNumber: string }>(),
+  ],
   undefined,
   { firstName: profileFields.firstName, lastName: profileFields.lastName, phoneNumber: profileFields.phoneNumber },
 );
