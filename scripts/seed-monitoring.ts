@@ -86,7 +86,14 @@ function requestStatements(now: number): string[] {
       .join(", ")})`;
   });
   const changedAt = now - PASSWORD_CHANGE_AGO;
-  const notice = JSON.stringify({ name: DEMO_MONITORED_CLIENT.firstName, event: "password_changed", at: changedAt });
+  // Everything the security notice's template reads, as a real password change stores it.
+  const notice = JSON.stringify({
+    name: DEMO_MONITORED_CLIENT.firstName,
+    event: "password_changed",
+    at: changedAt,
+    browser: "Firefox on Windows",
+    location: "Leeds, GB",
+  });
   return [
     `INSERT INTO email_outbox (to_address, template, payload, status, attempts, next_attempt_at, created_at, sent_at)
      SELECT ${[DEMO_MONITORED_CLIENT.email, "security_notice", notice, "sent", 1, changedAt, changedAt, changedAt].map(sqlValue).join(", ")}

@@ -166,6 +166,28 @@ describe("the demo seed", { timeout: 480_000 }, () => {
     assert.equal(client?.balance_cents, 642_525);
   });
 
+  test("every mail the seed leaves in the outbox renders, as the local mailbox shows it", async () => {
+    ensureDevVars();
+    const { renderStoredEmail } = await import("../../app/server/mail/templates.server.ts");
+    const { readAppEnv } = await import("../../app/server/env.server.ts");
+    const env = readAppEnv({
+      ENVIRONMENT: "development",
+      SESSION_SECRET: devVar("SESSION_SECRET"),
+      MAIL_API_TOKEN: devVar("MAIL_API_TOKEN"),
+      TOTP_ENCRYPTION_KEY: devVar("TOTP_ENCRYPTION_KEY"),
+      BRAND_NAME: "Northwind Markets",
+      SUPPORT_EMAIL: "support@example.com",
+      ADMIN_MAILBOX: "desk@example.com",
+      MAIL_FROM: "notices@example.com",
+    } as unknown as Parameters<typeof readAppEnv>[0]);
+    const mails = query<{ template: string; payload: string }>("SELECT template, payload FROM email_outbox", fresh);
+    assert.ok(mails.some((mail) => mail.template === "security_notice"));
+    for (const mail of mails) {
+      const rendered = renderStoredEmail(mail.template, JSON.parse(mail.payload), env);
+      assert.ok(rendered.subject.length > 0, mail.template);
+    }
+  });
+
   test("seeding again leaves a seeded database as it is", async () => {
     const before = query<{ n: number }>("SELECT count(*) AS n FROM users", fresh);
     const alerts = query<{ n: number }>("SELECT count(*) AS n FROM monitoring_alerts", fresh);
