@@ -12,7 +12,7 @@ import {
 import { PASSKEY_MESSAGES } from "./passkeys";
 
 export type CeremonyOutcome =
-  | { ok: true; redirectTo?: string }
+  | { ok: true; redirectTo?: string; recoveryCodes?: string[] }
   | { ok: false; error: string; field?: string; cancelled?: boolean };
 
 /** The browser's failure in words. */
@@ -89,6 +89,7 @@ export async function addPasskey(proof: { currentPassword?: string; code?: strin
   } catch (error) {
     return browserFailure(error);
   }
-  const added = await answerOf(await post(url, { intent: "verify", response, name }));
-  return added.ok ? ({ ok: true } as CeremonyOutcome) : added;
+  // The account's first second factor answers with its recovery codes, to be shown once.
+  const added = await answerOf<{ recoveryCodes?: string[] }>(await post(url, { intent: "verify", response, name }));
+  return added.ok ? ({ ok: true, recoveryCodes: added.body.recoveryCodes } as CeremonyOutcome) : added;
 }

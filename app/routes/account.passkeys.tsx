@@ -2,14 +2,9 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { redirect } from "react-router";
 import { z } from "zod";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
-import { optionsJson, readCeremonyBody, refusalJson } from "~/server/auth/passkey-http.server";
-import {
-  confirmWithCode,
-  finishAddingPasskey,
-  removePasskey,
-  renamePasskey,
-  startAddingPasskey,
-} from "~/server/auth/passkeys.server";
+import { optionsJson, readCeremonyBody, recoveryCodesJson, refusalJson } from "~/server/auth/passkey-http.server";
+import { finishAddingPasskey, removePasskey, renamePasskey, startAddingPasskey } from "~/server/auth/passkeys.server";
+import { confirmWithCode } from "~/server/auth/second-factor-proof.server";
 import { readForm } from "~/server/form.server";
 import { requireUser } from "~/server/session.server";
 import { toastingBackTo } from "~/server/toast.server";
@@ -45,6 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       name: body.name ?? "",
     });
     if (!result.ok) return refusalJson(result);
+    // The first second factor's recovery codes go to the page that shows them, once; the toast comes with them.
+    if (result.recoveryCodes) return recoveryCodesJson(context.env, result.recoveryCodes, PASSKEY_MESSAGES.added);
     return back("success", PASSKEY_MESSAGES.added);
   }
   const parsed = changeSchema.safeParse(Object.fromEntries(await readForm(request)));

@@ -68,10 +68,17 @@ export const returning = <Row>(query: SQLWrapper): Write<Row> => query as Write<
 export async function writeTogether<T extends Record<string, Write<unknown> | false | undefined>>(
   db: Db,
   writes: T,
-): Promise<{ [K in keyof T]: T[K] extends Write<infer Row> ? Row[] : never }> {
+): Promise<Written<T>> {
   const named = Object.entries(writes).filter((entry): entry is [string, Write<unknown>] => Boolean(entry[1]));
   const results = await db.$client.batch(named.map(([, query]) => prepare(db, query)));
-  return Object.fromEntries(named.map(([name], i) => [name, results[i]?.results ?? []])) as {
-    [K in keyof T]: T[K] extends Write<infer Row> ? Row[] : never;
-  };
+  return Object.fromEntries(named.map(([name], i) => [name, results[i]?.results ?? []])) as Written<T>;
 }
+
+/** Each write's returned rows; a write that may be left out (undefined) may have none to give. */
+type Written<T> = {
+  [K in keyof T]: T[K] extends Write<infer Row>
+    ? Row[]
+    : NonNullable<T[K]> extends Write<infer Row>
+      ? Row[] | undefined
+      : never;
+};

@@ -5,6 +5,7 @@ import { MESSAGES } from "~/lib/schemas/auth";
 import { TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
 import { countRows, createUser, getPage, sessionCookieFor, totpCode } from "../support/fixtures";
 import {
+  addedAnswer,
   addingOptions,
   addPasskey,
   auditsOf,
@@ -18,7 +19,7 @@ import {
   verifyWithPasskey,
 } from "../support/passkeys";
 import { SoftAuthenticator } from "../support/soft-authenticator";
-import { steadyStep } from "../support/two-factor";
+import { giveRecoveryCodes, nextIp, signInWithRecoveryCode, steadyStep } from "../support/two-factor";
 
 /**
  * Adding a passkey on /account (docs/product.md, "Passkeys"): the proof first (the current password, or with
@@ -52,7 +53,7 @@ describe("adding a passkey: the proof", () => {
     expect(await countRows("webauthn_challenges", "user_id = ?", client.id)).toBe(0);
 
     const answer = await client.authenticator.register(await addingOptions(client.cookie));
-    expect((await finishAdding(client.cookie, answer)).status).toBe(302);
+    await addedAnswer(await finishAdding(client.cookie, answer));
     expect(await passkeysOf(client.id)).toBe(1);
   });
 
@@ -92,9 +93,8 @@ describe("adding a passkey: what is stored", () => {
     const answer = await client.authenticator.register(await addingOptions(client.cookie));
     const response = await finishAdding(client.cookie, answer);
 
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/account");
     expect(await toastOf(response)).toEqual({ type: "success", description: PASSKEY_MESSAGES.added });
+    expect(await addedAnswer(response)).toHaveLength(10);
     expect(await namesOf(client.id)).toEqual(["Chrome on macOS"]);
     expect(await auditsOf(client.id, "passkey.add")).toBe(1);
     expect(await noticesOf(client.email, "passkey_added")).toBe(1);
@@ -111,7 +111,7 @@ describe("adding a passkey: what is stored", () => {
     for (let added = 0; added < MAX_PASSKEYS - 1; added += 1) await addPasskey(client.cookie);
     // Two ceremonies begun at nine: the first to finish is the tenth, the other would be the eleventh.
     const [first, second] = [await addingOptions(client.cookie), await addingOptions(client.cookie)];
-    expect((await finishAdding(client.cookie, await client.authenticator.register(first))).status).toBe(302);
+    await addedAnswer(await finishAdding(client.cookie, await client.authenticator.register(first)));
     const late = await finishAdding(client.cookie, await (await SoftAuthenticator.create()).register(second));
     expect(await refusedWith(late, 409)).toBe(PASSKEY_MESSAGES.tooMany);
 
@@ -125,7 +125,7 @@ describe("adding a passkey: what is stored", () => {
   it("refuses the same credential twice, on this account or another", async () => {
     const client = await clientWithoutTwoFactor();
     const answer = await client.authenticator.register(await addingOptions(client.cookie));
-    expect((await finishAdding(client.cookie, answer)).status).toBe(302);
+    await addedAnswer(await finishAdding(client.cookie, answer));
 
     const again = await client.authenticator.register(await addingOptions(client.cookie));
     expect(await refusedWith(await finishAdding(client.cookie, again), 409)).toBe(PASSKEY_MESSAGES.alreadyRegistered);
@@ -184,7 +184,7 @@ describe("adding a passkey: answers that are refused and store nothing", () => {
   it("a registration replayed after it was stored", async () => {
     const client = await clientWithoutTwoFactor();
     const answer = await client.authenticator.register(await addingOptions(client.cookie));
-    expect((await finishAdding(client.cookie, answer)).status).toBe(302);
+    await addedAnswer(await finishAdding(client.cookie, answer));
     expect(await refusedWith(await finishAdding(client.cookie, answer), 400)).toBe(PASSKEY_MESSAGES.expired);
     expect(await passkeysOf(client.id)).toBe(1);
     expect(await auditsOf(client.id, "passkey.add")).toBe(1);
@@ -207,7 +207,7 @@ describe("adding a passkey: answers that are refused and store nothing", () => {
     const answer = await client.authenticator.register(await addingOptions(client.cookie));
     const long = await finishAdding(client.cookie, answer, { name: "x".repeat(65) });
     await expectNothingStored(client, long, PASSKEY_MESSAGES.nameTooLong);
-    expect((await finishAdding(client.cookie, answer, { name: "Phone" })).status).toBe(302);
+    await addedAnswer(await finishAdding(client.cookie, answer, { name: "Phone" }));
   });
 
   it("a signed-out visitor", async () => {
@@ -233,3 +233,52 @@ describe("an admin without two-factor sign-in", () => {
     );
   });
 });
+
+describe("the first passkey's recovery codes", () => {
+  const unusedCodesOf = (userId: string) => countRows("recovery_codes", "user_id = ? AND used_at IS NULL", userId);
+
+  it("come with an account's first second factor, shown once, and sign in when the passkey is lost", async () => {
+    const client = await clientWithoutTwoFactor();
+    const answer = await client.authenticator.register(await addingOptions(client.cookie));
+    const codes = await addedAnswer(await finishAdding(client.cookie, answer));
+    expect(codes).toHaveLength(10);
+    expect(await unusedCodesOf(client.id)).toBe(10);
+    // A second passkey brings none, and the first ones keep working.
+    expect(await addedAnswer(await finishAdding(client.cookie, await addingAnother(client.cookie)))).toBeNull();
+    expect(await unusedCodesOf(client.id)).toBe(10);
+    expect(await signInWithRecoveryCode(client.email, codes?.[0] ?? "", { ip: nextIp() })).toMatch(/^session=/);
+    expect(await unusedCodesOf(client.id)).toBe(9);
+  });
+
+  it("are not made again for an account whose authenticator app came first", async () => {
+    await steadyStep();
+    const client = await createUser({ twoFactor: true });
+    const earlier = await giveRecoveryCodes(client.id, 3);
+    const cookie = await sessionCookieFor(client.id);
+    const answer = await (await SoftAuthenticator.create()).register(await addingOptions(cookie));
+    expect(await addedAnswer(await finishAdding(cookie, answer))).toBeNull();
+    expect(await unusedCodesOf(client.id)).toBe(3);
+    expect(await signInWithRecoveryCode(client.email, earlier[0] ?? "", { ip: nextIp() })).toMatch(/^session=/);
+  });
+
+  it("are one set when two first passkeys are added at once: the codes shown are the codes that work", async () => {
+    const client = await clientWithoutTwoFactor();
+    const [first, second] = [await addingOptions(client.cookie), await addingOptions(client.cookie)];
+    const answers = [
+      await client.authenticator.register(first),
+      await (await SoftAuthenticator.create()).register(second),
+    ];
+    const shown = await Promise.all(
+      answers.map(async (answer) => addedAnswer(await finishAdding(client.cookie, answer))),
+    );
+    const sets = shown.filter((codes): codes is string[] => codes !== null);
+    expect(sets).toHaveLength(1);
+    expect(await unusedCodesOf(client.id)).toBe(10);
+    expect(await signInWithRecoveryCode(client.email, sets[0]?.[9] ?? "", { ip: nextIp() })).toMatch(/^session=/);
+  });
+});
+
+/** The options and a new authenticator's answer for one more passkey on an account that holds one. */
+async function addingAnother(cookie: string) {
+  return (await SoftAuthenticator.create()).register(await addingOptions(cookie));
+}

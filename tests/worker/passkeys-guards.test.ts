@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { countRows, createUser, postForm, sessionCookieFor, totpCode } from "../support/fixtures";
 import {
+  addedAnswer,
   addingOptions,
   addPasskey,
   finishAdding,
@@ -97,7 +98,7 @@ describe("malformed answers", () => {
     const authenticator = await SoftAuthenticator.create();
     const answer = await authenticator.register(await addingOptions(cookie));
     const lying = { ...answer, response: { ...answer.response, transports: ["usb", "usb", "teleport", { a: 1 }, 5] } };
-    expect((await finishAdding(cookie, lying)).status).toBe(302);
+    await addedAnswer(await finishAdding(cookie, lying));
     const stored = await env.DB.prepare("SELECT transports FROM passkeys WHERE id = ?")
       .bind(authenticator.credentialId)
       .first<{ transports: string }>();

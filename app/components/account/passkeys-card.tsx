@@ -5,6 +5,7 @@ import { passkeyButtonClass, UsePasskeyButton } from "~/components/passkeys/use-
 import { addPasskey } from "~/lib/passkey-client";
 import { MAX_PASSKEYS, PASSKEY_MESSAGES, PASSKEY_NAME_MAX } from "~/lib/passkeys";
 import { AccountCard } from "./account-card";
+import { RecoveryCodes } from "./recovery-codes";
 
 const ACTION = "/account/passkeys";
 
@@ -41,6 +42,7 @@ export function PasskeysCard({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const revalidator = useRevalidator();
   const full = passkeys.length >= MAX_PASSKEYS;
 
@@ -55,6 +57,7 @@ export function PasskeysCard({
     );
     setBusy(false);
     if (!outcome.ok) return setError(outcome.error);
+    if (outcome.recoveryCodes) setRecoveryCodes(outcome.recoveryCodes);
     event.currentTarget?.reset();
     // The toast the server set comes with the page's fresh data.
     revalidator.revalidate();
@@ -66,6 +69,11 @@ export function PasskeysCard({
         Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey cannot be phished:
         it works only on this site.
       </p>
+      {recoveryCodes ? (
+        <div className="mt-4">
+          <RecoveryCodes codes={recoveryCodes} factor="passkey" />
+        </div>
+      ) : null}
       {passkeys.length === 0 ? (
         <p className="mt-4 text-sm">No passkeys yet.</p>
       ) : (

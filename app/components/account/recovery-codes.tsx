@@ -4,16 +4,18 @@ import { useBrand } from "~/lib/brand";
  * The recovery codes, shown once after they are made (the database keeps only their hashes), with a download as a
  * text file, made in the page: the codes never travel again.
  */
-export function RecoveryCodes({ codes }: { codes: string[] }) {
+export function RecoveryCodes({
+  codes,
+  factor = "authenticator app",
+}: {
+  codes: string[];
+  /** The second factor they stand in for, as the account holds it. */
+  factor?: "authenticator app" | "passkey";
+}) {
   const brand = useBrand();
+  const purpose = `Each code signs you in once when your ${factor} is not at hand.`;
   const download = () => {
-    const text = [
-      `${brand} recovery codes`,
-      "Each code signs you in once when your authenticator app is not at hand. Keep them somewhere safe.",
-      "",
-      ...codes,
-      "",
-    ].join("\n");
+    const text = [`${brand} recovery codes`, `${purpose} Keep them somewhere safe.`, "", ...codes, ""].join("\n");
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
     const link = document.createElement("a");
     link.href = url;
@@ -27,8 +29,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
         Your recovery codes
       </h2>
       <p className="mt-2 text-sm text-ink-muted">
-        Each code signs you in once when your authenticator app is not at hand. They are shown only now: download them
-        or write them down, and keep them somewhere safe.
+        {purpose} They are shown only now: download them or write them down, and keep them somewhere safe.
       </p>
       <ol aria-label="Recovery codes" className="mt-4 grid gap-2 font-mono text-base sm:grid-cols-2">
         {codes.map((code) => (

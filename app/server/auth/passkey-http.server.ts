@@ -4,7 +4,9 @@
  * with their status. A completed sign-in answers `{ redirectTo }` with the session's cookies, so the page moves on.
  */
 import { z } from "zod";
+import type { AppEnv } from "../env.server";
 import { badRequest } from "../http.server";
+import { createToastHeader } from "../toast.server";
 
 const ceremonyBody = z.discriminatedUnion("intent", [
   // Adding a passkey sends its proof with the options' request (the others send none).
@@ -58,6 +60,13 @@ export const optionsJson = (options: object) => Response.json(options);
 /** A refusal: its words, and the field it is about when there is one (the add form's password or code). */
 export const refusalJson = (refusal: { error: string; status: number; field?: string }) =>
   Response.json({ error: refusal.error, field: refusal.field }, { status: refusal.status });
+
+/** New recovery codes for the page to show once, with the outcome's toast for when the page reloads its data. */
+export async function recoveryCodesJson(env: AppEnv, recoveryCodes: string[], message: string) {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", await createToastHeader(env, { type: "success", description: message }));
+  return Response.json({ recoveryCodes }, { headers });
+}
 
 /** A sign-in's redirect as JSON, with its cookies: the page follows `redirectTo` itself. */
 export function signedInJson(redirect: Response) {

@@ -15,6 +15,7 @@ import { endSessionsOf, type SessionUser } from "../session.server";
 import { clientMeta } from "./client-meta.server";
 import { checkCurrentPassword } from "./current-password.server";
 import { registrationOptions, verifyRegistration } from "./passkey-ceremony.server";
+import { firstPasskeyRecoveryCodes, newRecoveryCodes } from "./recovery-codes.server";
 import { freshSecondFactor, type TwoFactorContext, tryAuthenticatorCode } from "./second-factor-proof.server";
 import { securityNotice, securityNoticeIf } from "./security-notice.server";
 import { hasFreshSecondFactor } from "./step-up.server";
@@ -119,7 +120,7 @@ export async function finishAddingPasskey(
   user: SessionUser,
   input: { response: RegistrationResponseJSON; name: string },
   now = Date.now(),
-): Promise<{ ok: true; name: string } | Refusal> {
+): Promise<{ ok: true; name: string; recoveryCodes: string[] | null } | Refusal> {
   const meta = clientMeta(request, context.cf);
   const name = input.name.trim() === "" ? defaultPasskeyName(meta.userAgent) : input.name.trim();
   const problem = passkeyNameProblem(name);
@@ -134,10 +135,13 @@ export async function finishAddingPasskey(
   );
   if (!verified.ok) return verified;
   const { credential } = verified;
-  // The first passkey turns two-factor sign-in on: as when the app is set up, every other session ends.
+  // The first passkey turns two-factor sign-in on: as when the app is set up, every other session ends, and the
+  // account gets its recovery codes, shown once.
   const firstSecondFactor = !user.twoFactorEnabled;
+  const fresh = firstSecondFactor ? await newRecoveryCodes(user.id, now) : null;
+  const recovery = fresh ? firstPasskeyRecoveryCodes(user.id, credential.id, fresh.rows) : undefined;
   try {
-    const { notice, otherSessions } = await writeTogether(context.db, {
+    const { notice, otherSessions, codes } = await writeTogether(context.db, {
       otherSessions: returning<{ id: string }>(
         endSessionsOf(context.db, user.id, user.sessionId, sql`${firstSecondFactor ? 1 : 0} = 1`).returning({
           id: sessions.id,
@@ -161,12 +165,14 @@ export async function finishAddingPasskey(
           passkey: name,
         }),
       ),
+      earlierCodes: recovery?.earlierCodes,
+      codes: recovery?.codes,
     });
     afterCommit(context, {
       emailIds: notice.map((row) => row.id),
       endedSessions: otherSessions.map((row) => ({ userId: user.id, sessionId: row.id })),
     });
-    return { ok: true, name };
+    return { ok: true, name, recoveryCodes: fresh && (codes ?? []).length > 0 ? fresh.codes : null };
   } catch (error) {
     // The tenth passkey's trigger, or a credential some account already holds.
     const message = String(error);
@@ -276,23 +282,4 @@ export async function removePasskey(
     error: isLastWayIn?.no ? PASSKEY_MESSAGES.lastWayIn : PASSKEY_MESSAGES.adminNeedsSecondFactor,
     status: 409,
   };
-}
-
-/**
- * 'Confirm it's you' on the Passkeys card: the authenticator's code makes this session fresh (10 minutes), as
- * removing a passkey asks. (A passkey does the same through /passkeys/verify.)
- */
-export async function confirmWithCode(
-  context: TwoFactorContext,
-  user: SessionUser,
-  code: string,
-  now = Date.now(),
-): Promise<{ ok: true } | Refusal> {
-  const tried = await tryAuthenticatorCode(context, user.id, code.replace(/\s/g, ""), now);
-  if (!tried.ok) {
-    const error = tried.locked ? TWO_FACTOR_MESSAGES.locked : TWO_FACTOR_MESSAGES.invalidCode;
-    return { ok: false, error, status: tried.locked ? 429 : 401 };
-  }
-  await freshSecondFactor(context.db, user.sessionId, now);
-  return { ok: true };
 }

@@ -3,11 +3,11 @@
  * once; new ones replace every earlier one. Using one queues a security notice.
  */
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { RECOVERY_CODE_COUNT } from "~/lib/schemas/two-factor";
 import { afterCommit } from "../commands.server";
 import { sha256Hex } from "../crypto.server";
-import { schema, writeTogether } from "../db.server";
+import { returning, schema, writeTogether } from "../db.server";
 import type { SessionUser } from "../session.server";
 import { clientMeta } from "./client-meta.server";
 import {
@@ -33,6 +33,32 @@ export async function newRecoveryCodes(userId: string, now: number) {
     codes.map(async (code) => ({ userId, codeHash: await sha256Hex(normalizeRecoveryCode(code)), createdAt: now })),
   );
   return { codes, rows };
+}
+/**
+ * The recovery codes an account's first second factor brings when it is a passkey (the app's set-up makes its own
+ * in `confirmEnrolment`): written, replacing any left over, only while the account holds no other second factor, so
+ * two first passkeys added at once cannot leave the person holding codes a later batch replaced. `codes` returns
+ * the rows written: none means the passkey was not the first, and no codes are shown.
+ */
+export function firstPasskeyRecoveryCodes(
+  userId: string,
+  passkeyId: string,
+  rows: Awaited<ReturnType<typeof newRecoveryCodes>>["rows"],
+) {
+  const onlyThisPasskey = sql`NOT EXISTS (SELECT 1 FROM passkeys WHERE user_id = ${userId} AND id <> ${passkeyId})
+    AND NOT EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL)`;
+  const values = sql.join(
+    rows.map((row) => sql`(${row.codeHash}, ${row.createdAt})`),
+    sql`, `,
+  );
+  return {
+    earlierCodes: sql`DELETE FROM recovery_codes WHERE user_id = ${userId} AND ${onlyThisPasskey}`,
+    codes: returning<{ id: number }>(
+      sql`INSERT INTO recovery_codes (user_id, code_hash, created_at)
+          SELECT ${userId}, column1, column2 FROM (VALUES ${values}) WHERE ${onlyThisPasskey}
+          RETURNING id`,
+    ),
+  };
 }
 /** The recovery_code_used notice, when the proof was a recovery code. */
 export function recoveryNotice(

@@ -100,7 +100,9 @@ export async function proveSecondFactor(
             eq(recoveryCodes.userId, userId),
             eq(recoveryCodes.codeHash, await sha256Hex(normalized)),
             isNull(recoveryCodes.usedAt),
-            sql`EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL)`,
+            // Two-factor sign-in is on, by the authenticator app or by a passkey (whose first one made the codes).
+            sql`(EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL)
+                 OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = ${userId}))`,
           ),
         )
         .returning({ id: recoveryCodes.id });
@@ -149,4 +151,23 @@ export async function proveOwner(
   if (refused) return { ok: false, ...refused };
   const proof = await proveSecondFactor(context, user.id, input.code, now);
   return proof.ok ? proof : refusalOfProof(proof);
+}
+
+/**
+ * 'Confirm it's you' on the Passkeys card: the authenticator's code makes this session fresh (10 minutes), as
+ * removing a passkey asks. (A passkey does the same through /passkeys/verify.)
+ */
+export async function confirmWithCode(
+  context: TwoFactorContext,
+  user: SessionUser,
+  code: string,
+  now = Date.now(),
+): Promise<{ ok: true } | Refusal> {
+  const tried = await tryAuthenticatorCode(context, user.id, code.replace(/\s/g, ""), now);
+  if (!tried.ok) {
+    const error = tried.locked ? TWO_FACTOR_MESSAGES.locked : TWO_FACTOR_MESSAGES.invalidCode;
+    return { ok: false, error, status: tried.locked ? 429 : 401 };
+  }
+  await freshSecondFactor(context.db, user.sessionId, now);
+  return { ok: true };
 }

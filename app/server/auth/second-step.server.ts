@@ -114,3 +114,15 @@ export async function completeSecondStepWith(
     now,
   });
 }
+
+/**
+ * What the second step offers this account, in one read: the authenticator app's code (when it is set up), its
+ * passkeys, and recovery codes only while some are unused. A passkey-only account is never asked for an app's code.
+ */
+export async function secondStepWays(db: Db, userId: string) {
+  const row = await db.get<{ app: number; passkeys: number; codes: number }>(sql`
+    SELECT EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL) AS app,
+           (SELECT count(*) FROM passkeys WHERE user_id = ${userId}) AS passkeys,
+           (SELECT count(*) FROM recovery_codes WHERE user_id = ${userId} AND used_at IS NULL) AS codes`);
+  return { app: Boolean(row?.app), passkey: (row?.passkeys ?? 0) > 0, recoveryCodes: (row?.codes ?? 0) > 0 };
+}
