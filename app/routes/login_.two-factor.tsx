@@ -4,9 +4,8 @@ import { UsePasskeyButton } from "~/components/passkeys/use-passkey-button";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { refusalOf } from "~/lib/forms";
 import { secondStepSchema, TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
-import { listPasskeys } from "~/server/auth/passkeys.server";
 import { isSecondFactorLocked } from "~/server/auth/second-factor-proof.server";
-import { completeSecondStep } from "~/server/auth/second-step.server";
+import { completeSecondStep, secondStepWays } from "~/server/auth/second-step.server";
 import { clearChallengeCookie, openChallenge } from "~/server/auth/sign-in.server";
 import type { AppEnv } from "~/server/env.server";
 import { readValidForm } from "~/server/form.server";
@@ -34,11 +33,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user) throw redirect(user.role === "admin" ? "/admin" : "/dashboard");
   const challenge = await openChallenge(context, request);
   if (!challenge) throw await challengeGone(context.env);
+  // The account's ways in: a passkey-only account is asked for its passkey, never for an app's code, and recovery
+  // codes are offered only while some are unused.
+  const ways = await secondStepWays(context.db, challenge.user.id);
+  const askedForRecovery = new URL(request.url).searchParams.get("method") === "recovery";
+  const method = askedForRecovery && ways.recoveryCodes ? "recovery" : ways.app ? "totp" : null;
   return {
-    method: new URL(request.url).searchParams.get("method") === "recovery" ? "recovery" : "totp",
+    method,
+    ways,
     locked: await isSecondFactorLocked(context.db, challenge.user.id),
-    // An account with a passkey may use it instead of a code.
-    passkey: (await listPasskeys(context, challenge.user.id)).length > 0,
+    supportEmail: context.env.SUPPORT_EMAIL,
   };
 }
 
@@ -54,43 +58,51 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route.ComponentProps) {
-  const { method, locked, passkey } = loaderData;
+  const { method, ways, locked, supportEmail } = loaderData;
   const recovery = method === "recovery";
   const error = reply?.error ?? (locked ? TWO_FACTOR_MESSAGES.locked : null);
+  const link = "text-brand underline underline-offset-2 hover:no-underline";
   return (
     <AuthCard title="Two-factor authentication">
-      <FormErrors reply={reply}>
-        {/* Keyed on the method, so switching between the two empties the field. */}
-        <Form method="post" className="space-y-4" key={method}>
+      {method === null ? (
+        <>
           {error ? <Banner tone="error">{error}</Banner> : null}
-          <input type="hidden" name="method" value={method} />
-          {recovery ? (
-            <Field
-              label={TWO_FACTOR_MESSAGES.recoveryPrompt}
-              name="code"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder="xxxxx-xxxxx"
-              required
-            />
-          ) : (
-            <Field
-              label={TWO_FACTOR_MESSAGES.codePrompt}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="123456"
-              maxLength={7}
-              required
-            />
-          )}
-          <SubmitButton pendingText="Verifying..." className="w-full">
-            Verify
-          </SubmitButton>
-        </Form>
-      </FormErrors>
-      {passkey ? (
+          <p className="text-sm text-ink-muted">Confirm it is you with your passkey.</p>
+        </>
+      ) : (
+        <FormErrors reply={reply}>
+          {/* Keyed on the method, so switching between the two empties the field. */}
+          <Form method="post" className="space-y-4" key={method}>
+            {error ? <Banner tone="error">{error}</Banner> : null}
+            <input type="hidden" name="method" value={method} />
+            {recovery ? (
+              <Field
+                label={TWO_FACTOR_MESSAGES.recoveryPrompt}
+                name="code"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="xxxxx-xxxxx"
+                required
+              />
+            ) : (
+              <Field
+                label={TWO_FACTOR_MESSAGES.codePrompt}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                placeholder="123456"
+                maxLength={7}
+                required
+              />
+            )}
+            <SubmitButton pendingText="Verifying..." className="w-full">
+              Verify
+            </SubmitButton>
+          </Form>
+        </FormErrors>
+      )}
+      {ways.passkey ? (
         <UsePasskeyButton
           url="/passkeys/verify"
           label="Use a passkey"
@@ -99,19 +111,27 @@ export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route
         />
       ) : null}
       <div className="mt-6 space-y-2 text-sm">
-        <p>
-          {recovery ? (
-            <Link to="/login/two-factor" className="text-brand underline underline-offset-2 hover:no-underline">
+        {recovery && ways.app ? (
+          <p>
+            <Link to="/login/two-factor" className={link}>
               Use your authenticator app instead
             </Link>
-          ) : (
-            <Link
-              to="/login/two-factor?method=recovery"
-              className="text-brand underline underline-offset-2 hover:no-underline"
-            >
+          </p>
+        ) : null}
+        {!recovery && ways.recoveryCodes ? (
+          <p>
+            <Link to="/login/two-factor?method=recovery" className={link}>
               Use a recovery code instead
             </Link>
-          )}
+          </p>
+        ) : null}
+        <p className="text-ink-muted">
+          {`Lost your ${ways.app ? "authenticator" : "passkey"}${ways.recoveryCodes ? " and your recovery codes" : ""}?`}{" "}
+          Write to{" "}
+          <a href={`mailto:${supportEmail}`} className={link}>
+            {supportEmail}
+          </a>{" "}
+          from this account&apos;s e-mail address.
         </p>
         <p>
           <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:no-underline">

@@ -2,6 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
+import { TWO_FACTOR_MESSAGES } from "~/lib/schemas/two-factor";
 import { completeSecondStepWith } from "~/server/auth/second-step.server";
 import { openChallenge } from "~/server/auth/sign-in.server";
 import { appEnv, cookieFrom, countRows, db, getPage } from "../support/fixtures";
@@ -43,6 +44,27 @@ describe("a passkey as the sign-in's second step", () => {
     // The second step is over: its cookie is cleared, and it cannot be answered again.
     expect(cookieFrom(response, "sign-in-challenge")).toBe("sign-in-challenge=");
     expect(await countRows("sign_in_challenges", "user_id = ?", client.id)).toBe(0);
+  });
+
+  it("speaks to a passkey-only account as one: its passkey first, its recovery codes on request, never an app's code", async () => {
+    const client = await personWithPasskey();
+    const challenge = await passwordDone(client.email);
+    const html = await (await getPage("/login/two-factor", challenge)).text();
+    expect(html).toContain("Confirm it is you with your passkey.");
+    expect(html).toContain("Use a passkey");
+    expect(html).not.toContain(TWO_FACTOR_MESSAGES.codePrompt);
+    expect(html).not.toContain("authenticator");
+    // The first passkey brought recovery codes: they are offered, and their field is there on request.
+    expect(html).toContain("Use a recovery code instead");
+    const recovery = await (await getPage("/login/two-factor?method=recovery", challenge)).text();
+    expect(recovery).toContain(TWO_FACTOR_MESSAGES.recoveryPrompt);
+    expect(recovery).not.toContain("Use your authenticator app instead");
+    // With every code used, none is offered, and the way to support is.
+    await env.DB.prepare("UPDATE recovery_codes SET used_at = 1 WHERE user_id = ?").bind(client.id).run();
+    const spent = await (await getPage("/login/two-factor?method=recovery", challenge)).text();
+    expect(spent).not.toContain("Use a recovery code instead");
+    expect(spent).not.toContain(TWO_FACTOR_MESSAGES.recoveryPrompt);
+    expect(spent).toContain("Lost your passkey?");
   });
 
   it("takes an admin with an authenticator app and a passkey to the back office", async () => {

@@ -26,6 +26,7 @@ import {
 import {
   challengeCookieFrom,
   enrolThroughPages,
+  giveRecoveryCodes,
   passwordStep,
   recoveryCodesFrom,
   secondStep,
@@ -245,7 +246,12 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     expect(html).toContain(TWO_FACTOR_MESSAGES.codePrompt);
     // HTML attribute names are case-insensitive; React writes them as in JSX.
     expect(html).toMatch(/<input[^>]*name="code"[^>]*inputmode="numeric"[^>]*autocomplete="one-time-code"/i);
-    expect(html).toContain("Use a recovery code instead");
+    // No recovery code to offer (this account has none left), so none is offered; the support line is.
+    expect(html).not.toContain("Use a recovery code instead");
+    expect(html).toContain("Lost your authenticator?");
+    await giveRecoveryCodes(user.id);
+    const withCodes = await (await getPage("/login/two-factor", challengeCookieFrom(first))).text();
+    expect(withCodes).toContain("Use a recovery code instead");
     const recovery = await (await getPage("/login/two-factor?method=recovery", challengeCookieFrom(first))).text();
     expect(recovery).toContain(TWO_FACTOR_MESSAGES.recoveryPrompt);
   });
