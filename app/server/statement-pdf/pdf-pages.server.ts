@@ -189,7 +189,11 @@ export class PdfPages {
     this.text(value, MARGIN, this.y, { muted: true });
   }
 
-  /** A table: its header, then its rows, the header again at the top of each page it continues on. */
+  /**
+   * A table: its header, then its rows, the header again at the top of each page it continues on. A left-aligned
+   * value runs on into the empty cells after it, as in a spreadsheet: a row's label ("Opening balance") is not cut
+   * at its column's edge when the row has nothing else to say there.
+   */
   table(columns: PdfColumn[], rows: PdfRow[]) {
     const lefts: number[] = [];
     let x = MARGIN;
@@ -198,12 +202,18 @@ export class PdfPages {
       x += column.width * this.width;
     }
     const tableRight = x;
+    const lastEmptyAfter = (cells: string[], index: number) => {
+      let last = index;
+      while (last + 1 < columns.length && !cells[last + 1]) last++;
+      return last;
+    };
     const line = (cells: string[], bold: boolean, muted = false) => {
       cells.forEach((value, index) => {
         const column = columns[index];
         const left = lefts[index] ?? MARGIN;
         if (!column || value === "") return;
-        const right = left + column.width * this.width - 4;
+        const through = column.align === "right" ? index : lastEmptyAfter(cells, index);
+        const right = (lefts[through] ?? left) + (columns[through]?.width ?? column.width) * this.width - 4;
         const font = bold ? this.bold : this.regular;
         const shown = fitted(font, printable(font, value), BODY_SIZE, right - left);
         const at = column.align === "right" ? right - font.widthOfTextAtSize(shown, BODY_SIZE) : left;
