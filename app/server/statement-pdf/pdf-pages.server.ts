@@ -28,6 +28,11 @@ const FOOTER_Y = 28;
 const BOTTOM = 60;
 const BODY_SIZE = 8.5;
 const ROW_HEIGHT = 13;
+/**
+ * The space a table keeps between a column's text and the next column's: a right-aligned amount followed by a
+ * left-aligned word would otherwise meet ("$250.00 Declined"). Wider than two figures of the body text.
+ */
+const COLUMN_GAP = 12;
 /** Grey levels: black, and a grey that keeps well above 4.5:1 on white. */
 const INK = 0;
 const MUTED = 0.3;
@@ -213,7 +218,9 @@ export class PdfPages {
         const left = lefts[index] ?? MARGIN;
         if (!column || value === "") return;
         const through = column.align === "right" ? index : lastEmptyAfter(cells, index);
-        const right = (lefts[through] ?? left) + (columns[through]?.width ?? column.width) * this.width - 4;
+        const columnEnd = (lefts[through] ?? left) + (columns[through]?.width ?? column.width) * this.width;
+        // The last column ends with the table's rule, so its amounts line up with the rule's end.
+        const right = through === columns.length - 1 ? columnEnd : columnEnd - COLUMN_GAP;
         const font = bold ? this.bold : this.regular;
         const shown = fitted(font, printable(font, value), BODY_SIZE, right - left);
         const at = column.align === "right" ? right - font.widthOfTextAtSize(shown, BODY_SIZE) : left;
