@@ -8,7 +8,7 @@ import { SUMMARY_COLUMN_LABELS, summaryCells } from "~/lib/yearly-summary";
 import { clientStatement, parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
 import { parseSummaryYear, type SummaryYear, yearlySummary } from "~/server/ledger/yearly-summary.server";
 import { appEnv, createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
-import { lineStarting, pdfPages } from "../support/pdf-text";
+import { lineStarting, type PdfPiece, pdfPages, pdfPieces, piecesByLine } from "../support/pdf-text";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -16,6 +16,22 @@ const YEAR = parseSummaryYear("2025") as SummaryYear;
 /** The ASCII minus the PDF's fonts write for the page's typographic one. */
 const printed = (text: string) => text.replace(/\u2212/g, "-");
 const pageText = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
+const texts = (line: PdfPiece[] | undefined) => line?.map((piece) => piece.text);
+
+/** A client with `rows` approved (each decided when made), signed in: the 2025 summary's PDF lines, and its page. */
+async function summaryOf(rows: Array<Parameters<typeof insertTransaction>[1]>) {
+  const admin = await createUser({ role: "admin" });
+  const client = await createUser();
+  await markVerified(client.id);
+  for (const row of rows) {
+    await insertTransaction(client.id, { status: "approved", decidedBy: admin.id, decidedAt: row?.createdAt, ...row });
+  }
+  const cookie = await sessionCookieFor(client.id);
+  const pdf = await getPage("/statements/year/2025.pdf", cookie);
+  expect(pdf.status).toBe(200);
+  const lines = (await pdfPieces(await pdf.arrayBuffer())).flatMap(piecesByLine);
+  return { client, lines, page: await pageText(await getPage("/statements/year/2025", cookie)) };
+}
 
 /** Rows asked for from December 2024 to December 2025, some decided up to 40 days later (into 2026), some not. */
 const operations = fc.array(
@@ -56,11 +72,11 @@ describe("a year's summary", () => {
           const statement = await clientStatement(db, client, parseStatementMonth(m.month) as StatementPeriod);
           expect(m.closingCents).toBe(statement.closingCents);
           expect(m.movedCents).toBe(statement.closingCents - statement.openingCents);
-          expect(m.depositsCents + m.feesCents - m.withdrawalsCents + m.profitAndLossCents).toBe(m.movedCents);
+          expect(m.depositsCents + m.feeDepositsCents - m.withdrawalsCents + m.profitAndLossCents).toBe(m.movedCents);
           const total = (...types: string[]) =>
             statement.totals.filter((t) => types.includes(t.type)).reduce((sum, t) => sum + t.signedCents, 0);
           expect(m.depositsCents).toBe(total("deposit", "stock_deposit"));
-          expect(m.feesCents).toBe(total("fee_deposit"));
+          expect(m.feeDepositsCents).toBe(total("fee_deposit"));
           expect(m.withdrawalsCents).toBe(0 - total("withdraw"));
           expect(m.profitAndLossCents).toBe(total("profit", "loss"));
         }
@@ -104,7 +120,7 @@ describe("a year's summary", () => {
     expect(summary.openingCents).toBe(100_000);
     expect(summary.total).toEqual({
       depositsCents: 250_000,
-      feesCents: 1_500,
+      feeDepositsCents: 1_500,
       withdrawalsCents: 50_000,
       profitAndLossCents: 12_345 - 20_000,
       movedCents: 250_000 + 1_500 - 50_000 + 12_345 - 20_000,
@@ -151,6 +167,28 @@ describe("a year's summary", () => {
     const month = await pageText(await getPage("/statements/2025-03", cookie));
     expect(month).toContain('href="/statements/2025-03.pdf"');
     expect(month).toContain(client.email);
+  });
+
+  it("reads a fee deposit as money in: under 'Fee deposits', beside the deposits, never as a charge", async () => {
+    const { lines, page } = await summaryOf([
+      { transactionType: "fee_deposit", amountCents: 1_500, createdAt: Date.UTC(2025, 0, 20) },
+    ]);
+    const header = lines.find((line) => line[0]?.text === "Month");
+    expect(texts(header)).toEqual([
+      "Month",
+      "Deposits",
+      "Fee deposits",
+      "Withdrawals",
+      "Profit and loss",
+      "Closing balance",
+    ]);
+    // The amount stands right-aligned under its column's name.
+    const column = header?.[2];
+    const january = lines.find((line) => line[0]?.text === "January 2025");
+    const underFeeDeposits = january?.find((piece) => Math.abs(piece.right - (column?.right ?? 0)) < 0.5);
+    expect(underFeeDeposits?.text).toBe("$15.00");
+    expect(page).toContain(">Fee deposits<");
+    expect(page).not.toContain(">Fees<");
   });
 
   it("is the signed-in client's own, and a malformed or future year has none", async () => {

@@ -35,7 +35,7 @@ export function parseSummaryYear(input: string, now = Date.now()): SummaryYear |
  */
 const COLUMNS = {
   depositsCents: ["plainDeposits", "stockBalance"],
-  feesCents: ["feeDeposits"],
+  feeDepositsCents: ["feeDeposits"],
   withdrawalsCents: ["withdrawals"],
   profitAndLossCents: ["totalProfit"],
 } as const satisfies Record<string, readonly FigureName[]>;
@@ -98,7 +98,7 @@ export async function yearlySummary(db: Db, client: { id: string; email: string 
     months,
     total: {
       depositsCents: sum("depositsCents"),
-      feesCents: sum("feesCents"),
+      feeDepositsCents: sum("feeDepositsCents"),
       withdrawalsCents: sum("withdrawalsCents"),
       profitAndLossCents: sum("profitAndLossCents"),
       movedCents: sum("movedCents"),
