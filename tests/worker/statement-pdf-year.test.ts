@@ -191,6 +191,25 @@ describe("a year's summary", () => {
     expect(page).not.toContain(">Fees<");
   });
 
+  it("prints a month in which nothing was gained or lost as $0.00, without a sign", async () => {
+    const { lines, page } = await summaryOf([
+      { amountCents: 100_000, createdAt: Date.UTC(2025, 0, 9) },
+      { transactionType: "profit", tradingPair: "BTC/USD", amountCents: 2_500, createdAt: Date.UTC(2025, 2, 3) },
+      { transactionType: "loss", tradingPair: "BTC/USD", amountCents: 2_500, createdAt: Date.UTC(2025, 2, 4) },
+    ]);
+    expect(texts(lines.find((line) => line[0]?.text === "February 2025"))).toEqual([
+      "February 2025",
+      ...Array(4).fill("$0.00"),
+      "$1,000.00",
+    ]);
+    // A profit and a loss that cancel out are nothing gained or lost either, and so is the year.
+    expect(texts(lines.find((line) => line[0]?.text === "March 2025"))?.[4]).toBe("$0.00");
+    expect(texts(lines.find((line) => line[0]?.text === "Year 2025"))?.[4]).toBe("$0.00");
+    const signedZeros = lines.flat().filter((piece) => /^[-+]\$0\.00$/.test(piece.text));
+    expect(signedZeros.map((piece) => piece.text)).toEqual([]);
+    expect(page).not.toMatch(/[+\u2212]\$0\.00/);
+  });
+
   it("is the signed-in client's own, and a malformed or future year has none", async () => {
     const client = await createUser();
     await insertTransaction(client.id, { amountCents: 1_000, createdAt: Date.UTC(2025, 3, 1) });
