@@ -17,12 +17,19 @@ const YEAR = parseSummaryYear("2025") as SummaryYear;
 const printed = (text: string) => text.replace(/\u2212/g, "-");
 const pageText = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
 const texts = (line: PdfPiece[] | undefined) => line?.map((piece) => piece.text);
+/** When a client's account was opened: the fixtures open it now, and the tests' rows are dated in the past. */
+const openedOn = (userId: string, at: number) =>
+  env.DB.prepare("UPDATE users SET created_at = ? WHERE id = ?").bind(at, userId).run();
 
-/** A client with `rows` approved (each decided when made), signed in: the 2025 summary's PDF lines, and its page. */
-async function summaryOf(rows: Array<Parameters<typeof insertTransaction>[1]>) {
+/**
+ * A client whose account was opened on `openedAt`, with `rows` approved (each decided when made), signed in: the
+ * 2025 summary's PDF lines, and its page.
+ */
+async function summaryOf(rows: Array<Parameters<typeof insertTransaction>[1]>, openedAt = Date.UTC(2024, 0, 1)) {
   const admin = await createUser({ role: "admin" });
   const client = await createUser();
   await markVerified(client.id);
+  await openedOn(client.id, openedAt);
   for (const row of rows) {
     await insertTransaction(client.id, { status: "approved", decidedBy: admin.id, decidedAt: row?.createdAt, ...row });
   }
@@ -52,6 +59,7 @@ describe("a year's summary", () => {
       fc.asyncProperty(operations, async (ops) => {
         const client = await createUser();
         await markVerified(client.id);
+        await openedOn(client.id, Date.UTC(2024, 10, 1));
         for (const op of ops) {
           await insertTransaction(client.id, {
             transactionType: op.transactionType,
@@ -92,6 +100,7 @@ describe("a year's summary", () => {
     const admin = await createUser({ role: "admin" });
     const client = await createUser({ firstName: "Casey" });
     await markVerified(client.id);
+    await openedOn(client.id, Date.UTC(2024, 10, 1));
     const approved = (at: number, values: Parameters<typeof insertTransaction>[1]) =>
       insertTransaction(client.id, {
         status: "approved",
@@ -208,6 +217,45 @@ describe("a year's summary", () => {
     const signedZeros = lines.flat().filter((piece) => /^[-+]\$0\.00$/.test(piece.text));
     expect(signedZeros.map((piece) => piece.text)).toEqual([]);
     expect(page).not.toMatch(/[+\u2212]\$0\.00/);
+  });
+
+  it("starts at the month the account was opened, in its first year", async () => {
+    const openedAt = Date.UTC(2025, 2, 20);
+    const { client, lines, page } = await summaryOf(
+      [{ amountCents: 50_000, createdAt: Date.UTC(2025, 3, 2) }],
+      openedAt,
+    );
+    // The table's rows: six cells, the header apart.
+    const listed = lines.filter((line) => line.length === 6 && line[0]?.text !== "Month").map((line) => line[0]?.text);
+    expect(listed).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => monthLabel(`2025-${String(i + 3).padStart(2, "0")}`)),
+      "Year 2025",
+    ]);
+    expect(texts(lines.find((line) => line[0]?.text === "March 2025"))).toEqual([
+      "March 2025",
+      ...Array(5).fill("$0.00"),
+    ]);
+    expect(page).not.toContain('href="/statements/2025-02"');
+    expect(page).toContain('href="/statements/2025-03"');
+
+    // The years after begin in January; a year before the account has no month, and nothing to add up.
+    const summaryFor = (year: string) => yearlySummary(db, client, parseSummaryYear(year) as SummaryYear, Date.now());
+    expect((await summaryFor("2026")).months[0]?.month).toBe("2026-01");
+    const before = await summaryFor("2024");
+    expect(before.months).toEqual([]);
+    expect(before.total.closingCents).toBe(0);
+
+    // Money dated before the opening (an imported history) still counts, from its month, so the year adds up.
+    await insertTransaction(client.id, {
+      status: "approved",
+      amountCents: 1_000,
+      decidedBy: (await createUser({ role: "admin" })).id,
+      createdAt: Date.UTC(2025, 0, 15),
+      decidedAt: Date.UTC(2025, 0, 15),
+    });
+    const withEarlier = await summaryFor("2025");
+    expect(withEarlier.months[0]?.month).toBe("2025-01");
+    expect(withEarlier.total.closingCents).toBe(51_000);
   });
 
   it("is the signed-in client's own, and a malformed or future year has none", async () => {
