@@ -49,7 +49,7 @@ export default function Statements({ loaderData }: Route.ComponentProps) {
             Yearly summaries
           </h2>
           <p className="text-ink-muted">
-            For each year: deposits, withdrawals, fees, profit and loss and the closing balance, month by month.
+            For each year: deposits, fee deposits, withdrawals, profit and loss and the closing balance, month by month.
           </p>
           <ul className="divide-y divide-border rounded-xl border border-border bg-surface" data-testid="summary-years">
             {years.map((year) => (

@@ -8,7 +8,7 @@ import { SUMMARY_COLUMN_LABELS, summaryCells } from "~/lib/yearly-summary";
 import { clientStatement, parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
 import { parseSummaryYear, type SummaryYear, yearlySummary } from "~/server/ledger/yearly-summary.server";
 import { appEnv, createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
-import { lineStarting, pdfPages } from "../support/pdf-text";
+import { lineStarting, type PdfPiece, pdfPages, pdfPieces, piecesByLine } from "../support/pdf-text";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -16,6 +16,29 @@ const YEAR = parseSummaryYear("2025") as SummaryYear;
 /** The ASCII minus the PDF's fonts write for the page's typographic one. */
 const printed = (text: string) => text.replace(/\u2212/g, "-");
 const pageText = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
+const texts = (line: PdfPiece[] | undefined) => line?.map((piece) => piece.text);
+/** When a client's account was opened: the fixtures open it now, and the tests' rows are dated in the past. */
+const openedOn = (userId: string, at: number) =>
+  env.DB.prepare("UPDATE users SET created_at = ? WHERE id = ?").bind(at, userId).run();
+
+/**
+ * A client whose account was opened on `openedAt`, with `rows` approved (each decided when made), signed in: the
+ * 2025 summary's PDF lines, and its page.
+ */
+async function summaryOf(rows: Array<Parameters<typeof insertTransaction>[1]>, openedAt = Date.UTC(2024, 0, 1)) {
+  const admin = await createUser({ role: "admin" });
+  const client = await createUser();
+  await markVerified(client.id);
+  await openedOn(client.id, openedAt);
+  for (const row of rows) {
+    await insertTransaction(client.id, { status: "approved", decidedBy: admin.id, decidedAt: row?.createdAt, ...row });
+  }
+  const cookie = await sessionCookieFor(client.id);
+  const pdf = await getPage("/statements/year/2025.pdf", cookie);
+  expect(pdf.status).toBe(200);
+  const lines = (await pdfPieces(await pdf.arrayBuffer())).flatMap(piecesByLine);
+  return { client, lines, page: await pageText(await getPage("/statements/year/2025", cookie)) };
+}
 
 /** Rows asked for from December 2024 to December 2025, some decided up to 40 days later (into 2026), some not. */
 const operations = fc.array(
@@ -36,6 +59,7 @@ describe("a year's summary", () => {
       fc.asyncProperty(operations, async (ops) => {
         const client = await createUser();
         await markVerified(client.id);
+        await openedOn(client.id, Date.UTC(2024, 10, 1));
         for (const op of ops) {
           await insertTransaction(client.id, {
             transactionType: op.transactionType,
@@ -56,11 +80,11 @@ describe("a year's summary", () => {
           const statement = await clientStatement(db, client, parseStatementMonth(m.month) as StatementPeriod);
           expect(m.closingCents).toBe(statement.closingCents);
           expect(m.movedCents).toBe(statement.closingCents - statement.openingCents);
-          expect(m.depositsCents + m.feesCents - m.withdrawalsCents + m.profitAndLossCents).toBe(m.movedCents);
+          expect(m.depositsCents + m.feeDepositsCents - m.withdrawalsCents + m.profitAndLossCents).toBe(m.movedCents);
           const total = (...types: string[]) =>
             statement.totals.filter((t) => types.includes(t.type)).reduce((sum, t) => sum + t.signedCents, 0);
           expect(m.depositsCents).toBe(total("deposit", "stock_deposit"));
-          expect(m.feesCents).toBe(total("fee_deposit"));
+          expect(m.feeDepositsCents).toBe(total("fee_deposit"));
           expect(m.withdrawalsCents).toBe(0 - total("withdraw"));
           expect(m.profitAndLossCents).toBe(total("profit", "loss"));
         }
@@ -76,6 +100,7 @@ describe("a year's summary", () => {
     const admin = await createUser({ role: "admin" });
     const client = await createUser({ firstName: "Casey" });
     await markVerified(client.id);
+    await openedOn(client.id, Date.UTC(2024, 10, 1));
     const approved = (at: number, values: Parameters<typeof insertTransaction>[1]) =>
       insertTransaction(client.id, {
         status: "approved",
@@ -104,7 +129,7 @@ describe("a year's summary", () => {
     expect(summary.openingCents).toBe(100_000);
     expect(summary.total).toEqual({
       depositsCents: 250_000,
-      feesCents: 1_500,
+      feeDepositsCents: 1_500,
       withdrawalsCents: 50_000,
       profitAndLossCents: 12_345 - 20_000,
       movedCents: 250_000 + 1_500 - 50_000 + 12_345 - 20_000,
@@ -151,6 +176,86 @@ describe("a year's summary", () => {
     const month = await pageText(await getPage("/statements/2025-03", cookie));
     expect(month).toContain('href="/statements/2025-03.pdf"');
     expect(month).toContain(client.email);
+  });
+
+  it("reads a fee deposit as money in: under 'Fee deposits', beside the deposits, never as a charge", async () => {
+    const { lines, page } = await summaryOf([
+      { transactionType: "fee_deposit", amountCents: 1_500, createdAt: Date.UTC(2025, 0, 20) },
+    ]);
+    const header = lines.find((line) => line[0]?.text === "Month");
+    expect(texts(header)).toEqual([
+      "Month",
+      "Deposits",
+      "Fee deposits",
+      "Withdrawals",
+      "Profit and loss",
+      "Closing balance",
+    ]);
+    // The amount stands right-aligned under its column's name.
+    const column = header?.[2];
+    const january = lines.find((line) => line[0]?.text === "January 2025");
+    const underFeeDeposits = january?.find((piece) => Math.abs(piece.right - (column?.right ?? 0)) < 0.5);
+    expect(underFeeDeposits?.text).toBe("$15.00");
+    expect(page).toContain(">Fee deposits<");
+    expect(page).not.toContain(">Fees<");
+  });
+
+  it("prints a month in which nothing was gained or lost as $0.00, without a sign", async () => {
+    const { lines, page } = await summaryOf([
+      { amountCents: 100_000, createdAt: Date.UTC(2025, 0, 9) },
+      { transactionType: "profit", tradingPair: "BTC/USD", amountCents: 2_500, createdAt: Date.UTC(2025, 2, 3) },
+      { transactionType: "loss", tradingPair: "BTC/USD", amountCents: 2_500, createdAt: Date.UTC(2025, 2, 4) },
+    ]);
+    expect(texts(lines.find((line) => line[0]?.text === "February 2025"))).toEqual([
+      "February 2025",
+      ...Array(4).fill("$0.00"),
+      "$1,000.00",
+    ]);
+    // A profit and a loss that cancel out are nothing gained or lost either, and so is the year.
+    expect(texts(lines.find((line) => line[0]?.text === "March 2025"))?.[4]).toBe("$0.00");
+    expect(texts(lines.find((line) => line[0]?.text === "Year 2025"))?.[4]).toBe("$0.00");
+    const signedZeros = lines.flat().filter((piece) => /^[-+]\$0\.00$/.test(piece.text));
+    expect(signedZeros.map((piece) => piece.text)).toEqual([]);
+    expect(page).not.toMatch(/[+\u2212]\$0\.00/);
+  });
+
+  it("starts at the month the account was opened, in its first year", async () => {
+    const openedAt = Date.UTC(2025, 2, 20);
+    const { client, lines, page } = await summaryOf(
+      [{ amountCents: 50_000, createdAt: Date.UTC(2025, 3, 2) }],
+      openedAt,
+    );
+    // The table's rows: six cells, the header apart.
+    const listed = lines.filter((line) => line.length === 6 && line[0]?.text !== "Month").map((line) => line[0]?.text);
+    expect(listed).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => monthLabel(`2025-${String(i + 3).padStart(2, "0")}`)),
+      "Year 2025",
+    ]);
+    expect(texts(lines.find((line) => line[0]?.text === "March 2025"))).toEqual([
+      "March 2025",
+      ...Array(5).fill("$0.00"),
+    ]);
+    expect(page).not.toContain('href="/statements/2025-02"');
+    expect(page).toContain('href="/statements/2025-03"');
+
+    // The years after begin in January; a year before the account has no month, and nothing to add up.
+    const summaryFor = (year: string) => yearlySummary(db, client, parseSummaryYear(year) as SummaryYear, Date.now());
+    expect((await summaryFor("2026")).months[0]?.month).toBe("2026-01");
+    const before = await summaryFor("2024");
+    expect(before.months).toEqual([]);
+    expect(before.total.closingCents).toBe(0);
+
+    // Money dated before the opening (an imported history) still counts, from its month, so the year adds up.
+    await insertTransaction(client.id, {
+      status: "approved",
+      amountCents: 1_000,
+      decidedBy: (await createUser({ role: "admin" })).id,
+      createdAt: Date.UTC(2025, 0, 15),
+      decidedAt: Date.UTC(2025, 0, 15),
+    });
+    const withEarlier = await summaryFor("2025");
+    expect(withEarlier.months[0]?.month).toBe("2025-01");
+    expect(withEarlier.total.closingCents).toBe(51_000);
   });
 
   it("is the signed-in client's own, and a malformed or future year has none", async () => {

@@ -1,6 +1,6 @@
 /**
- * A year's summary (/statements/year/{year}): for each month of the year, the money that moved by kind and the
- * closing balance, and the same for the year. Read from `ledger_months` (approved cents per client, type and the
+ * A year's summary (/statements/year/{year}): for each month of the year the account was open, the money that moved
+ * by kind and the closing balance, and the same for the year. Read from `ledger_months` (approved cents per client, type and the
  * UTC month the money moved) plus the year's opening balance, the monthly statement's own `openingQuery`: so each
  * month's closing balance is its statement's, and the cost does not grow with the history.
  */
@@ -12,7 +12,7 @@ import type { TransactionType } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
 import { holderName, openingQuery, type PeriodRefusal } from "./statements.server";
 
-const { ledgerMonths, profiles } = schema;
+const { ledgerMonths, profiles, users } = schema;
 
 export interface SummaryYear {
   year: string;
@@ -35,7 +35,7 @@ export function parseSummaryYear(input: string, now = Date.now()): SummaryYear |
  */
 const COLUMNS = {
   depositsCents: ["plainDeposits", "stockBalance"],
-  feesCents: ["feeDeposits"],
+  feeDepositsCents: ["feeDeposits"],
   withdrawalsCents: ["withdrawals"],
   profitAndLossCents: ["totalProfit"],
 } as const satisfies Record<string, readonly FigureName[]>;
@@ -43,8 +43,22 @@ const COLUMNS = {
 type Column = keyof typeof COLUMNS;
 export type SummaryMonth = SummaryFigures & { month: string };
 
+/**
+ * The summary's first month (0 is January): the month the account was opened in its first year, January after it,
+ * and none (12) in a year before it. Money recorded as moved earlier than the opening (rows written with earlier
+ * dates, as an import may) brings the start back to it, so that the months still add up to the year's figures.
+ */
+function firstMonthIndex(year: number, openedAt: number, openingCents: number, movedMonths: string[]): number {
+  const opened = new Date(openedAt);
+  const openedYear = opened.getUTCFullYear();
+  let first = openedYear < year || openingCents !== 0 ? 0 : openedYear > year ? 12 : opened.getUTCMonth();
+  for (const month of movedMonths) first = Math.min(first, Number(month.slice(5, 7)) - 1);
+  return first;
+}
+
 export async function yearlySummary(db: Db, client: { id: string; email: string }, year: SummaryYear, now: number) {
-  const { profile, opening, rows } = await readTogether(db, {
+  const { account, profile, opening, rows } = await readTogether(db, {
+    account: db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, client.id)).limit(1),
     profile: db
       .select({ firstName: profiles.firstName, lastName: profiles.lastName })
       .from(profiles)
@@ -68,9 +82,11 @@ export async function yearlySummary(db: Db, client: { id: string; email: string 
       ),
   });
   const openingCents = Number(opening[0]?.cents ?? 0);
+  const movedMonths = rows.filter((row) => row.count > 0).map((row) => row.month);
+  const first = firstMonthIndex(Number(year.year), account[0]?.createdAt ?? year.start, openingCents, movedMonths);
   let balance = openingCents;
   const months: SummaryMonth[] = [];
-  for (let index = 0; index < 12 && Date.UTC(Number(year.year), index, 1) <= now; index++) {
+  for (let index = first; index < 12 && Date.UTC(Number(year.year), index, 1) <= now; index++) {
     const month = `${year.year}-${String(index + 1).padStart(2, "0")}`;
     const totals = emptyTotals();
     for (const row of rows) {
@@ -98,7 +114,7 @@ export async function yearlySummary(db: Db, client: { id: string; email: string 
     months,
     total: {
       depositsCents: sum("depositsCents"),
-      feesCents: sum("feesCents"),
+      feeDepositsCents: sum("feeDepositsCents"),
       withdrawalsCents: sum("withdrawalsCents"),
       profitAndLossCents: sum("profitAndLossCents"),
       movedCents: sum("movedCents"),

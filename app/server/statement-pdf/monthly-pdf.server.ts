@@ -10,11 +10,14 @@ import { monthLabel } from "~/lib/statement-month";
 import type { ClientStatement } from "../ledger/statements.server";
 import { type PdfColumn, PdfPages } from "./pdf-pages.server";
 
-/** The columns that say which transaction a row is, as on the page. */
+/**
+ * The columns that say which transaction a row is, as on the page. Each is wide enough for its widest value and the
+ * table's gap after it: a reference of six W's, 'Stock deposit', 'USDT/BTC'.
+ */
 const IDENTITY: PdfColumn[] = [
-  { label: "Reference", width: 0.13 },
-  { label: "Type", width: 0.14 },
-  { label: "Pair / stock", width: 0.13 },
+  { label: "Reference", width: 0.15 },
+  { label: "Type", width: 0.13 },
+  { label: "Pair / stock", width: 0.12 },
 ];
 
 const identityCells = (at: number, row: ClientStatement["requests"][number]) => [

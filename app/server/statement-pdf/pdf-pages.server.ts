@@ -28,6 +28,11 @@ const FOOTER_Y = 28;
 const BOTTOM = 60;
 const BODY_SIZE = 8.5;
 const ROW_HEIGHT = 13;
+/**
+ * The space a table keeps between a column's text and the next column's: a right-aligned amount followed by a
+ * left-aligned word would otherwise meet ("$250.00 Declined"). Wider than two figures of the body text.
+ */
+const COLUMN_GAP = 12;
 /** Grey levels: black, and a grey that keeps well above 4.5:1 on white. */
 const INK = 0;
 const MUTED = 0.3;
@@ -189,7 +194,11 @@ export class PdfPages {
     this.text(value, MARGIN, this.y, { muted: true });
   }
 
-  /** A table: its header, then its rows, the header again at the top of each page it continues on. */
+  /**
+   * A table: its header, then its rows, the header again at the top of each page it continues on. A left-aligned
+   * value runs on into the empty cells after it, as in a spreadsheet: a row's label ("Opening balance") is not cut
+   * at its column's edge when the row has nothing else to say there.
+   */
   table(columns: PdfColumn[], rows: PdfRow[]) {
     const lefts: number[] = [];
     let x = MARGIN;
@@ -198,12 +207,20 @@ export class PdfPages {
       x += column.width * this.width;
     }
     const tableRight = x;
+    const lastEmptyAfter = (cells: string[], index: number) => {
+      let last = index;
+      while (last + 1 < columns.length && !cells[last + 1]) last++;
+      return last;
+    };
     const line = (cells: string[], bold: boolean, muted = false) => {
       cells.forEach((value, index) => {
         const column = columns[index];
         const left = lefts[index] ?? MARGIN;
         if (!column || value === "") return;
-        const right = left + column.width * this.width - 4;
+        const through = column.align === "right" ? index : lastEmptyAfter(cells, index);
+        const columnEnd = (lefts[through] ?? left) + (columns[through]?.width ?? column.width) * this.width;
+        // The last column ends with the table's rule, so its amounts line up with the rule's end.
+        const right = through === columns.length - 1 ? columnEnd : columnEnd - COLUMN_GAP;
         const font = bold ? this.bold : this.regular;
         const shown = fitted(font, printable(font, value), BODY_SIZE, right - left);
         const at = column.align === "right" ? right - font.widthOfTextAtSize(shown, BODY_SIZE) : left;
