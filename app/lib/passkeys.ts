@@ -21,6 +21,9 @@ export const PASSKEY_MESSAGES = {
   lastWayIn: "This passkey is your only way to sign in. Set a password or link a sign-in provider before removing it.",
   adminNeedsSecondFactor:
     "Administrators must keep two-factor sign-in: set up an authenticator app before removing your last passkey.",
+  lastSecondFactor:
+    "This is your last passkey: removing it turns two-factor sign-in off, and your recovery codes stop working. Confirm to remove it.",
+  removedLast: "Passkey removed. Two-factor sign-in is off.",
   expired: "This passkey request has expired or was already used. Please try again.",
   notRecognised: "This passkey is not registered for this account. Try another passkey or sign in another way.",
   failed: "The passkey could not be verified. Please try again.",

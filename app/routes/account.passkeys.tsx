@@ -12,7 +12,12 @@ import type { Route } from "./+types/account.passkeys";
 
 const changeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("rename"), id: z.string().min(1).max(1024), name: z.string().max(200) }),
-  z.object({ intent: z.literal("remove"), id: z.string().min(1).max(1024) }),
+  // `turnsOff` is the confirmation that removing the last second factor turns two-factor sign-in off.
+  z.object({
+    intent: z.literal("remove"),
+    id: z.string().min(1).max(1024),
+    turnsOff: z.literal("confirmed").optional(),
+  }),
   z.object({ intent: z.literal("confirm"), code: z.string().max(32) }),
 ]);
 
@@ -51,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     change.intent === "rename"
       ? await renamePasskey(context, request, user, change)
       : change.intent === "remove"
-        ? await removePasskey(context, request, user, change.id)
+        ? await removePasskey(context, request, user, change.id, change.turnsOff === "confirmed")
         : await confirmWithCode(context, user, change.code);
   if (!result.ok) return back("error", result.error);
   const done = {
@@ -59,5 +64,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     remove: PASSKEY_MESSAGES.removed,
     confirm: PASSKEY_MESSAGES.confirmed,
   };
+  if ("twoFactorOff" in result && result.twoFactorOff) return back("success", PASSKEY_MESSAGES.removedLast);
   return back("success", done[change.intent]);
 }

@@ -23,7 +23,9 @@ import { steadyStep } from "../support/two-factor";
  * own; the first passkey, like the authenticator app, ends every other session; malformed answers are refused.
  */
 
-const remove = (cookie: string, id: string) => postForm("/account/passkeys", { intent: "remove", id }, { cookie });
+// The card's dialog confirms that removing a last passkey turns two-factor sign-in off.
+const remove = (cookie: string, id: string) =>
+  postForm("/account/passkeys", { intent: "remove", id, turnsOff: "confirmed" }, { cookie });
 const passkeysOf = (userId: string) => countRows("passkeys", "user_id = ?", userId);
 const liveSessionsOf = (userId: string) => countRows("sessions", "user_id = ?", userId);
 
@@ -39,7 +41,7 @@ describe("removing a passkey", () => {
     // With the passkey itself confirmed (step-up), the same session may remove it.
     expect((await verifyWithPasskey(owner.authenticator, stale)).status).toBe(200);
     const removed = await remove(stale, owner.authenticator.credentialId);
-    expect(await toastOf(removed)).toEqual({ type: "success", description: PASSKEY_MESSAGES.removed });
+    expect(await toastOf(removed)).toEqual({ type: "success", description: PASSKEY_MESSAGES.removedLast });
     expect(await passkeysOf(owner.id)).toBe(0);
   });
 

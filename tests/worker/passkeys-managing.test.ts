@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
 import { countRows, postForm } from "../support/fixtures";
 import { addPasskey, auditsOf, noticesOf, personWithPasskey, toastOf } from "../support/passkeys";
+import { nextIp, passwordStep } from "../support/two-factor";
 
 /**
  * Renaming and removing passkeys on /account (docs/product.md, "Passkeys"): each change audited and mailed; another
@@ -13,8 +14,8 @@ type Person = Awaited<ReturnType<typeof personWithPasskey>>;
 
 const rename = (person: Person, id: string, name: string) =>
   postForm("/account/passkeys", { intent: "rename", id, name }, { cookie: person.cookie });
-const remove = (person: Person, id: string) =>
-  postForm("/account/passkeys", { intent: "remove", id }, { cookie: person.cookie });
+const remove = (person: Person, id: string, fields: Record<string, string> = {}) =>
+  postForm("/account/passkeys", { intent: "remove", id, ...fields }, { cookie: person.cookie });
 
 const namesOf = async (userId: string) =>
   (
@@ -96,10 +97,20 @@ describe("removing a passkey", () => {
     expect(notice.results.map((row) => JSON.parse(row.payload).passkey)).toEqual(["Chrome on macOS"]);
   });
 
-  it("removes the only passkey of an account that keeps its password", async () => {
+  it("removes the only passkey of an account that keeps its password once told it turns two-factor off", async () => {
     const client = await personWithPasskey();
-    await expectBack(await remove(client, client.authenticator.credentialId), "success", PASSKEY_MESSAGES.removed);
+    const id = client.authenticator.credentialId;
+    // Unconfirmed (a form without the dialog's answer): refused, saying what it would do.
+    await expectBack(await remove(client, id), "error", PASSKEY_MESSAGES.lastSecondFactor);
+    expect(await namesOf(client.id)).toEqual(["Chrome on macOS"]);
+    expect(await countRows("recovery_codes", "user_id = ?", client.id)).toBe(10);
+
+    await expectBack(await remove(client, id, { turnsOff: "confirmed" }), "success", PASSKEY_MESSAGES.removedLast);
     expect(await namesOf(client.id)).toEqual([]);
+    // Two-factor sign-in is off: the codes that stood in for the passkey went with it, and the password signs in.
+    expect(await countRows("recovery_codes", "user_id = ?", client.id)).toBe(0);
+    const signIn = await passwordStep(client.email, undefined, { ip: nextIp() });
+    expect(signIn.headers.get("Location")).toBe("/dashboard");
   });
 
   it("does not find another account's passkey, and changes nothing", async () => {

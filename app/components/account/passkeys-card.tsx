@@ -6,6 +6,7 @@ import { addPasskey } from "~/lib/passkey-client";
 import { MAX_PASSKEYS, PASSKEY_MESSAGES, PASSKEY_NAME_MAX } from "~/lib/passkeys";
 import { AccountCard } from "./account-card";
 import { RecoveryCodes } from "./recovery-codes";
+import { RemovePasskey } from "./remove-passkey";
 
 const ACTION = "/account/passkeys";
 
@@ -113,18 +114,12 @@ export function PasskeysCard({
                     Rename
                   </button>
                 </Form>
-                <Form method="post" action={ACTION} preventScrollReset>
-                  <input type="hidden" name="id" value={passkey.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="remove"
-                    aria-label={`Remove passkey ${passkey.name}`}
-                    className="rounded-md border border-danger/50 px-4 py-2 text-sm font-medium text-danger hover:bg-danger/10"
-                  >
-                    Remove
-                  </button>
-                </Form>
+                <RemovePasskey
+                  id={passkey.id}
+                  name={passkey.name}
+                  // The account's only second factor: removing it turns two-factor sign-in off.
+                  turnsOff={proof === "passkey" && passkeys.length === 1}
+                />
               </div>
             </li>
           ))}
