@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALERT_MESSAGES } from "~/lib/monitoring/alerts";
 import { transactionReference } from "~/lib/reference";
 import { evaluateRules } from "~/server/monitoring/evaluate.server";
 import { listen, until } from "../support/feeds";
@@ -146,6 +147,29 @@ describe("structuring behind earlier small requests", () => {
     const alert = await theAlert(pat.id, "structuring");
     expect(alert.status).toBe("dismissed");
     expect(alert.detail.transactionIds).toEqual(ids);
+  });
+});
+
+describe("deciding an alert that grows", () => {
+  it("refuses a decision taken on fewer requests than the alert now lists, and takes the one on all of them", async () => {
+    const { pat } = await smallThenJustUnder();
+    const alert = await db.$client
+      .prepare("SELECT id FROM monitoring_alerts WHERE user_id = ? AND rule = 'structuring'")
+      .bind(pat.id)
+      .first<{ id: number }>();
+    const id = String(alert?.id);
+    const page = await (await getPage("/admin/alerts", officerCookie)).text();
+    expect(page).toMatch(new RegExp(`name="alertId" value="${id}"/><input type="hidden" name="listed" value="6"/>`));
+
+    const dismiss = (listed: string) =>
+      postForm("/admin/alerts", { intent: "dismiss", alertId: id, listed, reason: "Known" }, { cookie: officerCookie });
+    const stale = await dismiss("4");
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain(ALERT_MESSAGES.grown);
+    expect((await theAlert(pat.id, "structuring")).status).toBe("open");
+
+    expect((await dismiss("6")).status).toBe(200);
+    expect((await theAlert(pat.id, "structuring")).status).toBe("dismissed");
   });
 });
 
