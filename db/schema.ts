@@ -802,7 +802,8 @@ export const clientFlags = sqliteTable(
 /**
  * Transaction monitoring's alerts (docs/product.md, "Transaction monitoring"): one per client, rule and triggering
  * transaction (re-running a rule never duplicates), decided once and never deleted (migration 0022's triggers).
- * `detail` holds the involved transactions' ids and the figures the alert's words need.
+ * `detail` holds the involved transactions' ids and the figures the alert's words need; a windowed rule's open alert
+ * adds the later requests that meet it, never dropping one (migration 0027).
  */
 export const monitoringAlerts = sqliteTable(
   "monitoring_alerts",

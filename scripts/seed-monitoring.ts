@@ -142,9 +142,12 @@ export async function seedDemoMonitoring(target: D1Target = {}, now = Date.now()
   } as Parameters<(typeof rules)[number]>[0]["env"];
   // Without their RETURNING clause: the CLI runs a file's statements without reading rows back, and a statement
   // left with rows to read makes local D1 refuse to commit (SQLITE_BUSY).
+  // A windowed rule is two statements (it opens an alert, then grows the open one), in their order.
   const statements = ids.flatMap((transactionId) =>
-    rules.map((rule) =>
-      inlineSql(rule({ env, scope: { transactionId }, now }) as unknown as SQL).replace(/\s*RETURNING id\s*$/, ""),
+    rules.flatMap((rule) =>
+      [rule({ env, scope: { transactionId }, now })]
+        .flat()
+        .map((statement) => inlineSql(statement as unknown as SQL).replace(/\s*RETURNING id\s*$/, "")),
     ),
   );
   executeStatements(statements, target);

@@ -75,6 +75,7 @@ describe("migrations on an empty D1", () => {
       "ledger_totals_after_update",
       "monitoring_alerts_decided_once",
       "monitoring_alerts_kept",
+      "monitoring_alerts_only_grow",
       "passkeys_at_most_ten",
       "passkeys_counter_forward",
       "proposals_decided_are_immutable",

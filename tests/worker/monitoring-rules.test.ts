@@ -63,10 +63,20 @@ describe("structuring", () => {
     expect(await alertsOf(under.id, "structuring")).toEqual([]);
   });
 
-  it("writes one alert for a pattern, not one more for each request that follows it", async () => {
+  it("writes one alert for a pattern, and the requests that follow it join that alert", async () => {
     const pat = await client();
-    for (const ago of [3 * DAY, 2 * DAY, DAY, 0]) await judge(await request(pat.id, "deposit", 9_000_00, ago));
-    expect(await alertsOf(pat.id, "structuring")).toHaveLength(1);
+    const ids = [];
+    for (const ago of [3 * DAY, 2 * DAY, DAY, 0]) ids.push(await request(pat.id, "deposit", 9_000_00, ago));
+    for (const id of ids) await judge(id);
+    const alert = await theAlert(pat.id, "structuring");
+    expect(alert.triggerId).toBe(ids[2]);
+    expect(alert.detail.transactionIds).toEqual(ids);
+  });
+
+  it("reads an alert written before the just-under figures were kept as it read then", () => {
+    const before = { transactionIds: [1, 2, 3, 4], kind: "request" as const, count: 4, totalCents: 11_350_00 };
+    const detail = { ...before, minCents: 250_00, maxCents: 9_100_00, spanMs: 4 * DAY, thresholdCents: LARGE };
+    expect(alertWords("structuring", detail)).toBe("4 requests in 4 days totalling $11,350.00, each below $10,000.00");
   });
 });
 

@@ -121,6 +121,23 @@ describe("monitoring switched off (the bench's comparison)", () => {
 });
 
 describe("an alert's record", () => {
+  it("grows while open, never losing a request it listed", async () => {
+    const pat = await client();
+    const ids = [];
+    for (const ago of [2 * DAY, DAY, 0]) ids.push(await request(pat.id, "deposit", 9_000_00, ago));
+    for (const id of ids) await judge(id);
+    const setIds = (transactionIds: number[]) =>
+      env.DB.prepare(
+        "UPDATE monitoring_alerts SET detail = json_set(detail, '$.transactionIds', json(?)) WHERE user_id = ?",
+      )
+        .bind(JSON.stringify(transactionIds), pat.id)
+        .run();
+
+    expect(await dbRefusal(setIds(ids.slice(1)))).toContain("an open monitoring alert only grows");
+    await setIds([...ids, 999_999]);
+    expect((await theAlert(pat.id)).detail.transactionIds).toEqual([...ids, 999_999]);
+  });
+
   it("is decided once and never deleted", async () => {
     const pat = await client();
     await judge(await request(pat.id, "deposit", 10_000_00, 0));
@@ -133,6 +150,10 @@ describe("an alert's record", () => {
 
     await decide("dismissed", "Expected: a house sale");
     expect(await dbRefusal(decide("reported", "changed my mind"))).toContain("a monitoring alert is decided once");
+    const grow = env.DB.prepare(
+      "UPDATE monitoring_alerts SET detail = json_insert(detail, '$.transactionIds[#]', 999999) WHERE user_id = ?",
+    ).bind(pat.id);
+    expect(await dbRefusal(grow.run())).toContain("a monitoring alert is decided once");
     expect(
       await dbRefusal(env.DB.prepare("DELETE FROM monitoring_alerts WHERE user_id = ?").bind(pat.id).run()),
     ).toContain("monitoring alerts are never deleted");

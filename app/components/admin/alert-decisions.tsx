@@ -22,10 +22,19 @@ const HINTS: Record<AlertDisposition, string> = {
 };
 
 /**
- * An open alert's three decisions, each its own form with the one text it asks for. A refusal shows under the field
- * of the alert it is about (the reply's subject), never another row's.
+ * An open alert's three decisions, each its own form with the one text it asks for and how many requests the row
+ * lists (an alert that grew since is not decided). A refusal shows under the field of the alert it is about (the
+ * reply's subject), never another row's.
  */
-export function AlertDecisions({ alertId, reply }: { alertId: number; reply: IntentReply | null | undefined }) {
+export function AlertDecisions({
+  alertId,
+  listed,
+  reply,
+}: {
+  alertId: number;
+  listed: number;
+  reply: IntentReply | null | undefined;
+}) {
   const mine = reply?.subject === String(alertId) ? reply : null;
   return (
     <details className="group" open={mine?.tone === "error" ? true : undefined}>
@@ -40,6 +49,7 @@ export function AlertDecisions({ alertId, reply }: { alertId: number; reply: Int
             <FormErrors key={disposition} reply={refusalFor(mine, disposition)}>
               <Form method="post" className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-start">
                 <input type="hidden" name="alertId" value={alertId} />
+                <input type="hidden" name="listed" value={listed} />
                 <Field
                   label={field.label}
                   name={field.name}

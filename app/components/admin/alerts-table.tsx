@@ -94,7 +94,11 @@ export function AlertsTable({ alerts, reply }: { alerts: AlertRowData[]; reply: 
             </ul>
           </td>
           <td className="sm:min-w-[18rem]">
-            {alert.status === "open" ? <AlertDecisions alertId={alert.id} reply={reply} /> : <Decision alert={alert} />}
+            {alert.status === "open" ? (
+              <AlertDecisions alertId={alert.id} listed={alert.transactions.length} reply={reply} />
+            ) : (
+              <Decision alert={alert} />
+            )}
           </td>
         </tr>
       ))}

@@ -30,6 +30,7 @@ export const ALERT_MESSAGES = {
   referenceCharacters: FORM_MESSAGES.forbiddenCharacters("Reference"),
   notFound: "This alert does not exist.",
   alreadyDecided: "This alert was already decided.",
+  grown: "This alert grew since the page showed it: look at its requests again before deciding.",
   clientDeleted: "This client's data was deleted, so no note can be written: dismiss the alert or file a report.",
   dismissed: "Alert dismissed",
   escalated: "Alert escalated: the client is on Watch",

@@ -28,7 +28,10 @@ export const MONITORING_WINDOWS = {
   dormancy: 180 * DAY,
 } as const;
 
-/** Percentages, kept whole so the SQL compares integers: a structuring request is at least 80% of the large amount. */
+/**
+ * Percentages, kept whole so the SQL compares integers: a structuring request "just under" the large amount is at
+ * least 80% of it.
+ */
 export const STRUCTURING_BAND_PERCENT = 80;
 /** A rapid-out withdrawal takes at least 80% of the deposit it follows. */
 export const RAPID_OUT_PERCENT = 80;
@@ -55,6 +58,12 @@ export interface AlertDetail {
   maxCents?: number;
   spanMs?: number;
   thresholdCents?: number;
+  /** Structuring: the requests just under the threshold among them (absent from alerts written before they were). */
+  nearCount?: number;
+  nearTotalCents?: number;
+  nearMinCents?: number | null;
+  nearMaxCents?: number | null;
+  nearKind?: AlertDetail["kind"];
   /** Velocity: the configured count the requests passed. */
   limit?: number;
   depositCents?: number;
@@ -75,21 +84,41 @@ const SECURITY_EVENTS: Record<string, string> = {
   new_browser: "a sign-in from a new browser",
 };
 
+const isJustUnder = (cents: number, thresholdCents: number) => cents * 100 >= thresholdCents * STRUCTURING_BAND_PERCENT;
+
+/**
+ * Structuring's words: when every request is just under the threshold, their range; otherwise the ones just under it
+ * first (how many, their range and total), since they are the pattern the rule is named for, then the whole window.
+ */
+function structuringWords(d: AlertDetail): string {
+  const threshold = formatCents(d.thresholdCents ?? 0);
+  const whole = `${plural(d.count ?? 0, kindWord(d.kind))} in ${plural(days(d.spanMs ?? 0), "day")}`;
+  if (isJustUnder(d.minCents ?? 0, d.thresholdCents ?? 0))
+    return `${whole}, each between ${formatCents(d.minCents ?? 0)} and ${formatCents(d.maxCents ?? 0)} (just under ${threshold})`;
+  const total = `totalling ${formatCents(d.totalCents ?? 0)}`;
+  const near = d.nearCount ?? 0;
+  if (near === 0) return `${whole} ${total}, each below ${threshold}`;
+  const nearMin = formatCents(d.nearMinCents ?? 0);
+  const nearWords =
+    near === 1
+      ? `1 ${kindWord(d.nearKind)} just under ${threshold} (${nearMin})`
+      : `${plural(near, kindWord(d.nearKind))} just under ${threshold} (between ${nearMin} and ${formatCents(d.nearMaxCents ?? 0)}) totalling ${formatCents(d.nearTotalCents ?? 0)}`;
+  return `${nearWords}, among ${whole} ${total}`;
+}
+
 /** Why an alert fired, in words ('3 deposits in 6 days, each between $8,000.00 and $10,000.00'). */
 export function alertWords(rule: MonitoringRule, d: AlertDetail): string {
   const amount = formatCents(d.amountCents ?? 0);
   switch (rule) {
     case "large_transaction":
       return `A ${kindWord(d.kind)} of ${amount}, at or above ${formatCents(d.thresholdCents ?? 0)}`;
-    case "structuring": {
-      const lead = `${plural(d.count ?? 0, kindWord(d.kind))} in ${plural(days(d.spanMs ?? 0), "day")}`;
-      const threshold = d.thresholdCents ?? 0;
-      return (d.minCents ?? 0) * 100 >= threshold * STRUCTURING_BAND_PERCENT
-        ? `${lead}, each between ${formatCents(d.minCents ?? 0)} and ${formatCents(d.maxCents ?? 0)} (just under ${formatCents(threshold)})`
-        : `${lead} totalling ${formatCents(d.totalCents ?? 0)}, each below ${formatCents(threshold)}`;
-    }
+    case "structuring":
+      return structuringWords(d);
     case "velocity":
-      return `${plural(d.count ?? 0, "request")} in 24 hours (more than ${d.limit ?? 0})`;
+      // A velocity alert that grew past its first 24 hours says how long the run of requests has lasted.
+      return (d.spanMs ?? 0) <= DAY
+        ? `${plural(d.count ?? 0, "request")} in 24 hours (more than ${d.limit ?? 0})`
+        : `${plural(d.count ?? 0, "request")} in ${plural(days(d.spanMs ?? 0), "day")} (more than ${d.limit ?? 0} within 24 hours)`;
     case "rapid_in_out":
       return `A withdrawal of ${amount} ${plural(hours(d.spanMs ?? 0), "hour")} after a deposit of ${formatCents(d.depositCents ?? 0)} was approved`;
     case "new_destination_after_security_change":

@@ -34,7 +34,9 @@ const hasProfile = (userId: string) => sql`EXISTS (SELECT 1 FROM profiles WHERE 
  * Decides an open alert: `alertId` and the decision's text come from the form (a reason, a note, a report's
  * reference). Escalating also puts the client on Watch with a note saying which alert it came from, written by the
  * client-notes command's own statements in the same batch; it needs the client's profile, so a deleted client's
- * alert is dismissed or reported instead.
+ * alert is dismissed or reported instead. The form says how many requests the page listed (`listed`): an open
+ * alert grows, and a decision covers only what its officer saw, so one that grew since is refused. A form without
+ * it (a page loaded before it was sent) decides as before.
  */
 export async function decideAlert(
   context: CommandContext,
@@ -56,6 +58,8 @@ export async function decideAlert(
   );
   if (!alert) return { ok: false, error: ALERT_MESSAGES.notFound, status: 404 };
   if (alert.status !== "open") return { ok: false, error: ALERT_MESSAGES.alreadyDecided, status: 409 };
+  const listed = parseRowId(form.get("listed"));
+  const unchanged = listed === null ? sql`` : sql`AND json_array_length(detail, '$.transactionIds') = ${listed}`;
   const escalating = disposition === "escalate";
   const action = `alert.${disposition}` as const;
 
@@ -64,7 +68,7 @@ export async function decideAlert(
       UPDATE monitoring_alerts
       SET status = ${ALERT_DISPOSITIONS[disposition]}, disposed_by = ${admin.id}, disposed_at = ${now},
           disposition_note = ${parsed.note}, report_reference = ${parsed.reference}
-      WHERE id = ${alertId} AND status = 'open' ${escalating ? sql`AND ${hasProfile(alert.userId)}` : sql``}
+      WHERE id = ${alertId} AND status = 'open' ${unchanged} ${escalating ? sql`AND ${hasProfile(alert.userId)}` : sql``}
       RETURNING id`),
     // changes() is the previous statement's: each of these writes only after the one before it did.
     audit: auditInsert({
@@ -91,8 +95,11 @@ export async function decideAlert(
       : {}),
   });
   if (decided.length === 0) {
-    const current = await db.get<{ status: string }>(sql`SELECT status FROM monitoring_alerts WHERE id = ${alertId}`);
+    const current = await db.get<{ status: string; listed: number }>(
+      sql`SELECT status, json_array_length(detail, '$.transactionIds') AS listed FROM monitoring_alerts WHERE id = ${alertId}`,
+    );
     if (current?.status !== "open") return { ok: false, error: ALERT_MESSAGES.alreadyDecided, status: 409 };
+    if (listed !== null && current.listed !== listed) return { ok: false, error: ALERT_MESSAGES.grown, status: 409 };
     return { ok: false, error: ALERT_MESSAGES.clientDeleted, status: 409 };
   }
   afterCommit(context, {

@@ -17,10 +17,14 @@ const RULES = [largeTransaction, structuring, velocity, rapidInOut, newDestinati
 /** How far back the cron looks: its runs overlap (every minute), and the unique key keeps that harmless. */
 export const SCHEDULED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
-/** Every rule over the scope's requests, one statement each, in one batch; how many alerts were written. */
+/**
+ * Every rule over the scope's requests, in one batch (one statement a rule, two a windowed one, in their order); how
+ * many alerts were written or grew.
+ */
 export async function evaluateRules(db: Db, env: AppEnv, scope: TriggerScope, now = Date.now()): Promise<number> {
   const run: RuleRun = { env, scope, now };
-  const written = await writeTogether(db, Object.fromEntries(RULES.map((rule) => [rule.name, rule(run)])));
+  const statements = RULES.flatMap((rule) => [rule(run)].flat().map((write, i) => [`${rule.name}${i}`, write]));
+  const written = await writeTogether(db, Object.fromEntries(statements));
   return Object.values(written).reduce((sum, rows) => sum + rows.length, 0);
 }
 
@@ -31,8 +35,8 @@ export async function evaluateRecentRequests(db: Db, env: AppEnv, now: number): 
 }
 
 /**
- * After a request's batch: its rules in the background, and the desk told when an alert was written; a failure is
- * logged, and the cron's run catches it.
+ * After a request's batch: its rules in the background, and the desk told when an alert was written or grew; a
+ * failure is logged, and the cron's run catches it.
  */
 export function monitorInBackground(
   context: Pick<CommandContext, "db" | "env" | "ctx" | "bindings">,
