@@ -117,7 +117,7 @@ async function sendWithResend(env: AppEnv, row: OutboxRow): Promise<ProviderResu
           : String(error);
     return { kind: "permanent", error: `render: ${reason}` };
   }
-  const resend = new Resend(env.RESEND_API_KEY);
+  const resend = new Resend(env.RESEND_API_KEY, { baseUrl: env.RESEND_BASE_URL });
   const { data, error } = await resend.emails.send(
     {
       from: `${env.BRAND_NAME} <${env.MAIL_FROM}>`,
