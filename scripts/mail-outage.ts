@@ -24,9 +24,9 @@ const f = await runMailOutageDrill({
 
 console.log(`Mail-provider outage of ${f.outageHours} hours (the outbox retries for ${f.retryWindowHours} hours):`);
 console.log(`  notices queued during the outage      ${f.queued}`);
-console.log(`  cron runs                             ${f.cronRuns}`);
+console.log(`  cron runs with a notice due           ${f.cronRuns}`);
 console.log(`  requests refused during the outage    ${f.refusedDuringOutage}`);
-console.log(`  tries of the first notice             ${f.triesOfTheFirst}`);
+console.log(`  tries of the first, delivery included ${f.triesOfTheFirst}`);
 console.log(`  given up (marked failed)              ${f.givenUp}`);
 console.log(`  still pending at the end              ${f.stillPending}`);
 console.log(`  delivered exactly once                ${f.deliveredOnce}`);

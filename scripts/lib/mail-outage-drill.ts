@@ -4,8 +4,8 @@
  * (scripts/lib/mail-simulator.ts), on a simulated clock.
  *
  * The provider fails (503) from the first minute; notices are queued all through the outage, each tried at once as
- * the app does after an action; the cron runs every minute of it. Then the provider recovers and the cron runs on
- * until no notice is pending. A notice is lost when it is not accepted by the provider exactly once: never (it was
+ * the app does after an action; the cron runs every minute of it (a minute in which no notice is due is skipped: its
+ * run would do nothing). Then the provider recovers and the cron runs on until no notice is pending. A notice is lost when it is not accepted by the provider exactly once: never (it was
  * given up, or is still waiting) or twice.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -34,10 +34,11 @@ export interface OutageDrillFigures {
   queued: number;
   /** The outbox's retry window, as the app has it. */
   retryWindowHours: number;
+  /** Cron runs with a notice due. */
   cronRuns: number;
   /** Requests the provider refused during the outage. */
   refusedDuringOutage: number;
-  /** Tries of the notice queued first, until it went out or was given up. */
+  /** Tries of the notice queued first, the one that delivered it included. */
   triesOfTheFirst: number;
   /** Notices marked failed (given up) during the outage. */
   givenUp: number;
@@ -112,27 +113,39 @@ export async function runMailOutageDrill(options: OutageDrillOptions): Promise<O
       return id;
     }
 
+    /** The cron's next minute with work after `after`: a pending notice due, or `until`, whichever comes first. */
+    async function nextRun(after: number, until: number) {
+      const due = await db
+        .select({ at: sql<number | null>`min(${emailOutbox.nextAttemptAt})` })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.status, "pending"))
+        .get();
+      const at = Math.min(due?.at ?? until, until);
+      return Math.max(after + MINUTE, start + Math.ceil((at - start) / MINUTE) * MINUTE);
+    }
+
     const outageEnds = start + options.outageHours * HOUR;
     const queueEvery = (options.outageHours * HOUR) / options.mails;
+    const queueTime = (n: number) => (n < options.mails ? start + n * queueEvery : outageEnds);
     simulator.setMode("fail", options.failStatus ?? 503);
     const ids: number[] = [];
     let cronRuns = 0;
-    for (; now < outageEnds; now += MINUTE) {
-      while (ids.length < options.mails && start + ids.length * queueEvery <= now)
-        ids.push(await queueNotice(ids.length));
+    while (now < outageEnds) {
+      while (ids.length < options.mails && queueTime(ids.length) <= now) ids.push(await queueNotice(ids.length));
       await outbox.deliverDueEmails(db, env, now);
       cronRuns++;
+      now = await nextRun(now, Math.min(queueTime(ids.length), outageEnds));
     }
     const refusedDuringOutage = simulator.state.refused;
-    const pendingCount = async () =>
-      (await db.select({ n: sql<number>`count(*)` }).from(emailOutbox).where(eq(emailOutbox.status, "pending")).get())
-        ?.n ?? 0;
 
     simulator.setMode("ok");
     const drainEnds = outageEnds + (options.drainHours ?? 3) * HOUR;
-    for (; now <= drainEnds && (await pendingCount()) > 0; now += MINUTE) {
+    while (now <= drainEnds) {
       await outbox.deliverDueEmails(db, env, now);
       cronRuns++;
+      const next = await nextRun(now, Number.POSITIVE_INFINITY);
+      if (!Number.isFinite(next)) break;
+      now = next;
     }
 
     const rows = await db.select().from(emailOutbox);
