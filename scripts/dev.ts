@@ -8,14 +8,18 @@
  * - DEV_STATE_DIR: the folder of the local D1 and Durable Object storage (wrangler's .wrangler/state by default).
  * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
  *   cron's every minute; `wrangler dev` never fires cron triggers by itself).
+ * - MAIL_SIMULATOR_PORT: the port of the mail provider's stand-in (scripts/lib/mail-simulator.ts), PORT + 1000 by
+ *   default, so that two checkouts on two ports have two simulators. The app's mail goes there unless .dev.vars names
+ *   a RESEND_BASE_URL off this machine; `npm run mail -- fail` makes it an outage.
  *
  * wrangler dev and the build watcher are restarted when they exit unexpectedly (scripts/lib/supervise.ts); Ctrl-C or
- * SIGTERM stops both, with everything they started.
+ * SIGTERM stops both, with everything they started, and the mail simulator (which runs in this process).
  */
 import { join, resolve } from "node:path";
 import { withFolderLock } from "./lib/folder-lock.ts";
 import { wranglerDevArgs } from "./lib/free-port.ts";
-import { applyMigrations, BIN, type D1Target, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
+import { applyMigrations, BIN, type D1Target, devVar, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
+import { mailSimulatorPort, simulatorSettings, startMailSimulator } from "./lib/mail-simulator.ts";
 import { type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
@@ -28,6 +32,21 @@ const CRON = "* * * * *";
 if (!Number.isFinite(cronEveryMs) || cronEveryMs < 100) throw new Error("DEV_CRON_INTERVAL_MS must be at least 100");
 
 ensureDevVars();
+// Before the build, so that a taken port stops here rather than after a minute of building.
+const mailSimulatorAt = mailSimulatorPort();
+const mailSimulator = await startMailSimulator({ port: mailSimulatorAt, log: (line) => console.log(line) }).catch(
+  (error: Error) => {
+    console.error(
+      `npm run dev: the mail simulator cannot listen on port ${mailSimulatorAt} (${error.message}). ` +
+        "Set MAIL_SIMULATOR_PORT to a free port.",
+    );
+    process.exit(1);
+  },
+);
+const mailSettings = simulatorSettings(
+  { baseUrl: devVar("RESEND_BASE_URL"), apiKey: devVar("RESEND_API_KEY") },
+  mailSimulator.url,
+);
 console.log("Building…");
 run(join(BIN, "react-router"), ["build"]);
 // Another dev server started at the same moment on the same state folder would apply the same migrations.
@@ -52,7 +71,10 @@ const supervised: Supervised[] = [
   supervise({
     name: "wrangler dev",
     command: join(BIN, "wrangler"),
-    args: () => wranglerDevArgs({ port, debuggerPort: process.env.DEBUGGER_PORT, persistTo: target.persistTo }),
+    args: async () => [
+      ...(await wranglerDevArgs({ port, debuggerPort: process.env.DEBUGGER_PORT, persistTo: target.persistTo })),
+      ...Object.entries(mailSettings).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ],
     stdio: ["ignore", 1, 2],
     restartNote: `on ${origin} with the same database`,
   }),
@@ -100,7 +122,7 @@ async function stop(code: number): Promise<never> {
   }
   stopping = true;
   clearInterval(cron);
-  await Promise.all(supervised.map((child) => child.stop()));
+  await Promise.all([...supervised.map((child) => child.stop()), mailSimulator.close()]);
   process.exit(code);
 }
 process.on("SIGINT", () => void stop(0));
@@ -117,6 +139,15 @@ for (const child of supervised) {
 
 printDemoLogins();
 console.log(`Serving on ${origin}.`);
+// `npm run mail` finds the simulator the way this script chose its port.
+const mail = `${process.env.MAIL_SIMULATOR_PORT ? `MAIL_SIMULATOR_PORT=${mailSimulatorAt} ` : port === "8787" ? "" : `PORT=${port} `}npm run mail --`;
+console.log(
+  mailSettings.RESEND_BASE_URL
+    ? `Mail goes to the local mail simulator on ${mailSimulator.url}: \`${mail} fail\` for a provider outage, ` +
+        `\`${mail} ok\` to end it, \`${mail} status\` for what it accepted.`
+    : `Mail goes to ${devVar("RESEND_BASE_URL")} (RESEND_BASE_URL in .dev.vars); the mail simulator on ` +
+        `${mailSimulator.url} is idle.`,
+);
 console.log(
   `The scheduled handler (mail retries, clean-up) runs every ${cronEveryMs / 1000} s: wrangler's warning that ` +
     "scheduled Workers are not triggered locally does not apply.\n",

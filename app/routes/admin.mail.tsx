@@ -60,7 +60,7 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
   return (
     <section className="space-y-6">
       <AdminPageHeader title="Mail">
-        Notices not delivered yet, newest first. A notice the provider cannot take is retried for 24 hours, then marked
+        Notices not delivered yet, newest first. A notice the provider cannot take is retried for 72 hours, then marked
         failed; a failed notice can be resent.
       </AdminPageHeader>
       {keyRefused ? (

@@ -45,6 +45,9 @@ const optionalWholeDollars = (name: string) =>
       .optional(),
   );
 
+/** Resend's API, where mail goes unless RESEND_BASE_URL says otherwise. */
+export const RESEND_API_URL = "https://api.resend.com";
+
 /** A setting that may be absent; an empty value counts as absent. */
 const optionalSetting = z
   .string()
@@ -62,6 +65,16 @@ const appEnvSchema = z
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
     MAIL_API_TOKEN: z.string().min(16, "MAIL_API_TOKEN must be at least 16 characters"),
     RESEND_API_KEY: z.string().optional().default(""),
+    /**
+     * The mail provider's API address (a var): Resend's own by default; under `npm run dev` the local simulator
+     * (scripts/mail-simulator.ts), so that an outage can be tried end to end. Kept without a trailing slash.
+     */
+    RESEND_BASE_URL: z
+      .preprocess(
+        (value) => (value === undefined || value === "" ? RESEND_API_URL : String(value).trim()),
+        z.url({ protocol: /^https?$/, error: "RESEND_BASE_URL must be an http(s) URL such as https://api.resend.com" }),
+      )
+      .transform((url) => url.replace(/\/+$/, "")),
     BRAND_NAME: z.string().min(1),
     SUPPORT_EMAIL: z.email(),
     ADMIN_MAILBOX: z.email(),
@@ -184,6 +197,11 @@ const appEnvSchema = z
   .refine((env) => !(env.ENVIRONMENT === "production" && env.AML_MONITORING === "off"), {
     message: "AML_MONITORING=off is not allowed in production",
     path: ["AML_MONITORING"],
+  })
+  // The API key travels with every request to the provider.
+  .refine((env) => env.ENVIRONMENT !== "production" || env.RESEND_BASE_URL.startsWith("https://"), {
+    message: "RESEND_BASE_URL must be an https URL in production",
+    path: ["RESEND_BASE_URL"],
   })
   .refine((env) => !(env.ENVIRONMENT === "production" && env.OAUTH_TEST_ENDPOINTS), {
     message: "OAUTH_TEST_ENDPOINTS is not allowed in production",

@@ -108,7 +108,7 @@ class DevServer {
     this.port = port;
     this.checkout = checkout;
     this.origin = `http://127.0.0.1:${port}`;
-    const { DEBUGGER_PORT: _ignored, ...inherited } = process.env;
+    const { DEBUGGER_PORT: _debugger, MAIL_SIMULATOR_PORT: _simulator, ...inherited } = process.env;
     this.process = spawn(process.execPath, ["scripts/dev.ts"], {
       cwd: checkout,
       env: { ...inherited, PORT: String(port), DEV_STATE_DIR: this.stateDir, ...env },
@@ -235,7 +235,7 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     assert.equal(admin.status, 200);
   });
 
-  test("the scheduled handler runs under dev and delivers a pending outbox notice", async () => {
+  test("the scheduled handler runs under dev and delivers a pending outbox notice to dev's mail simulator", async () => {
     const from = first.output.length;
     executeStatements(
       [
@@ -255,6 +255,14 @@ describe("npm run dev", { timeout: 400_000 }, () => {
     });
     assert.equal(handled, 1);
     assert.doesNotMatch(first.output, /cron: /, "the timer reported a failure");
+    // Sent, not captured: through the Resend SDK to the simulator this dev server runs on its port + 1000.
+    const simulator = (await (await fetch(`http://127.0.0.1:${first.port + 1000}/_simulator`)).json()) as {
+      mails: Array<{ to: string[] }>;
+    };
+    assert.ok(
+      simulator.mails.some((mail) => mail.to.includes("cron-check@example.invalid")),
+      `the mail simulator did not get the notice\n${first.tail()}`,
+    );
   });
 
   test("an edit to a route file is served after the rebuild, the page and its browser module alike", async () => {

@@ -318,7 +318,7 @@ describe("outbox delivery through the provider", () => {
   );
 
   it(
-    "fails a row only when a try fails 24 hours after it was queued, keeping its attempts and last error",
+    "fails a row only when a try fails 72 hours after it was queued, keeping its attempts and last error",
     async () => {
       const id = await enqueueDeposit();
       const { createdAt } = await rowOf(id);
@@ -336,12 +336,12 @@ describe("outbox delivery through the provider", () => {
         waits.push((row.nextAttemptAt - now) / MINUTE);
         now = row.nextAttemptAt;
       }
-      // 1, 2, 4 … 32 minutes, then hourly, the last wait cut short so that the last try falls on the 24th hour.
-      expect(waits).toEqual([1, 2, 4, 8, 16, 32, ...Array(22).fill(60), 57]);
+      // 1, 2, 4 … 32 minutes, then hourly, the last wait cut short so that the last try falls on the 72nd hour.
+      expect(waits).toEqual([1, 2, 4, 8, 16, 32, ...Array(70).fill(60), 57]);
       expect(now).toBe(createdAt + RETRY_WINDOW_MS);
       expect(await rowOf(id)).toMatchObject({
         status: "failed",
-        attempts: 30,
+        attempts: 78,
         failedAt: createdAt + RETRY_WINDOW_MS,
         lastError: expect.stringMatching(/^503: Service unavailable/),
       });

@@ -9,8 +9,8 @@ import { type EmailData, type EmailTemplate, emailTemplates, renderStoredEmail }
 const { emailOutbox } = schema;
 
 /*
- * The retry policy (docs/decisions/0016-mail-that-never-arrives.md). An outage is retried with capped
- * exponential backoff for a day; a refused API key holds the queue without counting against any notice; a
+ * The retry policy (docs/decisions/0016-mail-that-never-arrives.md, its window from 0054). An outage is retried with
+ * capped exponential backoff for three days; a refused API key holds the queue without counting against any notice; a
  * message the provider refuses as malformed fails at once. A failed notice stays visible on /admin/mail, where
  * an admin can queue it again.
  */
@@ -18,8 +18,11 @@ const { emailOutbox } = schema;
 /** First retry after a minute, then doubling: 1, 2, 4 … 32, then every 60 minutes. */
 export const RETRY_BASE_MS = 60_000;
 export const MAX_RETRY_DELAY_MS = 60 * 60_000;
-/** An outage is retried this long after the notice was queued (created, or re-queued by an admin); then it fails. */
-export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/**
+ * An outage is retried this long after the notice was queued (created, or re-queued by an admin); then it fails.
+ * Three days, so that an outage of a day or a weekend loses nothing (docs/decisions/0054).
+ */
+export const RETRY_WINDOW_MS = 72 * 60 * 60_000;
 /** A claimed row is invisible to other deliverers this long, so the cron and a waitUntil never race. */
 const CLAIM_LEASE_MS = 5 * 60_000;
 
@@ -32,7 +35,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(MAX_RETRY_DELAY_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-/** When an outage stops being retried for this row: a day after it was queued. */
+/** When an outage stops being retried for this row: three days after it was queued. */
 export function retryDeadline(row: Pick<OutboxRow, "createdAt" | "requeuedAt">): number {
   return (row.requeuedAt ?? row.createdAt) + RETRY_WINDOW_MS;
 }
@@ -117,7 +120,7 @@ async function sendWithResend(env: AppEnv, row: OutboxRow): Promise<ProviderResu
           : String(error);
     return { kind: "permanent", error: `render: ${reason}` };
   }
-  const resend = new Resend(env.RESEND_API_KEY);
+  const resend = new Resend(env.RESEND_API_KEY, { baseUrl: env.RESEND_BASE_URL });
   const { data, error } = await resend.emails.send(
     {
       from: `${env.BRAND_NAME} <${env.MAIL_FROM}>`,
@@ -145,8 +148,8 @@ async function sendWithResend(env: AppEnv, row: OutboxRow): Promise<ProviderResu
  * tests) the row is "captured": kept for the local mailbox instead of sent.
  *
  * - Accepted: "sent", with the provider's id.
- * - Outage: "retry" after `retryDelayMs(attempts)`, never later than the row's deadline (a day after it was
- *   queued); a try that fails at or after the deadline marks the row "failed".
+ * - Outage: "retry" after `retryDelayMs(attempts)`, never later than the row's deadline (three days after it
+ *   was queued); a try that fails at or after the deadline marks the row "failed".
  * - Key refused (401/403): "held". The row stays pending, its attempts unchanged, due again at once; only the
  *   error is kept. Nothing is marked failed however long the key stays wrong.
  * - Malformed (other 4xx, or a stored row that does not render): "failed" at once.
