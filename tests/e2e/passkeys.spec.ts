@@ -34,6 +34,8 @@ async function virtualAuthenticator(context: BrowserContext, page: Page) {
   });
   return {
     credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+    /** The device is lost: the passkeys it held are gone. */
+    lose: () => cdp.send("WebAuthn.clearCredentials", { authenticatorId }),
   };
 }
 
@@ -60,9 +62,9 @@ async function signOut(page: Page) {
 
 test.setTimeout(120_000);
 
-test("a client adds a passkey at phone width, signs out, and signs in with it without a password", async ({
+test("a client adds a passkey at phone width, signs in with it, then loses it and comes back with a recovery code", async ({
   browser,
-}) => {
+}, testInfo) => {
   const context = await browser.newContext({
     baseURL: LOCALHOST,
     viewport: { width: 390, height: 844 },
@@ -84,6 +86,12 @@ test("a client adds a passkey at phone width, signs out, and signs in with it wi
 
   await addPasskey(page, "My phone", { password: "client-pass-1" });
   expect(await authenticator.credentials()).toHaveLength(1);
+  // The first passkey turned two-factor sign-in on: its recovery codes are shown, once.
+  const codes = card.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  await expect(card).toContainText("when your passkey is not at hand");
+  const recoveryCode = (await codes.first().innerText()).trim();
+  await page.screenshot({ path: testInfo.outputPath("first-passkey-codes-390.png"), fullPage: true });
   await expect(card.getByTestId("passkey-row")).toContainText("never used");
   expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
@@ -100,6 +108,21 @@ test("a client adds a passkey at phone width, signs out, and signs in with it wi
   );
   await expect(passkeysCard(page).getByTestId("passkey-row")).toContainText("last used");
   expect(email).toContain("@example.com");
+
+  // The phone is lost: the password, then a recovery code, sign in; no app's code is ever asked for.
+  await authenticator.lose();
+  await signOut(page);
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("client-pass-1");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(/\/login\/two-factor$/);
+  await expect(page.getByText("Confirm it is you with your passkey.")).toBeVisible();
+  await expect(page.getByLabel(CODE_PROMPT)).toHaveCount(0);
+  await page.getByRole("link", { name: "Use a recovery code instead" }).click();
+  await page.getByLabel("Enter one of your recovery codes").fill(recoveryCode);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   await context.close();
   expect(errors).toEqual([]);
 });

@@ -25,7 +25,7 @@ export async function evaluateRules(db: Db, env: AppEnv, scope: TriggerScope, no
   const run: RuleRun = { env, scope, now };
   const statements = RULES.flatMap((rule) => [rule(run)].flat().map((write, i) => [`${rule.name}${i}`, write]));
   const written = await writeTogether(db, Object.fromEntries(statements));
-  return Object.values(written).reduce((sum, rows) => sum + rows.length, 0);
+  return Object.values(written).reduce((sum, rows) => sum + (rows?.length ?? 0), 0);
 }
 
 /** The cron's run over the requests made in the last 24 hours before `now` (the trigger's time, fixed by tests). */
