@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { VERIFICATION_LEVEL_LABELS, VERIFICATION_MESSAGES, type VerificationLevel } from "~/lib/verification";
 import {
   depositAllowance,
+  depositLimitReached,
   VERIFICATION_PATH,
   type WithdrawalWindow,
   withdrawalAllowance,
@@ -31,8 +32,12 @@ const VerifyLink = () => (
   </Link>
 );
 
+/** Documents sent and not decided: the way forward is to wait, not a page that can change nothing. */
+const InReview = () => <p>{VERIFICATION_MESSAGES.inReview}</p>;
+
 export function DepositLevelNotice(view: {
   level: VerificationLevel;
+  inReview: boolean;
   daysLeft: number;
   limitCents: number;
   remainingCents: number;
@@ -42,15 +47,23 @@ export function DepositLevelNotice(view: {
     return (
       <LevelBox level="restricted" alert>
         <p>{VERIFICATION_MESSAGES.restricted}</p>
-        <VerifyLink />
+        {view.inReview ? <InReview /> : <VerifyLink />}
       </LevelBox>
     );
   }
+  // At the limit, the form cannot be sent: the notice says why, as an alert.
+  const atLimit = view.remainingCents <= 0;
   return (
-    <LevelBox level="unverified">
-      <p>{depositAllowance(view.limitCents, view.remainingCents)}</p>
-      <p>{`${view.daysLeft === 1 ? "1 day" : `${view.daysLeft} days`} left to verify your identity before new deposits stop.`}</p>
-      <VerifyLink />
+    <LevelBox level="unverified" alert={atLimit}>
+      <p>{atLimit ? depositLimitReached(view.limitCents) : depositAllowance(view.limitCents, view.remainingCents)}</p>
+      {view.inReview ? (
+        <InReview />
+      ) : (
+        <>
+          <p>{`${view.daysLeft === 1 ? "1 day" : `${view.daysLeft} days`} left to verify your identity before new deposits stop.`}</p>
+          <VerifyLink />
+        </>
+      )}
     </LevelBox>
   );
 }
@@ -58,13 +71,14 @@ export function DepositLevelNotice(view: {
 /** Before verification: the refusal and the way out, instead of a form that could not be sent. */
 export function WithdrawalLevelNotice(view: {
   level: VerificationLevel;
+  inReview: boolean;
   limits: Record<WithdrawalWindow, { limitCents: number; remainingCents: number }> | null;
 }) {
   if (view.level !== "verified" || !view.limits) {
     return (
       <LevelBox level={view.level} alert>
         <p>{VERIFICATION_MESSAGES.verifyBeforeWithdrawing}</p>
-        <VerifyLink />
+        {view.inReview ? <InReview /> : <VerifyLink />}
       </LevelBox>
     );
   }

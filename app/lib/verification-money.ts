@@ -34,6 +34,18 @@ export function depositAllowance(limitCents: number, remainingCents: number): st
   return `Until your identity is verified, your deposits (awaiting review and approved) may total ${formatCents(limitCents)}. You can still deposit ${formatCents(Math.max(0, remainingCents))}.`;
 }
 
+/**
+ * Whether the deposit forms are closed to the client: Restricted, or unverified with nothing left under the limit.
+ * A form that could only be refused is not offered (the server refuses it all the same).
+ */
+export const depositFormClosed = (view: { level: string; remainingCents: number }) =>
+  view.level === "restricted" || (view.level === "unverified" && view.remainingCents <= 0);
+
+/** The line above the deposit form once an unverified client's deposits reach the limit: the form cannot be sent. */
+export function depositLimitReached(limitCents: number): string {
+  return `Your deposits (awaiting review and approved) have reached the ${formatCents(limitCents)} an account may hold before its identity is verified: no new deposit can be sent until it is.`;
+}
+
 /** The line above the withdrawal form: a verified client's rolling limits and what is left of each. */
 export function withdrawalAllowance(limits: Record<WithdrawalWindow, { limitCents: number; remainingCents: number }>) {
   return (["day", "month"] as const).map(

@@ -119,6 +119,8 @@ export const VERIFICATION_MESSAGES = {
   fileRefused: "Upload a JPEG, PNG or PDF file of at most 10 MB.",
   fileTooLarge: "This file is larger than 10 MB. Upload a JPEG, PNG or PDF file of at most 10 MB.",
   verifyBeforeWithdrawing: "Verify your identity before you withdraw.",
+  inReview:
+    "Your documents are being reviewed. We will e-mail you as soon as they are decided: there is nothing more to do.",
   restricted:
     "Your account is restricted: verify your identity to make new deposits. Finish your verification in Account Settings.",
   caseLocked: "Your documents are being reviewed and cannot be changed now.",

@@ -5,6 +5,7 @@ import { DepositLevelNotice } from "~/components/verification-money-notice";
 import { refusalOf } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
+import { depositFormClosed } from "~/lib/verification-money";
 import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
@@ -46,7 +47,7 @@ export default function Deposit({ loaderData, actionData }: Route.ComponentProps
         amount={amount}
         idempotencyKey={idempotencyKey}
         reply={actionData}
-        disabled={level.level === "restricted"}
+        disabled={depositFormClosed(level)}
       />
     </section>
   );

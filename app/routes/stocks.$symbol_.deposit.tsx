@@ -6,6 +6,7 @@ import { DepositLevelNotice } from "~/components/verification-money-notice";
 import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
+import { depositFormClosed } from "~/lib/verification-money";
 import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
 import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
@@ -58,7 +59,7 @@ export default function StockDeposit({ loaderData, actionData }: Route.Component
         reply={actionData}
         notice={known ? null : STOCK_MESSAGES.invalidSymbol}
         openQrOnChoice
-        disabled={!known || level.level === "restricted"}
+        disabled={!known || depositFormClosed(level)}
         lockedField={
           <>
             {/* Locked to the URL's stock: shown disabled, sent as a hidden field (an error about it shows here). */}

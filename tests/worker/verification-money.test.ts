@@ -92,6 +92,28 @@ describe("an unverified client's deposits", () => {
     expect(page).toContain('href="/account/verification"');
   });
 
+  it("close the form at the limit, saying why, instead of a Submit that can only be refused", async () => {
+    const person = await client();
+    await insertTransaction(person.id, { amountCents: limitCents });
+    const page = await readable(await getPage("/deposit", person.cookie));
+    expect(page).toContain("have reached the $2,000.00 an account may hold before its identity is verified");
+    expect(page).not.toContain("You can still deposit $0.00.");
+    expect(page).toContain('role="alert" data-testid="verification-level"');
+    const stock = await readable(await getPage("/stocks/AAPL/deposit", person.cookie));
+    expect(stock).toContain("have reached the $2,000.00 an account may hold before its identity is verified");
+  });
+
+  it("say the documents are being reviewed while they are, not the days left and a page that can change nothing", async () => {
+    const person = await client();
+    await setVerificationCase(person.id, "submitted");
+    for (const path of ["/deposit", "/withdraw"]) {
+      const page = await readable(await getPage(path, person.cookie));
+      expect(page, path).toContain(VERIFICATION_MESSAGES.inReview);
+      expect(page, path).not.toMatch(/days? left to verify your identity/);
+      expect(page, path).not.toContain('href="/account/verification"');
+    }
+  });
+
   it("are not limited once the client is verified", async () => {
     const person = await client({ verified: true });
     expect((await deposit(person.cookie, "50000.00")).status).toBe(302);
@@ -139,7 +161,8 @@ describe("an unverified client's withdrawal", () => {
     expect(refused.status).toBe(403);
     const text = await readable(refused);
     expect(text).toContain(VERIFICATION_MESSAGES.verifyBeforeWithdrawing);
-    expect(text).toContain('href="/account/verification"');
+    // The documents are in review: the page says so, rather than send them to verify again.
+    expect(text).toContain(VERIFICATION_MESSAGES.inReview);
     expect(await moneyCounts(person.id)).toEqual(before);
   });
 

@@ -115,9 +115,11 @@ export async function withdrawalRemaining(
 
 /** What the deposit pages show above the form: the level and, before verification, what may still be deposited. */
 export async function depositLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
-  const { level, daysLeft } = await readClientLevel(db, userId, now);
+  const { level, status, daysLeft } = await readClientLevel(db, userId, now);
   return {
     level,
+    // Documents sent and not decided yet: there is nothing to do but wait, and the page says so.
+    inReview: status === "submitted",
     daysLeft,
     limitCents: env.UNVERIFIED_DEPOSIT_LIMIT * 100,
     remainingCents: level === "unverified" ? await depositRemainingCents(db, env, userId) : 0,
@@ -126,6 +128,10 @@ export async function depositLevelView(db: Db, env: AppEnv, userId: string, now 
 
 /** What the withdrawal page shows above the form: whether the client may withdraw, and what is left of each limit. */
 export async function withdrawalLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
-  const { level } = await readClientLevel(db, userId, now);
-  return { level, limits: level === "verified" ? await withdrawalRemaining(db, env, userId, now) : null };
+  const { level, status } = await readClientLevel(db, userId, now);
+  return {
+    level,
+    inReview: status === "submitted",
+    limits: level === "verified" ? await withdrawalRemaining(db, env, userId, now) : null,
+  };
 }
