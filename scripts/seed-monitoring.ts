@@ -9,7 +9,15 @@ import "./lib/app-on-sqlite.ts";
 import type { SQL } from "drizzle-orm";
 import { profileProjectionSql } from "../app/lib/money/rules.ts";
 import { DEMO_ADMIN, DEMO_MONITORED_CLIENT } from "./lib/demo-people.ts";
-import { type D1Target, devVar, executeStatements, inlineSql, query, sqlValue } from "./lib/local-d1.ts";
+import {
+  type D1Target,
+  devVar,
+  executeInChunks,
+  executeStatements,
+  inlineSql,
+  query,
+  sqlValue,
+} from "./lib/local-d1.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -150,7 +158,8 @@ export async function seedDemoMonitoring(target: D1Target = {}, now = Date.now()
         .map((statement) => inlineSql(statement as unknown as SQL).replace(/\s*RETURNING id\s*$/, "")),
     ),
   );
-  executeStatements(statements, target);
+  // Each statement judges one request and judging again writes nothing, so they need not be one batch.
+  executeInChunks(statements, target);
   const [open] = query<{ n: number }>(
     `SELECT count(*) AS n FROM monitoring_alerts WHERE user_id = ${sqlValue(DEMO_MONITORED_CLIENT.id)} AND status = 'open'`,
     target,

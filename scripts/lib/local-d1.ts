@@ -132,6 +132,25 @@ export function executeStatements(statements: string[], target: D1Target = {}): 
   executeFile(`${statements.join(";\n")};\n`, target);
 }
 
+/**
+ * Runs statements that need not be one batch in files of at most `maxChars` each: local D1 refuses a file whose
+ * text passes its limit on a query's length ("statement too long: SQLITE_TOOBIG", 100 KB).
+ */
+export function executeInChunks(statements: string[], target: D1Target = {}, maxChars = 90_000): void {
+  let chunk: string[] = [];
+  let size = 0;
+  for (const statement of statements) {
+    if (chunk.length > 0 && size + statement.length > maxChars) {
+      executeStatements(chunk, target);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(statement);
+    size += statement.length + 2;
+  }
+  if (chunk.length > 0) executeStatements(chunk, target);
+}
+
 function executeFile(sql: string, target: D1Target): void {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "statements.sql");

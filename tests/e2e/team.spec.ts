@@ -33,7 +33,9 @@ test.describe("the team page", () => {
     await page.getByRole("checkbox", { name: /^Support/ }).check();
     await page.getByRole("button", { name: "Send invitation" }).click();
     await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-    await expect(page.getByText("Invited, not yet accepted")).toBeVisible();
+    await expect(
+      page.getByRole("listitem").filter({ hasText: email }).getByText("Invited, not yet accepted"),
+    ).toBeVisible();
     // The form is blank again: a second invitation in a row carries only the roles ticked for it.
     await expect(page.getByLabel("Email")).toHaveValue("");
     await expect(page.getByRole("checkbox", { name: /^Support/ })).not.toBeChecked();
