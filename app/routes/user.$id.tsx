@@ -57,6 +57,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     viewerId: admin.id,
     may: permissionsOf(admin.roles),
     secondApprovalFromCents: secondAdminFromCents(context.env.FOUR_EYES_THRESHOLD),
+    // An unverified client's deposit limit and what is left of it; null once verified (no limit).
+    depositLimit:
+      detail.verification.level === "verified"
+        ? null
+        : {
+            limitCents: context.env.UNVERIFIED_DEPOSIT_LIMIT * 100,
+            leftCents: context.env.UNVERIFIED_DEPOSIT_LIMIT * 100 - detail.verification.depositsTowardsLimitCents,
+          },
     // Requests whose approval waits for a second admin: their row shows that instead of Approve.
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
       p.kind === "request_approval" && p.transactionId !== null ? [p.transactionId] : [],
@@ -136,6 +144,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
     viewerId,
     may,
     secondApprovalFromCents,
+    depositLimit,
     awaitingSecondApproval,
     verification,
     notes,
@@ -223,6 +232,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
           suspended={profile.status === "suspended"}
           idempotencyKey={idempotencyKey}
           secondApprovalFromCents={secondApprovalFromCents}
+          depositLimit={depositLimit}
           mayPostEntries={may.postEntries}
           mayChangeStatus={may.changeClientStatus}
         />

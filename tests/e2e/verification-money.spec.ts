@@ -1,5 +1,13 @@
 import { markVerifiedInDatabase } from "./database";
-import { expect, registerClient, seriousAccessibilityProblems, submitDepositRequest, test } from "./support";
+import {
+  DEMO_SECOND_ADMIN,
+  expect,
+  registerClient,
+  seriousAccessibilityProblems,
+  signIn,
+  submitDepositRequest,
+  test,
+} from "./support";
 
 /**
  * Money by verification level in the browser (docs/product.md, "Identity verification"): a new client sees what
@@ -59,3 +67,26 @@ for (const viewport of [
     await expect(page.getByTestId("verification-level")).toHaveCount(0);
   });
 }
+
+test("the desk is told an unverified client's deposit limit, and warned before an entry passes it", async ({
+  page,
+  browser,
+}) => {
+  await registerClient(page, `Lim${Date.now() % 100000}`);
+  const accountId = (await page.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
+  await admin.goto(`/user/${accountId}`);
+  await admin.getByRole("button", { name: "Deposit", exact: true }).click();
+  await expect(admin.getByRole("status").filter({ hasText: "identity is not verified" })).toContainText(
+    "may total $2,000.00 until it is, and $2,000.00 is left.",
+  );
+  await admin.getByLabel("Deposit amount").fill("2500");
+  await expect(admin.getByRole("alert").filter({ hasText: "past that limit" })).toContainText(
+    "This entry takes them $500.00 past that limit: confirm only if that is intended.",
+  );
+  await admin.getByLabel("Deposit amount").fill("1500");
+  await expect(admin.getByRole("alert").filter({ hasText: "past that limit" })).toHaveCount(0);
+  await adminContext.close();
+});

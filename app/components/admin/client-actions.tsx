@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { typeLabel } from "~/lib/labels";
 import { TRANSACTION_TYPES, type TransactionType } from "~/lib/ledger";
-import { EntryPanel } from "./entry-panel";
+import { type DepositLimit, EntryPanel } from "./entry-panel";
 
 /**
  * The client page's Actions card: one button per entry type (opening the entry panel), and Suspend User or
@@ -13,6 +13,7 @@ export function ClientActions({
   suspended,
   idempotencyKey,
   secondApprovalFromCents,
+  depositLimit,
   mayPostEntries,
   mayChangeStatus,
 }: {
@@ -22,6 +23,8 @@ export function ClientActions({
   idempotencyKey: string;
   /** Entries of this amount or more wait for a second admin. */
   secondApprovalFromCents: number;
+  /** An unverified client's deposit limit and what is left of it; null for a verified client. */
+  depositLimit: DepositLimit | null;
   mayPostEntries: boolean;
   mayChangeStatus: boolean;
 }) {
@@ -66,6 +69,7 @@ export function ClientActions({
           type={entryType}
           idempotencyKey={idempotencyKey}
           secondApprovalFromCents={secondApprovalFromCents}
+          depositLimit={depositLimit}
           onCancel={() => onChoose(null)}
         />
       ) : null}

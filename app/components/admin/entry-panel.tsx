@@ -4,7 +4,8 @@ import { useFieldError } from "~/components/form";
 import { StepUpField } from "~/components/step-up";
 import { formatCents } from "~/lib/format";
 import { typeLabel } from "~/lib/labels";
-import type { TransactionType } from "~/lib/ledger";
+import { parseAmountToCents, type TransactionType } from "~/lib/ledger";
+import { FIGURES } from "~/lib/money/rules";
 import { STOCKS, TRADING_PAIRS } from "~/lib/stocks";
 import { ReasonField } from "./reason-field";
 
@@ -15,17 +16,29 @@ import { ReasonField } from "./reason-field";
  * the surrounding FormErrors) shows under that field; when the server asks for a second-factor code, its field
  * appears here, with the amount still filled in.
  */
+export interface DepositLimit {
+  limitCents: number;
+  leftCents: number;
+}
+
+/** The entry types that count towards an unverified client's deposit limit (the rules table's figure). */
+const COUNTS_TOWARDS_LIMIT = new Set(Object.keys(FIGURES.clientDeposits.weights.approved));
+
 export function EntryPanel({
   type,
   idempotencyKey,
   secondApprovalFromCents,
+  depositLimit,
   onCancel,
 }: {
   type: TransactionType;
   idempotencyKey: string;
   secondApprovalFromCents: number;
+  depositLimit: DepositLimit | null;
   onCancel: () => void;
 }) {
+  const [typedCents, setTypedCents] = useState<number | null>(null);
+  const limit = depositLimit && COUNTS_TOWARDS_LIMIT.has(type) ? depositLimit : null;
   // The key of this entry: the one the page had when the panel opened. The page's data is read again on every live
   // event (each with a new key), and neither the entry being typed nor its key may change under the admin's hands;
   // a posted entry closes the panel, and the next one opens with the page's newer key.
@@ -56,10 +69,12 @@ export function EntryPanel({
           inputMode="decimal"
           required
           {...amount.controlProps}
+          onChange={(event) => setTypedCents(parseAmountToCents(event.target.value))}
           className="mt-1 w-full rounded-md border border-border bg-canvas px-3 py-2"
         />
         {amount.errorText}
       </div>
+      {limit ? <LimitWarning limit={limit} typedCents={typedCents} /> : null}
       {type === "profit" || type === "loss" ? (
         <div>
           <label htmlFor="entry-pair" className="block text-sm font-medium">
@@ -130,5 +145,25 @@ export function EntryPanel({
         </button>
       </div>
     </Form>
+  );
+}
+
+/**
+ * Before an entry that counts towards an unverified client's deposit limit: the limit and what is left of it, and,
+ * once the amount typed passes it, a warning to read before Confirm (the desk may post past it; the client may not).
+ */
+function LimitWarning({ limit, typedCents }: { limit: DepositLimit; typedCents: number | null }) {
+  const left = Math.max(0, limit.leftCents);
+  const over = typedCents !== null && typedCents > left;
+  return (
+    <p
+      role={over ? "alert" : "status"}
+      className={`rounded-md border p-3 text-sm sm:col-span-4 ${over ? "border-danger/50 bg-danger/10" : "border-border"}`}
+    >
+      {`This client's identity is not verified: their deposits may total ${formatCents(limit.limitCents)} until it is, and ${formatCents(left)} is left.`}
+      {over
+        ? ` This entry takes them ${formatCents((typedCents ?? 0) - left)} past that limit: confirm only if that is intended.`
+        : ""}
+    </p>
   );
 }

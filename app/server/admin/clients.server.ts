@@ -2,6 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { flagsOf } from "~/lib/client-flags";
 import type { HistoryFilters } from "~/lib/history-filters";
+import { LEVEL_LIMITS } from "~/lib/money/constraints";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
 import { accountQuery } from "../accounts.server";
@@ -117,7 +118,11 @@ export async function clientDetail(
     previous,
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
-    verification: clientVerification(verification, client.createdAt),
+    verification: {
+      ...clientVerification(verification, client.createdAt),
+      // What counts towards an unverified client's deposit limit (the desk warns before an entry passes it).
+      depositsTowardsLimitCents: figure(ledger, LEVEL_LIMITS.unverifiedDeposits.figure),
+    },
     ...notesPage(notes),
     flags: flagsOf(flags.map((f) => f.flag)),
   };
