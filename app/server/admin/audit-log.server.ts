@@ -45,6 +45,7 @@ function auditQuery(db: Db) {
       id: auditLog.id,
       actorId: auditLog.actorId,
       actorEmail: actors.email,
+      actorRole: actors.role,
       action: auditLog.action,
       target: auditLog.target,
       detail: auditLog.detail,
@@ -64,6 +65,19 @@ function auditQuery(db: Db) {
 
 type AuditRow = Awaited<ReturnType<typeof auditQuery>>[number];
 
+const ACTOR_KINDS = { admin: "Admin", user: "Client" } as const;
+
+/**
+ * Who acted, by kind, since clients write rows too (a cancelled request, their passkeys): "Admin · ops@…",
+ * "Client · jane@…", or "System · cron" for the scheduled job and "System · cli" for `npm run admin:create`, which
+ * act without an account.
+ */
+function actorLabel(row: Pick<AuditRow, "actorId" | "actorEmail" | "actorRole">): string {
+  const kind = row.actorRole ? ACTOR_KINDS[row.actorRole] : "System";
+  const who = row.actorEmail ?? row.actorId;
+  return who ? `${kind} · ${who}` : kind;
+}
+
 /** A row as people read it: when, who, what, on what, and the details as labelled facts. */
 function readable(row: AuditRow) {
   const names: AuditNames = {
@@ -75,8 +89,7 @@ function readable(row: AuditRow) {
   return {
     id: row.id,
     createdAt: row.createdAt,
-    // A command-line tool or the cron acts without an account: its name stands instead ("cli", "cron").
-    admin: row.actorEmail ?? row.actorId ?? "system",
+    by: actorLabel(row),
     action: row.action,
     target: auditTarget(row.target, names),
     facts: auditFacts(row, names),
@@ -100,7 +113,7 @@ export async function listAudit(db: Db, filters: AuditFilters, beforeId?: number
 
 export const AUDIT_CSV_COLUMNS = [
   "Time (UTC)",
-  "Admin",
+  "By",
   "Action",
   "Target",
   "Details",
@@ -122,7 +135,7 @@ export function auditCsv(db: Db, filters: AuditFilters): ReadableStream<Uint8Arr
       const entry = readable(row);
       return [
         new Date(row.createdAt).toISOString(),
-        entry.admin,
+        entry.by,
         entry.action,
         entry.target,
         factsText(entry.facts),
