@@ -99,7 +99,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
-        <TextInput name="client" label="Client id" value={submitted.client} />
+        <TextInput name="client" label="Client (name, e-mail or id)" value={submitted.client} />
         <TextInput name="from" label="From (UTC)" type="date" value={submitted.from} />
         <TextInput name="to" label="To (UTC)" type="date" value={submitted.to} />
         <div className="flex items-center gap-3">

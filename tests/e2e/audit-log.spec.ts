@@ -36,7 +36,7 @@ test("an admin reads today's entries in the audit log and downloads them as CSV"
   await admin.getByRole("link", { name: "Audit Log" }).click();
   await expect(admin).toHaveURL(/\/admin\/audit$/);
   const today = new Date().toISOString().slice(0, 10);
-  await admin.getByLabel("Client id").fill(accountId);
+  await admin.getByLabel("Client (name, e-mail or id)").fill(email);
   await admin.getByLabel("From (UTC)").fill(today);
   await admin.getByLabel("To (UTC)").fill(today);
   await admin.getByRole("button", { name: "Filter" }).click();

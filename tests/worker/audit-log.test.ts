@@ -433,3 +433,60 @@ describe("who acted, on the page and in the CSV", () => {
     ]);
   });
 });
+
+describe("the Client filter", () => {
+  /** Two clients whose names and e-mails nobody else's share, each with one row about them. */
+  async function twoClients() {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const wren = await createUser({ firstName: `Wren${tag}`, email: `wren.${tag}@example.com` });
+    const otto = await createUser({ firstName: `Otto${tag}`, email: `otto_${tag}@example.com` });
+    const insert = env.DB.prepare(
+      "INSERT INTO audit_log (actor_id, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind(admin.id, "client.suspend", `user:${wren.id}`, "{}", Date.UTC(2026, 7, 1)),
+      // About Wren through its detail, not its target.
+      insert.bind(
+        admin.id,
+        "ledger.entry",
+        "transaction:88",
+        JSON.stringify({ client: wren.id, type: "deposit", amountCents: 100 }),
+        Date.UTC(2026, 7, 2),
+      ),
+      insert.bind(admin.id, "client.activate", `user:${otto.id}`, "{}", Date.UTC(2026, 7, 3)),
+    ]);
+    return { tag, wren, otto };
+  }
+
+  const actionsFor = async (client: string) => {
+    const html = await (await getPage(`/admin/audit?client=${encodeURIComponent(client)}`, admin.cookie)).text();
+    return [...html.matchAll(/<td>([a-z_]+\.[a-z_]+)<\/td>/g)].map((match) => match[1]).sort();
+  };
+
+  it("finds a client by part of the name or the e-mail, in any case, or by the exact id", async () => {
+    const { tag, wren, otto } = await twoClients();
+    expect(await actionsFor(`wren${tag.toUpperCase()} tes`)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(`WREN.${tag}@EXAMPLE`)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(wren.id)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(otto.email)).toEqual(["client.activate"]);
+    expect(await actionsFor(tag)).toEqual(["client.activate", "client.suspend", "ledger.entry"]);
+  });
+
+  it("reads LIKE's wildcards as the characters they are", async () => {
+    const { tag } = await twoClients();
+    // "_" is Otto's own character; as a wildcard it would find Wren's "." too.
+    expect(await actionsFor(`_${tag}@`)).toEqual(["client.activate"]);
+    expect(await actionsFor(`%${tag}`)).toEqual([]);
+  });
+
+  it("keeps the filter on the page's links and in its field, labelled for what it takes", async () => {
+    const { wren } = await twoClients();
+    const html = await (await getPage(`/admin/audit?client=${encodeURIComponent(wren.email)}`, admin.cookie)).text();
+    expect(html).toContain(`href="/admin/audit.csv?client=${encodeURIComponent(wren.email)}"`);
+    expect(html).toMatch(/<label[^>]*for="audit-client"[^>]*>Client \(name, e-mail or id\)<\/label>/);
+    const records = csvRecords(
+      await (await getPage(`/admin/audit.csv?client=${encodeURIComponent(wren.email)}`, admin.cookie)).text(),
+    );
+    expect(records.map((record) => record.Action)).toEqual(["ledger.entry", "client.suspend"]);
+  });
+});
