@@ -110,6 +110,7 @@ console.log(
 const shim = new SqliteD1(sqlite);
 const { createDb } = await import("../app/server/db.server.ts");
 const db = createDb(shim as unknown as D1Database);
+const { DEFAULT_VERIFICATION_INTRODUCED_AT: introducedAt } = await import("../app/lib/verification.ts");
 const env = {
   ENVIRONMENT: "development",
   ADMIN_MAILBOX: "desk@bench.example",
@@ -118,6 +119,7 @@ const env = {
   UNVERIFIED_DEPOSIT_LIMIT: 2000,
   WITHDRAWAL_LIMIT_DAY: 25000,
   WITHDRAWAL_LIMIT_MONTH: 100000,
+  VERIFICATION_INTRODUCED_AT: introducedAt,
   // One admin decides every request here: approval limits high enough that each decision is written, as measured.
   FOUR_EYES_THRESHOLD: 1_000_000_000,
   ADMIN_DAILY_LIMIT: 1_000_000_000,
@@ -170,11 +172,11 @@ const reads: Array<[string, () => Promise<unknown>, number]> = [
   ["/transactions, heavy client", () => readHistoryPage(db, { filters: {}, userId: BENCH_USERS.heavy }), 50],
   ["/statements, heavy client", () => statementMonths(db, BENCH_USERS.heavy), 50],
   [`/statements/${lastMonth}, heavy client`, () => monthlyStatement(db, BENCH_USERS.heavy, period), 50],
-  ["/admin (desk)", () => adminDesk(db), 20],
+  ["/admin (desk)", () => adminDesk(db, introducedAt), 20],
   [
     "/admin, client search matching nobody",
     () =>
-      adminDesk(db, {
+      adminDesk(db, introducedAt, {
         search: "nobody-matches",
         status: null,
         level: null,
@@ -186,15 +188,19 @@ const reads: Array<[string, () => Promise<unknown>, number]> = [
       }),
     20,
   ],
-  ["/admin/transactions", () => adminTransactionsPage(db, {}, {}), 50],
+  ["/admin/transactions", () => adminTransactionsPage(db, {}, {}, introducedAt), 50],
   [
     "/admin/transactions?client=… (matching nobody)",
-    () => adminTransactionsPage(db, { client: "nobody-matches" }, {}),
+    () => adminTransactionsPage(db, { client: "nobody-matches" }, {}, introducedAt),
     10,
   ],
-  ["/admin/transactions?min=4999.99 (a rare amount)", () => adminTransactionsPage(db, { minCents: 499_999 }, {}), 10],
-  ["/admin/transactions?status=pending", () => adminTransactionsPage(db, { status: "pending" }, {}), 50],
-  ["/user/{heavy}", () => clientDetail(db, BENCH_USERS.heavy), 50],
+  [
+    "/admin/transactions?min=4999.99 (a rare amount)",
+    () => adminTransactionsPage(db, { minCents: 499_999 }, {}, introducedAt),
+    10,
+  ],
+  ["/admin/transactions?status=pending", () => adminTransactionsPage(db, { status: "pending" }, {}, introducedAt), 50],
+  ["/user/{heavy}", () => clientDetail(db, BENCH_USERS.heavy, introducedAt), 50],
   ["/admin/audit", () => listAudit(db, {}), 50],
   ["/admin/mail", () => mailQueue(db), 50],
   ["realtime: live sessions before a publish", () => liveSessionIds(db, ["a", "b", "c"]), 50],

@@ -279,7 +279,7 @@ export function demoLoginLines(): string[] {
     ),
     `  client  ${DEMO_CLIENT.email} / ${DEMO_CLIENT.password} (identity verified)`,
     `  client2 ${DEMO_SECOND_CLIENT.email} / ${DEMO_SECOND_CLIENT.password} (identity documents waiting in Verifications)`,
-    `  client3 ${DEMO_MONITORED_CLIENT.email} / ${DEMO_MONITORED_CLIENT.password} (one open monitoring alert of each rule)`,
+    `  client3 ${DEMO_MONITORED_CLIENT.email} / ${DEMO_MONITORED_CLIENT.password} (one open monitoring alert of each rule; never verified, so Restricted locally)`,
     "  Ledger entries and withdrawal approvals at or above FOUR_EYES_THRESHOLD (US dollars, .dev.vars) and every",
     "  deposit-wallet change wait for a second admin: propose as one demo admin, approve as the other.",
   ];

@@ -106,7 +106,7 @@ function factValue(key: string, value: unknown, names: AuditNames): string {
 }
 
 /**
- * A row's details as facts, in the order they were stored: the acting admin's e-mail (`by`, the Admin column's)
+ * A row's details as facts, in the order they were stored: the actor's e-mail (`by`, the By column's)
  * and empty values left out, a before and an after made one fact ('Status: Pending → Approved', 'Address: old →
  * new').
  */

@@ -1,7 +1,8 @@
 /**
- * The filters of /admin/audit and its CSV, as the URL carries them (`?admin=<id>&action=ledger.entry&client=<id>
- * &from=2026-01-01&to=2026-01-31`): the admin, the action, the client, and a range of UTC days. As on the
- * transaction histories, a bad date is named and the view shows unfiltered; the CSV refuses it. Browser-safe.
+ * The filters of /admin/audit and its CSV, as the URL carries them (`?admin=<id>&action=ledger.entry&client=jane
+ * &from=2026-01-01&to=2026-01-31`): the admin, the action, the client (an id, or part of a name or e-mail), and a
+ * range of UTC days. As on the transaction histories, a bad date is named and the view shows unfiltered; the CSV
+ * refuses it. Browser-safe.
  */
 import { type DayRange, type ParsedFilters, readDayRange, submittedValues } from "./history-filters";
 
@@ -9,7 +10,10 @@ export interface AuditFilters extends DayRange {
   /** The acting admin's id. */
   admin?: string;
   action?: string;
-  /** A client's id: rows about them (their account, or a detail naming them). */
+  /**
+   * A client's id, or part of their name or e-mail: rows about the accounts it names (their account, or a detail
+   * naming them).
+   */
   client?: string;
 }
 

@@ -34,8 +34,13 @@ export interface VerificationSummary {
   reviewDocumentLabel: string | null;
 }
 
-export function summarizeVerification(state: VerificationState, now: number): VerificationSummary {
-  const level = verificationLevel(state.status, state.createdAt, now);
+/** The summary at `now`, verification having begun at `introducedAt` (the VERIFICATION_INTRODUCED_AT setting). */
+export function summarizeVerification(
+  state: VerificationState,
+  now: number,
+  introducedAt: number,
+): VerificationSummary {
+  const level = verificationLevel(state.status, state.createdAt, now, introducedAt);
   const status = state.status ?? "none";
   const decided = status === "rejected" || status === "more_info_needed";
   return {
@@ -43,7 +48,7 @@ export function summarizeVerification(state: VerificationState, now: number): Ve
     levelLabel: VERIFICATION_LEVEL_LABELS[level],
     status,
     statusLabel: VERIFICATION_STATUS_LABELS[status],
-    daysLeft: level === "verified" ? null : verificationDaysLeft(state.createdAt, now),
+    daysLeft: level === "verified" ? null : verificationDaysLeft(state.createdAt, now, introducedAt),
     reviewNote: decided ? state.reviewNote : null,
     reviewDocumentLabel:
       status === "more_info_needed" && state.reviewDocumentKind ? DOCUMENT_KIND_LABELS[state.reviewDocumentKind] : null,

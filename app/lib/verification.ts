@@ -14,10 +14,12 @@ export const VERIFICATION_DEADLINE_DAYS = 14;
 /** Reminder mails go out when this many days are left (each once). */
 export const VERIFICATION_REMINDER_DAYS = [7, 1] as const;
 /**
- * Verification began on this day: an account registered before it has its 14 days from this day, not from its
- * registration (it could not have verified earlier).
+ * The day verification began in production, the VERIFICATION_INTRODUCED_AT setting's default: an account registered
+ * before it has its 14 days from that day, not from its registration (it could not have verified earlier). The day
+ * in force is the setting (`env.VERIFICATION_INTRODUCED_AT`), which a local run sets earlier so that an old
+ * unverified account can be seen Restricted.
  */
-export const VERIFICATION_INTRODUCED_AT = Date.UTC(2026, 10, 25);
+export const DEFAULT_VERIFICATION_INTRODUCED_AT = Date.UTC(2026, 10, 25);
 /** A proof of address must be issued within this many months. */
 export const PROOF_OF_ADDRESS_MAX_AGE_MONTHS = 3;
 /** Evidence of a verification is kept this many years after the account ends. */
@@ -28,14 +30,17 @@ export const MINIMUM_AGE_YEARS = 18;
 export const VERIFICATION_ROLLING_DAY_MS = DAY_MS;
 export const VERIFICATION_ROLLING_MONTH_MS = 30 * DAY_MS;
 
-/** When a client who registered at `createdAt` must be verified by. */
-export function verificationDueAt(createdAt: number): number {
-  return Math.max(createdAt, VERIFICATION_INTRODUCED_AT) + VERIFICATION_DEADLINE_DAYS * DAY_MS;
+/**
+ * When a client who registered at `createdAt` must be verified by, verification having begun at `introducedAt`
+ * (the VERIFICATION_INTRODUCED_AT setting).
+ */
+export function verificationDueAt(createdAt: number, introducedAt: number): number {
+  return Math.max(createdAt, introducedAt) + VERIFICATION_DEADLINE_DAYS * DAY_MS;
 }
 
 /** Whole days left before the deadline, rounded up (0 once it has passed). */
-export function verificationDaysLeft(createdAt: number, now: number): number {
-  return Math.max(0, Math.ceil((verificationDueAt(createdAt) - now) / DAY_MS));
+export function verificationDaysLeft(createdAt: number, now: number, introducedAt: number): number {
+  return Math.max(0, Math.ceil((verificationDueAt(createdAt, introducedAt) - now) / DAY_MS));
 }
 
 /** When evidence of an account that ended at `endedAt` may be deleted: five years later, to the millisecond. */
@@ -55,9 +60,10 @@ export function verificationLevel(
   status: VerificationStatus | null,
   createdAt: number,
   now: number,
+  introducedAt: number,
 ): VerificationLevel {
   if (status === "approved") return "verified";
-  return now >= verificationDueAt(createdAt) ? "restricted" : "unverified";
+  return now >= verificationDueAt(createdAt, introducedAt) ? "restricted" : "unverified";
 }
 
 /**

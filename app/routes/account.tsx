@@ -53,7 +53,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!account) notFound();
   const verificationState = stateOf(verification);
   return {
-    verification: verificationState ? summarizeVerification(verificationState, Date.now()) : null,
+    verification: verificationState
+      ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
+      : null,
     twoFactor,
     sessions,
     signIns,

@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!state) notFound();
   const now = Date.now();
   return {
-    summary: summarizeVerification(state, now),
+    summary: summarizeVerification(state, now, context.env.VERIFICATION_INTRODUCED_AT),
     editable: isEditableByClient(state.status),
     details,
     files: Object.fromEntries(files.map(({ kind, ...file }) => [kind, file])),

@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const { query, errors } = parseClientList(new URL(request.url).searchParams);
   // A bad parameter is named, and the list shows without it.
-  const desk = await adminDesk(context.db, query);
+  const desk = await adminDesk(context.db, context.env.VERIFICATION_INTRODUCED_AT, query);
   // The open-alerts count is for those who work the alert queue.
   const mayReviewAlerts = mayAct(admin.roles, "reviewAlerts");
   const { openAlerts, ...counts } = desk.counts;

@@ -64,7 +64,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <AdminPageHeader title="Audit Log">
-          Every admin action, newest first. Entries can never be edited or removed.
+          Who did what, newest first: admins, clients and the system. Entries can never be edited or removed.
         </AdminPageHeader>
         {/* A document download, not a client-side navigation: the browser saves the file. */}
         {mayExport ? (
@@ -99,7 +99,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
-        <TextInput name="client" label="Client id" value={submitted.client} />
+        <TextInput name="client" label="Client (name, e-mail or id)" value={submitted.client} />
         <TextInput name="from" label="From (UTC)" type="date" value={submitted.from} />
         <TextInput name="to" label="To (UTC)" type="date" value={submitted.to} />
         <div className="flex items-center gap-3">
@@ -117,7 +117,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {errors.length > 0 ? <Banner tone="error">{`${errors.join(" ")} Showing every entry instead.`}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <StackedTable
-          columns={["Time", "Admin", "Action", "Target", "Details"]}
+          columns={["Time", "By", "Action", "Target", "Details"]}
           className="w-full text-left text-sm sm:min-w-[48rem]"
           bodyClassName={ROWS_CLASS}
         >
@@ -126,7 +126,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               <td>
                 <Moment at={entry.createdAt} />
               </td>
-              <td>{entry.admin}</td>
+              <td>{entry.by}</td>
               <td>{entry.action}</td>
               <td>{entry.target}</td>
               <td>

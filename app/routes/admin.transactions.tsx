@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A bad filter shows its message over the unfiltered first page.
   const position =
     errors.length > 0 ? {} : { after: parseCursor(params.get("after")), before: parseCursor(params.get("before")) };
-  const page = await adminTransactionsPage(context.db, filters, position);
+  const page = await adminTransactionsPage(context.db, filters, position, context.env.VERIFICATION_INTRODUCED_AT);
   return { ...page, filters, submitted, errors, mayExport: may(admin.roles, "exportData") };
 }
 

@@ -34,7 +34,7 @@ const caseIdOf = (value: string | undefined) => (/^\d{1,12}$/.test(value ?? "") 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = await requirePermission(request, context, "reviewVerifications");
   const caseId = caseIdOf(params.id);
-  const review = caseId === null ? null : await reviewCase(context.db, caseId);
+  const review = caseId === null ? null : await reviewCase(context.db, caseId, context.env.VERIFICATION_INTRODUCED_AT);
   if (!review) notFound(REVIEW_MESSAGES.notFound);
   return { ...review, mayViewDocuments: may(admin.roles, "viewDocuments") };
 }

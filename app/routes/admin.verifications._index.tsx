@@ -22,7 +22,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "reviewVerifications");
   const params = new URL(request.url).searchParams;
   const { status, error } = parseQueueStatus(params);
-  const queue = await verificationQueue(context.db, status, decodeQueueCursor(params.get("after")));
+  const queue = await verificationQueue(
+    context.db,
+    status,
+    context.env.VERIFICATION_INTRODUCED_AT,
+    decodeQueueCursor(params.get("after")),
+  );
   return { ...queue, status, error, paged: params.has("after") };
 }
 

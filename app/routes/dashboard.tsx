@@ -29,7 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const verificationState = stateOf(also.verification);
   return {
     suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
-    verification: verificationState ? summarizeVerification(verificationState, Date.now()) : null,
+    verification: verificationState
+      ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
+      : null,
     account: {
       id: user.id,
       email: user.email,

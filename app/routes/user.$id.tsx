@@ -46,7 +46,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A bad filter shows its message over the unfiltered newest page.
   const url = new URL(request.url);
   const { filters, submitted, errors, position } = historyRequest(url);
-  const detail = await clientDetail(context.db, params.id ?? "", filters, position, notesBeforeOf(url));
+  const detail = await clientDetail(
+    context.db,
+    params.id ?? "",
+    context.env.VERIFICATION_INTRODUCED_AT,
+    filters,
+    position,
+    notesBeforeOf(url),
+  );
   if (!detail) notFound("User not found");
   return {
     ...detail,

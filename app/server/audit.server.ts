@@ -7,7 +7,10 @@ import type { AUDIT_ACTIONS } from "../lib/schemas/admin";
 
 type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Who did it: a signed-in admin (id and e-mail), or a command-line tool (id only, e.g. "cli"). */
+/**
+ * Who did it: a signed-in admin or client (id and, mostly, e-mail), or the cron or a command-line tool (id only,
+ * "cron", "cli"). /admin/audit names the kind from the account's role.
+ */
 export interface Actor {
   id: string;
   email?: string;

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { utcDayStart } from "../lib/history-filters";
 import type { FeedHub } from "../lib/realtime";
+import { DEFAULT_VERIFICATION_INTRODUCED_AT } from "../lib/verification";
 
 /**
  * Cloudflare's documented Turnstile test keys. The always-pass pair is the default outside production, so local
@@ -54,6 +56,16 @@ const optionalSetting = z
   .trim()
   .optional()
   .transform((value) => value || undefined);
+
+/** A UTC calendar day, `YYYY-MM-DD`, as the epoch milliseconds of its midnight; `fallback` when absent or empty. */
+const utcDay = (name: string, fallback: number) =>
+  optionalSetting.transform((day, ctx) => {
+    if (day === undefined) return fallback;
+    const start = utcDayStart(day);
+    if (start !== null) return start;
+    ctx.addIssue({ code: "custom", message: `${name} must be a day as YYYY-MM-DD, e.g. 2026-11-25` });
+    return z.NEVER;
+  });
 
 /**
  * Configuration, read from wrangler vars and secrets and validated once per isolate.
@@ -137,6 +149,12 @@ const appEnvSchema = z
     UNVERIFIED_DEPOSIT_LIMIT: wholeDollars("UNVERIFIED_DEPOSIT_LIMIT", "2000"),
     WITHDRAWAL_LIMIT_DAY: wholeDollars("WITHDRAWAL_LIMIT_DAY", "25000"),
     WITHDRAWAL_LIMIT_MONTH: wholeDollars("WITHDRAWAL_LIMIT_MONTH", "100000"),
+    /**
+     * The day identity verification began (a var, a UTC day): an account registered before it has its 14 days
+     * from that day. Unset or empty: production's day, 2026-11-25. A local run sets an earlier day so that an old
+     * unverified account reaches Restricted (.dev.vars.example). Read as epoch milliseconds.
+     */
+    VERIFICATION_INTRODUCED_AT: utcDay("VERIFICATION_INTRODUCED_AT", DEFAULT_VERIFICATION_INTRODUCED_AT),
     /**
      * Transaction monitoring (vars; docs/product.md, "Transaction monitoring"): a client's request of
      * AML_LARGE_AMOUNT whole US dollars or more is a large transaction (and the structuring rule's bar); more than

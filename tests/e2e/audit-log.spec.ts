@@ -36,7 +36,7 @@ test("an admin reads today's entries in the audit log and downloads them as CSV"
   await admin.getByRole("link", { name: "Audit Log" }).click();
   await expect(admin).toHaveURL(/\/admin\/audit$/);
   const today = new Date().toISOString().slice(0, 10);
-  await admin.getByLabel("Client id").fill(accountId);
+  await admin.getByLabel("Client (name, e-mail or id)").fill(email);
   await admin.getByLabel("From (UTC)").fill(today);
   await admin.getByLabel("To (UTC)").fill(today);
   await admin.getByRole("button", { name: "Filter" }).click();
@@ -57,9 +57,9 @@ test("an admin reads today's entries in the audit log and downloads them as CSV"
   ]);
   expect(download.suggestedFilename()).toBe(`audit-log-${today}-to-${today}.csv`);
   const lines = (await readFile((await download.path()) ?? "", "utf8")).trim().split("\r\n");
-  expect(lines[0]).toBe("Time (UTC),Admin,Action,Target,Details,Stored target,Stored detail");
+  expect(lines[0]).toBe("Time (UTC),By,Action,Target,Details,Stored target,Stored detail");
   const entry = lines.find((line) => line.includes("ledger.entry")) ?? "";
-  expect(entry).toContain(`${DEMO_ADMIN.email},ledger.entry,TX-`);
+  expect(entry).toContain(`Admin · ${DEMO_ADMIN.email},ledger.entry,TX-`);
   expect(entry).toContain("Amount: $1,000.00");
   expect(entry).toContain('""amountCents"":100000');
 

@@ -231,7 +231,7 @@ describe("/admin/audit", () => {
     const html = await (await getPage(`/admin/audit?action=ledger.entry&client=${client.id}`, admin.cookie)).text();
     const cells = rowCells(html, "ledger.entry") ?? [];
     expect(cells[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M UTC$/);
-    expect(cells[1]).toBe(admin.email);
+    expect(cells[1]).toBe(`Admin · ${admin.email}`);
     expect(cells[3]).toMatch(/^TX-\w{6}$/);
     expect(cells[4]).toBe(
       "Client: Lena Tester (lena.audit@example.com) · Type: Deposit · Amount: $1,000.00 · Balance after: $27,425.25",
@@ -317,7 +317,7 @@ describe("/admin/audit.csv", () => {
     const text = await response.text();
     expect(csvRows(text)[0]).toEqual([
       "Time (UTC)",
-      "Admin",
+      "By",
       "Action",
       "Target",
       "Details",
@@ -328,7 +328,7 @@ describe("/admin/audit.csv", () => {
     expect(records).toEqual([
       {
         "Time (UTC)": "2026-05-03T09:00:00.000Z",
-        Admin: "cron",
+        By: "System · cron",
         Action: "proposal.expire",
         // A target a spreadsheet would run is defused, like every cell of every CSV.
         Target: `'=HYPERLINK("x")`,
@@ -338,7 +338,7 @@ describe("/admin/audit.csv", () => {
       },
       {
         "Time (UTC)": "2026-05-02T09:00:00.000Z",
-        Admin: admin.email,
+        By: `Admin · ${admin.email}`,
         Action: "ledger.entry",
         Target: transactionReference(77),
         Details:
@@ -387,5 +387,106 @@ describe("/admin/audit.csv", () => {
     expect(asClient.status).toBe(302);
     expect(asClient.headers.get("Location")).toBe("/dashboard");
     expect(asClient.headers.get("Content-Type") ?? "").not.toContain("text/csv");
+  });
+});
+
+describe("who acted, on the page and in the CSV", () => {
+  it("names the actor's kind: a client's own act, an admin's and the scheduled job's", async () => {
+    const client = await createUser({ firstName: "Kit", email: "kit.actor@example.com" });
+    const insert = env.DB.prepare(
+      "INSERT INTO audit_log (actor_id, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind(
+        client.id,
+        "passkey.counter_went_back",
+        `user:${client.id}`,
+        JSON.stringify({ passkey: "Kit's laptop", credential: "abcdefabcdef", storedCounter: 9 }),
+        Date.UTC(2026, 6, 1, 9),
+      ),
+      insert.bind(
+        admin.id,
+        "client.suspend",
+        `user:${client.id}`,
+        JSON.stringify({ by: admin.email }),
+        Date.UTC(2026, 6, 2, 9),
+      ),
+      insert.bind(
+        "cron",
+        "client.notes_purge",
+        `user:${client.id}`,
+        JSON.stringify({ notes: 1 }),
+        Date.UTC(2026, 6, 3, 9),
+      ),
+    ]);
+    const html = await (await getPage(`/admin/audit?client=${client.id}`, admin.cookie)).text();
+    expect(rowCells(html, "Time")?.slice(0, 3)).toEqual(["Time", "By", "Action"]);
+    expect(rowCells(html, "passkey.counter_went_back")?.[1]).toBe("Client · kit.actor@example.com");
+    expect(rowCells(html, "client.suspend")?.[1]).toBe(`Admin · ${admin.email}`);
+    expect(rowCells(html, "client.notes_purge")?.[1]).toBe("System · cron");
+
+    const records = csvRecords(await (await getPage(`/admin/audit.csv?client=${client.id}`, admin.cookie)).text());
+    expect(records.map((record) => [record.Action, record.By])).toEqual([
+      ["client.notes_purge", "System · cron"],
+      ["client.suspend", `Admin · ${admin.email}`],
+      ["passkey.counter_went_back", "Client · kit.actor@example.com"],
+    ]);
+  });
+});
+
+describe("the Client filter", () => {
+  /** Two clients whose names and e-mails nobody else's share, each with one row about them. */
+  async function twoClients() {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const wren = await createUser({ firstName: `Wren${tag}`, email: `wren.${tag}@example.com` });
+    const otto = await createUser({ firstName: `Otto${tag}`, email: `otto_${tag}@example.com` });
+    const insert = env.DB.prepare(
+      "INSERT INTO audit_log (actor_id, action, target, detail, created_at) VALUES (?, ?, ?, ?, ?)",
+    );
+    await env.DB.batch([
+      insert.bind(admin.id, "client.suspend", `user:${wren.id}`, "{}", Date.UTC(2026, 7, 1)),
+      // About Wren through its detail, not its target.
+      insert.bind(
+        admin.id,
+        "ledger.entry",
+        "transaction:88",
+        JSON.stringify({ client: wren.id, type: "deposit", amountCents: 100 }),
+        Date.UTC(2026, 7, 2),
+      ),
+      insert.bind(admin.id, "client.activate", `user:${otto.id}`, "{}", Date.UTC(2026, 7, 3)),
+    ]);
+    return { tag, wren, otto };
+  }
+
+  const actionsFor = async (client: string) => {
+    const html = await (await getPage(`/admin/audit?client=${encodeURIComponent(client)}`, admin.cookie)).text();
+    return [...html.matchAll(/<td>([a-z_]+\.[a-z_]+)<\/td>/g)].map((match) => match[1]).sort();
+  };
+
+  it("finds a client by part of the name or the e-mail, in any case, or by the exact id", async () => {
+    const { tag, wren, otto } = await twoClients();
+    expect(await actionsFor(`wren${tag.toUpperCase()} tes`)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(`WREN.${tag}@EXAMPLE`)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(wren.id)).toEqual(["client.suspend", "ledger.entry"]);
+    expect(await actionsFor(otto.email)).toEqual(["client.activate"]);
+    expect(await actionsFor(tag)).toEqual(["client.activate", "client.suspend", "ledger.entry"]);
+  });
+
+  it("reads LIKE's wildcards as the characters they are", async () => {
+    const { tag } = await twoClients();
+    // "_" is Otto's own character; as a wildcard it would find Wren's "." too.
+    expect(await actionsFor(`_${tag}@`)).toEqual(["client.activate"]);
+    expect(await actionsFor(`%${tag}`)).toEqual([]);
+  });
+
+  it("keeps the filter on the page's links and in its field, labelled for what it takes", async () => {
+    const { wren } = await twoClients();
+    const html = await (await getPage(`/admin/audit?client=${encodeURIComponent(wren.email)}`, admin.cookie)).text();
+    expect(html).toContain(`href="/admin/audit.csv?client=${encodeURIComponent(wren.email)}"`);
+    expect(html).toMatch(/<label[^>]*for="audit-client"[^>]*>Client \(name, e-mail or id\)<\/label>/);
+    const records = csvRecords(
+      await (await getPage(`/admin/audit.csv?client=${encodeURIComponent(wren.email)}`, admin.cookie)).text(),
+    );
+    expect(records.map((record) => record.Action)).toEqual(["ledger.entry", "client.suspend"]);
   });
 });

@@ -10,6 +10,7 @@ import { deleteClientData } from "~/server/admin/deletion.server";
 import { clientsPageQuery } from "~/server/admin/desk.server";
 import worker from "../../workers/app";
 import {
+  appEnv,
   countRows,
   createUser,
   db,
@@ -256,7 +257,7 @@ describe("User Management's flag filter", () => {
     await writeNote(support, watched.id, "Odd login pattern", { flags: ["watch"] });
     await writeNote(support, plain.id, "Just a note");
     const query = { ...parseClientList(new URLSearchParams(`q=${tag}&flag=watch`)).query };
-    const rows = await clientsPageQuery(db, query, 50);
+    const rows = await clientsPageQuery(db, query, 50, appEnv.VERIFICATION_INTRODUCED_AT);
     expect(rows.map((r) => r.id)).toEqual([watched.id]);
 
     const html = await (await getPage(`/admin?q=${tag}&flag=watch`, support.cookie)).text();

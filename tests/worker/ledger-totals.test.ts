@@ -115,27 +115,27 @@ describe("the desk's totals", () => {
   it("follow new clients, their requests, decisions, a change of role and a deletion, as the desk shows them", async () => {
     const admin = await createUser({ role: "admin" });
     const actor = { id: admin.id, email: admin.email };
-    const before = (await adminDesk(db)).counts;
+    const before = (await adminDesk(db, appEnv.VERIFICATION_INTRODUCED_AT)).counts;
     const clients = await Promise.all([createUser(), createUser(), createUser()]);
     const [first, second, third] = clients.map((client) => client.id) as [string, string, string];
     const waiting = await insertTransaction(first, { amountCents: 100 });
     await insertTransaction(first, { amountCents: 200, transactionType: "withdraw" });
     await insertTransaction(second, { amountCents: 300 });
     await insertTransaction(second, { amountCents: 400, status: "approved" });
-    expect((await adminDesk(db)).counts).toMatchObject({
+    expect((await adminDesk(db, appEnv.VERIFICATION_INTRODUCED_AT)).counts).toMatchObject({
       totalUsers: before.totalUsers + 3,
       pendingRequests: before.pendingRequests + 3,
     });
 
     await decideTransaction(db, actor, waiting, "approved", { limits: appEnv });
     await env.DB.prepare("UPDATE profiles SET role = 'admin' WHERE user_id = ?").bind(third).run();
-    expect((await adminDesk(db)).counts).toMatchObject({
+    expect((await adminDesk(db, appEnv.VERIFICATION_INTRODUCED_AT)).counts).toMatchObject({
       totalUsers: before.totalUsers + 2,
       pendingRequests: before.pendingRequests + 2,
     });
 
     expect(await deleteClientData(db, actor, second)).toEqual({ ok: true });
-    expect((await adminDesk(db)).counts).toMatchObject({
+    expect((await adminDesk(db, appEnv.VERIFICATION_INTRODUCED_AT)).counts).toMatchObject({
       totalUsers: before.totalUsers + 1,
       pendingRequests: before.pendingRequests + 1,
     });
@@ -167,7 +167,7 @@ describe("the desk's waiting list", () => {
       await insertTransaction(client.id, { amountCents: 250, createdAt: ageOf(i), transactionType: "withdraw" });
       await insertTransaction(client.id, { amountCents: 9_999, status: "approved", createdAt: ageOf(i) - 1 });
     }
-    const { pending: waiting } = await adminDesk(db);
+    const { pending: waiting } = await adminDesk(db, appEnv.VERIFICATION_INTRODUCED_AT);
     const expected = clients
       .map((client, i) => ({ userId: client.id, oldest: ageOf(i) }))
       .sort((a, b) => a.oldest - b.oldest)

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { VERIFICATION_FORM_MESSAGES } from "~/lib/schemas/verification";
-import { VERIFICATION_INTRODUCED_AT, VERIFICATION_MESSAGES } from "~/lib/verification";
+import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { daysLeftText, summarizeVerification } from "~/lib/verification-summary";
 import { SAMPLE_FILES, storedObjectKeys, uploadDocument, verificationFields } from "../support/documents";
-import { countRows, createUser, getPage, postForm, sessionCookieFor } from "../support/fixtures";
+import { appEnv, countRows, createUser, getPage, postForm, sessionCookieFor } from "../support/fixtures";
 
 async function signedInClient() {
   const client = await createUser();
@@ -178,13 +178,14 @@ describe("the client's level and status", () => {
   });
 
   it("reads Restricted past the deadline (a fixed clock), and the pages show Verified once approved", async () => {
-    const registered = VERIFICATION_INTRODUCED_AT + 86_400_000;
+    const introducedAt = appEnv.VERIFICATION_INTRODUCED_AT;
+    const registered = introducedAt + 86_400_000;
     const state = { createdAt: registered, status: null, reviewNote: null, reviewDocumentKind: null };
-    expect(summarizeVerification(state, registered + 13.5 * 86_400_000)).toMatchObject({
+    expect(summarizeVerification(state, registered + 13.5 * 86_400_000, introducedAt)).toMatchObject({
       level: "unverified",
       daysLeft: 1,
     });
-    const late = summarizeVerification(state, registered + 14 * 86_400_000);
+    const late = summarizeVerification(state, registered + 14 * 86_400_000, introducedAt);
     expect(late).toMatchObject({ level: "restricted", levelLabel: "Restricted", daysLeft: 0 });
     expect(daysLeftText(late)).toBe(
       "Your verification deadline has passed: new deposits are paused until you are verified.",

@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { verificationDueAt } from "~/lib/verification";
+import { readAppEnv } from "~/server/env.server";
 import { renderEmail } from "~/server/mail/templates.server";
 import { readClientLevel } from "~/server/verification/levels.server";
 import worker from "../../workers/app";
@@ -12,10 +13,10 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The fixed clock of these tests: well after every account the other tests make has passed its deadline. */
 const T = Date.now() + 100 * DAY;
 
-/** The cron trigger, run as Cloudflare runs it, at a fixed time. */
-async function cronAt(scheduledTime: number) {
+/** The cron trigger, run as Cloudflare runs it, at a fixed time (with the test bindings unless others are given). */
+async function cronAt(scheduledTime: number, bindings: typeof env = env) {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime }), env, ctx);
+  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime }), bindings, ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -69,7 +70,7 @@ describe("the verification deadline's mails (scheduled handler, fixed clock)", (
       `verification_reminder:7:${person.id}`,
       `verification_reminder:1:${person.id}`,
     ]);
-    expect((await readClientLevel(db, person.id, T + 7 * DAY - 1)).level).toBe("unverified");
+    expect((await readClientLevel(db, appEnv, person.id, T + 7 * DAY - 1)).level).toBe("unverified");
 
     await cronAt(T + 7 * DAY);
     await cronAt(T + 7 * DAY + 60_000);
@@ -80,7 +81,7 @@ describe("the verification deadline's mails (scheduled handler, fixed clock)", (
       `verification_reminder:1:${person.id}`,
       `verification_restricted:${person.id}`,
     ]);
-    expect((await readClientLevel(db, person.id, T + 7 * DAY)).level).toBe("restricted");
+    expect((await readClientLevel(db, appEnv, person.id, T + 7 * DAY)).level).toBe("restricted");
     const restricted = renderEmail("verification_restricted", { name: "Dana" }, appEnv);
     expect(restricted.subject).toBe("Your account is restricted until you verify your identity");
     expect(restricted.text).toContain("new deposits and stock deposits are refused");
@@ -89,9 +90,37 @@ describe("the verification deadline's mails (scheduled handler, fixed clock)", (
   it("give an account older than verification its 14 days from the day verification began", async () => {
     const person = await createUser({ firstName: "Olde" });
     await registeredAt(person.id, Date.UTC(2024, 0, 1));
-    const dueAt = verificationDueAt(Date.UTC(2024, 0, 1));
+    const dueAt = verificationDueAt(Date.UTC(2024, 0, 1), appEnv.VERIFICATION_INTRODUCED_AT);
     await cronAt(dueAt - 7 * DAY);
     expect((await mailsTo(person.email)).map((m) => m.payload)).toEqual([{ daysLeft: 7, name: "Olde", dueAt }]);
+  });
+
+  it("count from VERIFICATION_INTRODUCED_AT: an earlier day restricts an old account sooner, unset is production's day", async () => {
+    const earlier = { ...env, VERIFICATION_INTRODUCED_AT: "2026-01-01" };
+    const unset: typeof env = { ...env };
+    delete (unset as Record<string, unknown>).VERIFICATION_INTRODUCED_AT;
+    const registered = Date.UTC(2025, 5, 1);
+    const early = await createUser({ firstName: "Early" });
+    await registeredAt(early.id, registered);
+
+    // 14 days from 2026-01-01: restricted, and told so, under the earlier day.
+    const restrictedAt = Date.UTC(2026, 0, 15);
+    expect((await readClientLevel(db, readAppEnv(earlier), early.id, restrictedAt)).level).toBe("restricted");
+    await cronAt(restrictedAt, earlier);
+    expect((await mailsTo(early.email)).map((m) => m.dedupe_key)).toEqual([`verification_restricted:${early.id}`]);
+
+    // Unset, production's day (2026-11-25) holds: nothing yet then, and the 7-day reminder on 2026-12-02.
+    const plain = await createUser({ firstName: "Plain" });
+    await registeredAt(plain.id, registered);
+    const production = readAppEnv(unset);
+    expect(production.VERIFICATION_INTRODUCED_AT).toBe(Date.UTC(2026, 10, 25));
+    expect((await readClientLevel(db, production, plain.id, restrictedAt)).level).toBe("unverified");
+    await cronAt(restrictedAt, unset);
+    expect(await mailsTo(plain.email)).toEqual([]);
+    await cronAt(Date.UTC(2026, 11, 2), unset);
+    expect((await mailsTo(plain.email)).map((m) => m.payload)).toEqual([
+      { daysLeft: 7, name: "Plain", dueAt: Date.UTC(2026, 11, 9) },
+    ]);
   });
 
   it("render the reminder with the days left, the deadline and how to finish", () => {

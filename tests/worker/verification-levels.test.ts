@@ -1,10 +1,24 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ClientListQuery, parseClientList } from "~/lib/client-list";
 import { parseFeedEvent } from "~/lib/realtime";
-import { VERIFICATION_INTRODUCED_AT, verificationDueAt, verificationLevel } from "~/lib/verification";
+import { VERIFICATION_MESSAGES, verificationDueAt, verificationLevel } from "~/lib/verification";
 import { clientsPageQuery } from "~/server/admin/desk.server";
-import { createUser, db, getPage, insertTransaction, signedInAdmin } from "../support/fixtures";
+import { readAppEnv } from "~/server/env.server";
+import worker from "../../workers/app";
+import {
+  appEnv,
+  createUser,
+  db,
+  getPage,
+  insertTransaction,
+  ORIGIN,
+  sessionCookieFor,
+  signedInAdmin,
+} from "../support/fixtures";
 import { insertCase } from "../support/verification-fixtures";
+import { registeredAt } from "../support/verification-state";
 
 /** The level as the back office shows it: User Management (and its filter), the client page, pending withdrawals. */
 
@@ -33,8 +47,13 @@ const list = (search: string, level: ClientListQuery["level"]): ClientListQuery 
   level,
 });
 
-async function namesAt(search: string, level: ClientListQuery["level"], now: number) {
-  const rows = await clientsPageQuery(db, list(search, level), 50, now);
+async function namesAt(
+  search: string,
+  level: ClientListQuery["level"],
+  now: number,
+  introducedAt = appEnv.VERIFICATION_INTRODUCED_AT,
+) {
+  const rows = await clientsPageQuery(db, list(search, level), 50, introducedAt, now);
   return rows.map((row) => row.firstName).sort();
 }
 
@@ -46,13 +65,14 @@ describe("User Management's level filter", () => {
     expect(await namesAt(tag, "unverified", before)).toEqual([`${tag}none`, `${tag}submitted`]);
     expect(await namesAt(tag, "restricted", before)).toEqual([]);
     // Past the deadline (14 days from registration, or from the day verification began), unverified is restricted.
-    const after = verificationDueAt(Math.max(Date.now(), VERIFICATION_INTRODUCED_AT)) + DAY;
+    const introducedAt = appEnv.VERIFICATION_INTRODUCED_AT;
+    const after = verificationDueAt(Math.max(Date.now(), introducedAt), introducedAt) + DAY;
     expect(await namesAt(tag, "restricted", after)).toEqual([`${tag}none`, `${tag}submitted`]);
     expect(await namesAt(tag, "unverified", after)).toEqual([]);
     expect(await namesAt(tag, "verified", after)).toEqual([`${tag}verified`]);
     // And the SQL agrees with the rule itself, row by row.
-    for (const row of await clientsPageQuery(db, list(tag, null), 50, after)) {
-      expect(verificationLevel(row.caseStatus, row.createdAt, after)).toBe(
+    for (const row of await clientsPageQuery(db, list(tag, null), 50, introducedAt, after)) {
+      expect(verificationLevel(row.caseStatus, row.createdAt, after, introducedAt)).toBe(
         row.firstName.endsWith("verified") ? "verified" : "restricted",
       );
     }
@@ -67,6 +87,75 @@ describe("User Management's level filter", () => {
     const bad = await (await getPage(`/admin?q=${tag}&level=gold`, admin.cookie)).text();
     expect(bad).toContain("Unknown level filter: use unverified, verified or restricted.");
     expect(bad).toContain(`${tag}none`);
+  });
+});
+
+describe("the day verification began, a setting (VERIFICATION_INTRODUCED_AT)", () => {
+  /** A fixed clock: past 14 days from 2026-01-01, not yet past 14 days from production's 2026-11-25. */
+  const NOW = Date.UTC(2026, 10, 30);
+  const REGISTERED = Date.UTC(2025, 5, 1);
+  const earlier = { ...env, VERIFICATION_INTRODUCED_AT: "2026-01-01" };
+  const unset: typeof env = { ...env };
+  delete (unset as Record<string, unknown>).VERIFICATION_INTRODUCED_AT;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A page through the Worker run with these bindings. */
+  async function pageWith(bindings: typeof env, path: string, cookie: string) {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }),
+      bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return response.text();
+  }
+
+  it("is a UTC day, production's when unset or empty, and a value that is not a day is refused by name", () => {
+    expect(readAppEnv(earlier).VERIFICATION_INTRODUCED_AT).toBe(Date.UTC(2026, 0, 1));
+    expect(readAppEnv(unset).VERIFICATION_INTRODUCED_AT).toBe(Date.UTC(2026, 10, 25));
+    expect(readAppEnv({ ...env, VERIFICATION_INTRODUCED_AT: "" }).VERIFICATION_INTRODUCED_AT).toBe(
+      Date.UTC(2026, 10, 25),
+    );
+    // wrangler.toml's [vars] keeps production's day.
+    expect(appEnv.VERIFICATION_INTRODUCED_AT).toBe(Date.UTC(2026, 10, 25));
+    expect(() => readAppEnv({ ...env, VERIFICATION_INTRODUCED_AT: "2026-02-30" })).toThrow(
+      "VERIFICATION_INTRODUCED_AT: VERIFICATION_INTRODUCED_AT must be a day as YYYY-MM-DD, e.g. 2026-11-25",
+    );
+  });
+
+  it("makes an old unverified account Restricted from an earlier day; unset, not before production's day", async () => {
+    const tag = `Began${crypto.randomUUID().slice(0, 8)}`;
+    const old = await createUser({ firstName: `${tag}old` });
+    await registeredAt(old.id, REGISTERED);
+    const early = readAppEnv(earlier).VERIFICATION_INTRODUCED_AT;
+    const production = readAppEnv(unset).VERIFICATION_INTRODUCED_AT;
+    expect(verificationLevel(null, REGISTERED, NOW, early)).toBe("restricted");
+    expect(verificationLevel(null, REGISTERED, NOW, production)).toBe("unverified");
+    expect(await namesAt(tag, "restricted", NOW, early)).toEqual([`${tag}old`]);
+    expect(await namesAt(tag, "restricted", NOW, production)).toEqual([]);
+    expect(await namesAt(tag, "unverified", NOW, production)).toEqual([`${tag}old`]);
+  });
+
+  it("decides what the pages show: the client's deposit form and the desk's Level filter", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(NOW);
+    const tag = `Began${crypto.randomUUID().slice(0, 8)}`;
+    const old = await createUser({ firstName: `${tag}old` });
+    await registeredAt(old.id, REGISTERED);
+    const asClient = await sessionCookieFor(old.id);
+    const admin = await signedInAdmin();
+
+    expect(await pageWith(earlier, "/deposit", asClient)).toContain(VERIFICATION_MESSAGES.restricted);
+    const underProduction = await pageWith(unset, "/deposit", asClient);
+    expect(underProduction).not.toContain(VERIFICATION_MESSAGES.restricted);
+    expect(underProduction).toContain("9 days left to verify your identity before new deposits stop.");
+
+    expect(await pageWith(earlier, `/admin?q=${tag}&level=restricted`, admin.cookie)).toContain(`${tag}old`);
+    expect(await pageWith(unset, `/admin?q=${tag}&level=restricted`, admin.cookie)).not.toContain(`${tag}old`);
   });
 });
 

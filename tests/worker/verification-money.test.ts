@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
-import { VERIFICATION_INTRODUCED_AT, VERIFICATION_MESSAGES, verificationDueAt } from "~/lib/verification";
+import { VERIFICATION_MESSAGES, verificationDueAt } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import {
@@ -125,9 +125,10 @@ describe("a Restricted client (unverified past the deadline)", () => {
   it("cannot request a deposit or a stock deposit; the pages say why and how to finish; the ledger stays", async () => {
     const person = await client({ approvedCents: 10_000 });
     // The clock is the deadline's: 14 days after verification began, for an account older than that.
-    await registeredAt(person.id, VERIFICATION_INTRODUCED_AT - 30 * DAY);
+    const introducedAt = appEnv.VERIFICATION_INTRODUCED_AT;
+    await registeredAt(person.id, introducedAt - 30 * DAY);
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(verificationDueAt(VERIFICATION_INTRODUCED_AT - 30 * DAY) + 1);
+    vi.setSystemTime(verificationDueAt(introducedAt - 30 * DAY, introducedAt) + 1);
     const cookie = await sessionCookieFor(person.id);
     const before = await moneyCounts(person.id);
     for (const path of ["/deposit", "/stocks/AAPL/deposit"]) {
@@ -145,9 +146,10 @@ describe("a Restricted client (unverified past the deadline)", () => {
 
   it("is no longer restricted once verified", async () => {
     const person = await client({ verified: true });
-    await registeredAt(person.id, VERIFICATION_INTRODUCED_AT - 30 * DAY);
+    const introducedAt = appEnv.VERIFICATION_INTRODUCED_AT;
+    await registeredAt(person.id, introducedAt - 30 * DAY);
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(verificationDueAt(VERIFICATION_INTRODUCED_AT) + DAY);
+    vi.setSystemTime(verificationDueAt(introducedAt, introducedAt) + DAY);
     expect((await deposit(await sessionCookieFor(person.id), "10.00")).status).toBe(302);
   });
 });

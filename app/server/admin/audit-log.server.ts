@@ -3,7 +3,7 @@
  * of UTC days, each row read with the names its details point at (the client, the wallet) so that people read
  * names, dollars and UTC times instead of ids, cents and epoch milliseconds (`app/lib/audit-details.ts`).
  */
-import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
 import type { AuditFilters } from "~/lib/audit-filters";
@@ -25,16 +25,29 @@ const personId = sql`coalesce(json_extract(${auditLog.detail}, '$.client'),
 const walletId = sql`coalesce(json_extract(${auditLog.detail}, '$.wallet'),
   CASE WHEN ${auditLog.target} LIKE 'wallet:%' THEN CAST(substr(${auditLog.target}, 8) AS INTEGER) END)`;
 
+/**
+ * The accounts the Client filter names: the id exactly as typed, and every account whose e-mail or first and last
+ * name holds the text, in any case, with LIKE's wildcards read as plain characters (as /admin/transactions matches).
+ */
+function namedAccountIds(client: string): SQL {
+  const pattern = `%${client.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return sql`SELECT ${client} AS id UNION SELECT u.id FROM users u LEFT JOIN profiles p ON p.user_id = u.id
+    WHERE u.email LIKE ${pattern} ESCAPE '\\'
+       OR lower(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** Rows about those accounts: their `user:` target, or a `client` detail naming one. */
+function aboutAccounts(client: string): SQL {
+  const ids = namedAccountIds(client);
+  return sql`(${auditLog.target} IN (SELECT 'user:' || id FROM (${ids}))
+    OR json_extract(${auditLog.detail}, '$.client') IN (${ids}))`;
+}
+
 function auditConditions(filters: AuditFilters): SQL | undefined {
   return and(
     filters.admin ? eq(auditLog.actorId, filters.admin) : undefined,
     filters.action ? eq(auditLog.action, filters.action) : undefined,
-    filters.client
-      ? or(
-          eq(auditLog.target, `user:${filters.client}`),
-          sql`json_extract(${auditLog.detail}, '$.client') = ${filters.client}`,
-        )
-      : undefined,
+    filters.client ? aboutAccounts(filters.client) : undefined,
     withinDays(auditLog.createdAt, filters),
   );
 }
@@ -45,6 +58,7 @@ function auditQuery(db: Db) {
       id: auditLog.id,
       actorId: auditLog.actorId,
       actorEmail: actors.email,
+      actorRole: actors.role,
       action: auditLog.action,
       target: auditLog.target,
       detail: auditLog.detail,
@@ -64,6 +78,19 @@ function auditQuery(db: Db) {
 
 type AuditRow = Awaited<ReturnType<typeof auditQuery>>[number];
 
+const ACTOR_KINDS = { admin: "Admin", user: "Client" } as const;
+
+/**
+ * Who acted, by kind, since clients write rows too (a cancelled request, their passkeys): "Admin · ops@…",
+ * "Client · jane@…", or "System · cron" for the scheduled job and "System · cli" for `npm run admin:create`, which
+ * act without an account.
+ */
+function actorLabel(row: Pick<AuditRow, "actorId" | "actorEmail" | "actorRole">): string {
+  const kind = row.actorRole ? ACTOR_KINDS[row.actorRole] : "System";
+  const who = row.actorEmail ?? row.actorId;
+  return who ? `${kind} · ${who}` : kind;
+}
+
 /** A row as people read it: when, who, what, on what, and the details as labelled facts. */
 function readable(row: AuditRow) {
   const names: AuditNames = {
@@ -75,8 +102,7 @@ function readable(row: AuditRow) {
   return {
     id: row.id,
     createdAt: row.createdAt,
-    // A command-line tool or the cron acts without an account: its name stands instead ("cli", "cron").
-    admin: row.actorEmail ?? row.actorId ?? "system",
+    by: actorLabel(row),
     action: row.action,
     target: auditTarget(row.target, names),
     facts: auditFacts(row, names),
@@ -100,7 +126,7 @@ export async function listAudit(db: Db, filters: AuditFilters, beforeId?: number
 
 export const AUDIT_CSV_COLUMNS = [
   "Time (UTC)",
-  "Admin",
+  "By",
   "Action",
   "Target",
   "Details",
@@ -122,7 +148,7 @@ export function auditCsv(db: Db, filters: AuditFilters): ReadableStream<Uint8Arr
       const entry = readable(row);
       return [
         new Date(row.createdAt).toISOString(),
-        entry.admin,
+        entry.by,
         entry.action,
         entry.target,
         factsText(entry.facts),

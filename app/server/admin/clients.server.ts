@@ -56,10 +56,14 @@ function clientTransactionsQuery(db: Db, userId: string, filters: HistoryFilters
     .limit(HISTORY_PAGE_SIZE + 1);
 }
 
-/** Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. */
+/**
+ * Everything /user/{id} shows, bounded, in one round trip: totals, short lists, one page of rows. `introducedAt`
+ * (VERIFICATION_INTRODUCED_AT) places the client's verification deadline.
+ */
 export async function clientDetail(
   db: Db,
   userId: string,
+  introducedAt: number,
   filters: HistoryFilters = {},
   position: HistoryPosition = {},
   notesBefore?: number,
@@ -119,7 +123,7 @@ export async function clientDetail(
     proposals: proposals.map(toWaitingProposal),
     adminCount: admins[0]?.n ?? 0,
     verification: {
-      ...clientVerification(verification, client.createdAt),
+      ...clientVerification(verification, client.createdAt, introducedAt),
       // What counts towards an unverified client's deposit limit (the desk warns before an entry passes it).
       depositsTowardsLimitCents: figure(ledger, LEVEL_LIMITS.unverifiedDeposits.figure),
     },

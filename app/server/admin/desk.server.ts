@@ -40,7 +40,13 @@ const DEFAULT_LIST: ClientListQuery = {
   before: null,
 };
 
-export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pageSize = CLIENTS_PAGE) {
+/** The desk at this moment; `introducedAt` (VERIFICATION_INTRODUCED_AT) places each client's verification deadline. */
+export async function adminDesk(
+  db: Db,
+  introducedAt: number,
+  list: ClientListQuery = DEFAULT_LIST,
+  pageSize = CLIENTS_PAGE,
+) {
   const { totals, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Clients with a profile (as the table lists them) and pending requests: two rows the triggers keep,
     // where counting them read every client and every pending request on each load.
@@ -49,7 +55,7 @@ export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pa
     // Literal 'open', so the count walks the partial index of open alerts only.
     alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
-    page: clientsPageQuery(db, list, pageSize),
+    page: clientsPageQuery(db, list, pageSize, introducedAt),
     wallets: deskWalletsQuery(db),
     mail: mailTroubleQuery(db),
     proposals: waitingProposalsQuery(db),
@@ -63,8 +69,8 @@ export async function adminDesk(db: Db, list: ClientListQuery = DEFAULT_LIST, pa
       awaitingReview: Number(reviews[0]?.n ?? 0),
       openAlerts: alerts[0]?.n ?? 0,
     },
-    pending: waiting.map(toWaitingClient),
-    clients: { clients: rows.map(toClientRow), next, previous },
+    pending: waiting.map((row) => toWaitingClient(row, introducedAt)),
+    clients: { clients: rows.map((row) => toClientRow(row, introducedAt)), next, previous },
     wallets,
     mailTrouble: toMailTrouble(mail),
     proposals: proposals.map(toWaitingProposal),
@@ -134,7 +140,7 @@ function payoutOf(triple: string | null): { address: string; currency: string | 
   return { address, currency, isNew: Boolean(isNew) };
 }
 
-const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number]) => ({
+const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[number], introducedAt: number) => ({
   userId: r.userId,
   name: displayName(r.firstName, r.lastName, r.email),
   count: Number(r.count),
@@ -144,7 +150,7 @@ const toWaitingClient = (r: Awaited<ReturnType<typeof waitingClientsQuery>>[numb
   payout: payoutOf(r.payout),
   watched: Boolean(r.watched),
   oldest: Number(r.oldest),
-  level: levelOf({ caseStatus: r.caseStatus, createdAt: Number(r.registeredAt) }, Date.now()),
+  level: levelOf({ caseStatus: r.caseStatus, createdAt: Number(r.registeredAt) }, Date.now(), introducedAt),
 });
 
 /**
@@ -178,7 +184,13 @@ const STATUS_CONDITIONS: Record<ClientStatusFilter, SQL> = {
  * of name or e-mail (and by a flag). A client whose data was deleted has no profile and is not listed until a new sign-in
  * creates one.
  */
-export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number, now = Date.now()) {
+export function clientsPageQuery(
+  db: Db,
+  list: ClientListQuery,
+  pageSize: number,
+  introducedAt: number,
+  now = Date.now(),
+) {
   const term = list.search.toLowerCase();
   const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   const key = CLIENT_SORT_KEYS[list.sort];
@@ -203,7 +215,9 @@ export function clientsPageQuery(db: Db, list: ClientListQuery, pageSize: number
         role,
         eq(users.role, "user"),
         list.status ? STATUS_CONDITIONS[list.status] : undefined,
-        list.level ? levelConditionSql(list.level, { id: users.id, createdAt: users.createdAt }, now) : undefined,
+        list.level
+          ? levelConditionSql(list.level, { id: users.id, createdAt: users.createdAt }, now, introducedAt)
+          : undefined,
         // One look-up of the flags projection's primary key per client walked.
         list.flag
           ? sql`EXISTS (SELECT 1 FROM client_flags WHERE user_id = ${users.id} AND flag = ${list.flag})`
@@ -232,7 +246,7 @@ export const clientPageOf = <T extends { id: string; sortValue: string | number 
   pageSize: number,
 ) => keysetPage(rows, list, pageSize, (row) => encodeClientCursor({ value: row.sortValue, id: row.id }));
 
-const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) => ({
+const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number], introducedAt: number) => ({
   id: r.id,
   email: r.email,
   balanceCents: r.balanceCents,
@@ -242,6 +256,6 @@ const toClientRow = (r: Awaited<ReturnType<typeof clientsPageQuery>>[number]) =>
   // The Status column: unconfirmed until the e-mail is confirmed, then active unless suspended.
   status: r.emailConfirmedAt ? ("active" as const) : ("unconfirmed" as const),
   suspended: r.status === "suspended",
-  level: levelOf({ caseStatus: r.caseStatus, createdAt: r.createdAt }, Date.now()),
+  level: levelOf({ caseStatus: r.caseStatus, createdAt: r.createdAt }, Date.now(), introducedAt),
   flags: flagsOf(r.flags),
 });

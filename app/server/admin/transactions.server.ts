@@ -77,7 +77,7 @@ function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, positi
 
 type AdminTransactionRow = Awaited<ReturnType<typeof adminTransactionsQuery>>[number];
 
-const toRow = (r: AdminTransactionRow) => ({
+const toRow = (r: AdminTransactionRow, introducedAt: number) => ({
   // The page derives the reference from the id: sending both would put it in the page's data for nothing.
   id: r.id,
   userId: r.userId,
@@ -90,15 +90,21 @@ const toRow = (r: AdminTransactionRow) => ({
   createdAt: r.createdAt,
   level:
     r.status === "pending" && r.transactionType === "withdraw"
-      ? levelOf({ caseStatus: r.caseStatus, createdAt: r.registeredAt }, Date.now())
+      ? levelOf({ caseStatus: r.caseStatus, createdAt: r.registeredAt }, Date.now(), introducedAt)
       : null,
   watched: Boolean(r.watched),
 });
 
-export async function adminTransactionsPage(db: Db, filters: AdminTransactionFilters, position: HistoryPosition) {
+/** One page of the view; `introducedAt` (VERIFICATION_INTRODUCED_AT) places the deadline of the level shown. */
+export async function adminTransactionsPage(
+  db: Db,
+  filters: AdminTransactionFilters,
+  position: HistoryPosition,
+  introducedAt: number,
+) {
   const rows = await adminTransactionsQuery(db, filters, position, HISTORY_PAGE_SIZE + 1);
   const page = historyPage(rows, position);
-  return { ...page, rows: page.rows.map(toRow) };
+  return { ...page, rows: page.rows.map((row) => toRow(row, introducedAt)) };
 }
 
 /** The filtered view as CSV, newest first, streamed a keyset page at a time. */

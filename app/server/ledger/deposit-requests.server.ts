@@ -100,7 +100,7 @@ export async function readDepositForm(
 ): Promise<Outcome<{ client: SessionUser; deposit: DepositRequest }> | ({ ok: false; status: number } & FormRefusal)> {
   const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return requester;
-  const { level } = await readClientLevel(context.db, requester.client.id);
+  const { level } = await readClientLevel(context.db, context.env, requester.client.id);
   if (level === "restricted") return { ok: false, error: VERIFICATION_MESSAGES.restricted, status: 403 };
   const form = await readForm(request);
   const parsed = parseDepositForm(form, await listDepositWallets(context.db));

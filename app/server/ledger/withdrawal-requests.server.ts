@@ -139,7 +139,7 @@ export async function requestWithdrawal(
 
 /** Which of the statement's conditions refused an active client's withdrawal, in the form's order. */
 async function withdrawalRefusal(db: Db, env: AppEnv, userId: string, amountCents: number, now: number) {
-  if ((await readClientLevel(db, userId, now)).level !== "verified") {
+  if ((await readClientLevel(db, env, userId, now)).level !== "verified") {
     return VERIFICATION_MESSAGES.verifyBeforeWithdrawing;
   }
   const move = { type: "withdraw", amountCents } as const;
@@ -153,8 +153,8 @@ async function withdrawalRefusal(db: Db, env: AppEnv, userId: string, amountCent
  * Whether this client may ask for a withdrawal at all: only once verified. Checked before the form is read (and
  * again by the insert), so an unverified client is told at once, with the way to verify, and no code is asked.
  */
-export async function mayRequestWithdrawal(db: Db, userId: string, now = Date.now()): Promise<Outcome> {
-  const { level } = await readClientLevel(db, userId, now);
+export async function mayRequestWithdrawal(db: Db, env: AppEnv, userId: string, now = Date.now()): Promise<Outcome> {
+  const { level } = await readClientLevel(db, env, userId, now);
   if (level === "verified") return { ok: true };
   return { ok: false, error: VERIFICATION_MESSAGES.verifyBeforeWithdrawing, status: 403 };
 }
@@ -186,7 +186,7 @@ export async function readWithdrawalForm(
   const requester = moneyRequester(await getSessionUser(request, context));
   if (!requester.ok) return requester;
   const { client } = requester;
-  const verified = await mayRequestWithdrawal(context.db, client.id);
+  const verified = await mayRequestWithdrawal(context.db, context.env, client.id);
   if (!verified.ok) return verified;
   const form = await readForm(request);
   const stepUp = await checkStepUp(context, client, form, "withdrawal");

@@ -5,12 +5,7 @@
  * together (tests/worker/verification-levels.test.ts).
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import {
-  VERIFICATION_DEADLINE_DAYS,
-  VERIFICATION_INTRODUCED_AT,
-  type VerificationLevel,
-  verificationLevel,
-} from "~/lib/verification";
+import { VERIFICATION_DEADLINE_DAYS, type VerificationLevel, verificationLevel } from "~/lib/verification";
 import type { VerificationStatus } from "../../../db/enums";
 
 const DEADLINE_MS = VERIFICATION_DEADLINE_DAYS * 24 * 60 * 60 * 1000;
@@ -20,23 +15,31 @@ export const liveCaseStatusSql = (userId: SQLWrapper | string): SQL<Verification
   sql`(SELECT vc.status FROM verification_cases vc WHERE vc.user_id = ${userId} AND vc.ended_at IS NULL)`;
 
 /** `verificationDueAt` over a registration time column. */
-const dueAtSql = (createdAt: SQLWrapper) => sql`(max(${createdAt}, ${VERIFICATION_INTRODUCED_AT}) + ${DEADLINE_MS})`;
+const dueAtSql = (createdAt: SQLWrapper, introducedAt: number) =>
+  sql`(max(${createdAt}, ${introducedAt}) + ${DEADLINE_MS})`;
 
 const approvedSql = (userId: SQLWrapper | string) =>
   sql`EXISTS (SELECT 1 FROM verification_cases vc WHERE vc.user_id = ${userId} AND vc.ended_at IS NULL
               AND vc.status = 'approved')`;
 
-/** The condition that a client (id and registration time columns) is at `level` at `now`. */
+/**
+ * The condition that a client (id and registration time columns) is at `level` at `now`, verification having
+ * begun at `introducedAt` (the VERIFICATION_INTRODUCED_AT setting).
+ */
 export function levelConditionSql(
   level: VerificationLevel,
   user: { id: SQLWrapper; createdAt: SQLWrapper },
   now: number,
+  introducedAt: number,
 ): SQL {
   if (level === "verified") return approvedSql(user.id);
   const pastDeadline = level === "restricted" ? sql`>=` : sql`<`;
-  return sql`(NOT ${approvedSql(user.id)} AND ${now} ${pastDeadline} ${dueAtSql(user.createdAt)})`;
+  return sql`(NOT ${approvedSql(user.id)} AND ${now} ${pastDeadline} ${dueAtSql(user.createdAt, introducedAt)})`;
 }
 
 /** The level of a row read with its live case's status and registration time. */
-export const levelOf = (row: { caseStatus: VerificationStatus | null; createdAt: number }, now: number) =>
-  verificationLevel(row.caseStatus, row.createdAt, now);
+export const levelOf = (
+  row: { caseStatus: VerificationStatus | null; createdAt: number },
+  now: number,
+  introducedAt: number,
+) => verificationLevel(row.caseStatus, row.createdAt, now, introducedAt);

@@ -35,8 +35,8 @@ export interface ClientLevel {
   daysLeft: number;
 }
 
-/** The level of a client now: their live case's status and their registration time. */
-export async function readClientLevel(db: Db, userId: string, now = Date.now()): Promise<ClientLevel> {
+/** The level of a client now: their live case's status, their registration time and VERIFICATION_INTRODUCED_AT. */
+export async function readClientLevel(db: Db, env: AppEnv, userId: string, now = Date.now()): Promise<ClientLevel> {
   const row = await db.get<{ created_at: number; status: VerificationStatus | null }>(
     sql`SELECT u.created_at, vc.status
         FROM users u LEFT JOIN verification_cases vc ON vc.user_id = u.id AND vc.ended_at IS NULL
@@ -44,8 +44,9 @@ export async function readClientLevel(db: Db, userId: string, now = Date.now()):
   );
   const createdAt = Number(row?.created_at ?? now);
   const status = row?.status ?? null;
-  const level = verificationLevel(status, createdAt, now);
-  return { level, status, daysLeft: level === "verified" ? 0 : verificationDaysLeft(createdAt, now) };
+  const introducedAt = env.VERIFICATION_INTRODUCED_AT;
+  const level = verificationLevel(status, createdAt, now, introducedAt);
+  return { level, status, daysLeft: level === "verified" ? 0 : verificationDaysLeft(createdAt, now, introducedAt) };
 }
 
 /** What the unverified deposit limit counts (the rules table's `LEVEL_LIMITS`), from the ledger's totals. */
@@ -115,7 +116,7 @@ export async function withdrawalRemaining(
 
 /** What the deposit pages show above the form: the level and, before verification, what may still be deposited. */
 export async function depositLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
-  const { level, status, daysLeft } = await readClientLevel(db, userId, now);
+  const { level, status, daysLeft } = await readClientLevel(db, env, userId, now);
   return {
     level,
     // Documents sent and not decided yet: there is nothing to do but wait, and the page says so.
@@ -128,7 +129,7 @@ export async function depositLevelView(db: Db, env: AppEnv, userId: string, now 
 
 /** What the withdrawal page shows above the form: whether the client may withdraw, and what is left of each limit. */
 export async function withdrawalLevelView(db: Db, env: AppEnv, userId: string, now = Date.now()) {
-  const { level, status } = await readClientLevel(db, userId, now);
+  const { level, status } = await readClientLevel(db, env, userId, now);
   return {
     level,
     inReview: status === "submitted",

@@ -42,10 +42,14 @@ export function decodeQueueCursor(text: string | null): QueueCursor | null {
   return match ? { submittedAt: Number(match[1]), id: Number(match[2]) } : null;
 }
 
-/** The cases of one status, oldest submission first (so the longest wait is decided first), 50 a page. */
+/**
+ * The cases of one status, oldest submission first (so the longest wait is decided first), 50 a page, each with its
+ * client's level (`introducedAt`: VERIFICATION_INTRODUCED_AT).
+ */
 export async function verificationQueue(
   db: Db,
   status: VerificationStatus,
+  introducedAt: number,
   after: QueueCursor | null = null,
   now = Date.now(),
 ) {
@@ -91,7 +95,7 @@ export async function verificationQueue(
       documentType: row.documentType,
       submittedAt: row.submittedAt,
       registeredAt: row.registeredAt,
-      level: levelOf({ caseStatus: row.status, createdAt: row.registeredAt }, now),
+      level: levelOf({ caseStatus: row.status, createdAt: row.registeredAt }, now, introducedAt),
     })),
     next: page.next,
   };
@@ -112,11 +116,12 @@ export const liveCaseQuery = (db: Db, userId: string) =>
 export function clientVerification(
   rows: Array<{ id: number; status: VerificationStatus }>,
   registeredAt: number,
+  introducedAt: number,
   now = Date.now(),
 ) {
   const live = rows[0] ?? null;
   return {
-    level: levelOf({ caseStatus: live?.status ?? null, createdAt: registeredAt }, now),
+    level: levelOf({ caseStatus: live?.status ?? null, createdAt: registeredAt }, now, introducedAt),
     status: live?.status ?? null,
     caseId: live?.id ?? null,
   };
@@ -134,7 +139,7 @@ export const awaitingReviewQuery = (db: Db) =>
  * as evidence but is not what is reviewed), the client's account (registration, country given at sign-up, e-mail,
  * status) and their deposits so far (approved and pending), and who decided it last.
  */
-export async function reviewCase(db: Db, caseId: number, now = Date.now()) {
+export async function reviewCase(db: Db, caseId: number, introducedAt: number, now = Date.now()) {
   const reviewer = sql<string | null>`(SELECT email FROM users r WHERE r.id = ${cases.reviewedBy})`.as("reviewer");
   const { found, files, totals } = await readTogether(db, {
     found: db
@@ -203,7 +208,11 @@ export async function reviewCase(db: Db, caseId: number, now = Date.now()) {
       registeredAt: row.registeredAt,
       signUpCountry: row.signUpCountry,
       suspended: row.profileStatus === "suspended",
-      level: levelOf({ caseStatus: row.endedAt === null ? row.status : null, createdAt: row.registeredAt }, now),
+      level: levelOf(
+        { caseStatus: row.endedAt === null ? row.status : null, createdAt: row.registeredAt },
+        now,
+        introducedAt,
+      ),
       approvedDepositsCents: figure(ledger, "deposits"),
       pendingDepositsCents: figure(ledger, "pendingIn"),
     },
