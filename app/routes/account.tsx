@@ -73,6 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     providers,
     passkeys,
     mailPreferences,
+    admin: user.role === "admin",
     // What adding a passkey asks first (docs/product.md, "Passkeys").
     passkeyProof: twoFactor.enabled
       ? "code"
@@ -130,8 +131,18 @@ function useBanner(result: IntentReply | undefined) {
 }
 
 export default function AccountSettings({ loaderData, actionData: result }: Route.ComponentProps) {
-  const { account, sessions, signIns, providers, twoFactor, verification, passkeys, passkeyProof, mailPreferences } =
-    loaderData;
+  const {
+    account,
+    sessions,
+    signIns,
+    providers,
+    twoFactor,
+    verification,
+    passkeys,
+    passkeyProof,
+    mailPreferences,
+    admin,
+  } = loaderData;
   const banner = useBanner(result);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const passwordChanged = result?.intent === "password" && result.tone === "success" ? result.at : 0;
@@ -254,7 +265,7 @@ export default function AccountSettings({ loaderData, actionData: result }: Rout
         recoveryCodesLeft={twoFactor.recoveryCodesLeft}
         passkeyOn={passkeys.length > 0}
       />
-      <PasskeysCard passkeys={passkeys} proof={passkeyProof} />
+      <PasskeysCard passkeys={passkeys} proof={passkeyProof} admin={admin} />
       <ProvidersCard card={providers} />
       <SessionsCard sessions={sessions} />
       <ActivityCard signIns={signIns} />

@@ -2,7 +2,15 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import { totpCodeAt } from "~/server/auth/totp.server";
-import { countRows, createUser, ensureDepositWallets, postForm, TEST_PASSWORD } from "../support/fixtures";
+import {
+  countRows,
+  createUser,
+  ensureDepositWallets,
+  postForm,
+  sessionCookieFor,
+  TEST_PASSWORD,
+} from "../support/fixtures";
+import { addPasskey } from "../support/passkeys";
 import { ACTIONS, codeOf, expectPrompt, fundedClient, MINUTE, type ProtectedAction } from "../support/step-up-actions";
 import {
   enrolThroughPages,
@@ -197,6 +205,37 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
     expect(entry.status).toBe(403);
     expect(await entry.text()).toContain("Two-factor sign-in was reset with a recovery code");
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
+  });
+
+  it("holds a passkey-only client who sets up an authenticator app from a session signed in with a recovery code", async () => {
+    await steadyStep();
+    const client = await fundedClient({ twoFactor: false });
+    const person = await sessionCookieFor(client.id);
+    await addPasskey(person);
+    // Only the password and the printed codes in hand: the sign-in's second step takes a recovery code.
+    const [code = ""] = await giveRecoveryCodes(client.id, 1);
+    const cookie = await signInWithRecoveryCode(client.email, code, { ip: nextIp() });
+    // An app of the attacker's own, set up in that session: its code is right, and the session counts as fresh.
+    const { secret } = await enrolThroughPages(cookie);
+    const before = await countRows("transactions", "user_id = ?", client.id);
+    const held = await postForm(
+      "/withdraw",
+      { ...withdrawalFields(), [STEP_UP_FIELD]: totpCodeAt(secret, Date.now() + 30_000) },
+      { cookie },
+    );
+    expect(held.status).toBe(403);
+    expect(await held.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
+  });
+
+  it("does not hold a passkey-only client whose session confirmed the passkey before setting up the app", async () => {
+    await steadyStep();
+    const client = await fundedClient({ twoFactor: false });
+    const cookie = await sessionCookieFor(client.id);
+    await addPasskey(cookie);
+    const { secret } = await enrolThroughPages(cookie);
+    const fields = { ...withdrawalFields(), [STEP_UP_FIELD]: totpCodeAt(secret, Date.now() + 30_000) };
+    expect((await postForm("/withdraw", fields, { cookie })).status).toBe(302);
   });
 
   it("does not start when two-factor sign-in is turned off with the authenticator's code", async () => {

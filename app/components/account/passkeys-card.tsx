@@ -29,8 +29,11 @@ const inputClass =
 export function PasskeysCard({
   passkeys,
   proof,
+  admin = false,
   title = "Passkeys",
 }: {
+  /** An admin keeps a second factor: their last passkey is not offered as one that turns two-factor off. */
+  admin?: boolean;
   passkeys: PasskeyRow[];
   /** The card's heading: "Or use a passkey" where an admin chooses their second factor. */
   title?: string;
@@ -118,7 +121,7 @@ export function PasskeysCard({
                   id={passkey.id}
                   name={passkey.name}
                   // The account's only second factor: removing it turns two-factor sign-in off.
-                  turnsOff={proof === "passkey" && passkeys.length === 1}
+                  turnsOff={!admin && proof === "passkey" && passkeys.length === 1}
                 />
               </div>
             </li>

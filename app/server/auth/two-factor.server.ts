@@ -27,6 +27,7 @@ import {
   takeCodeTry,
 } from "./second-factor-proof.server";
 import { securityNotice } from "./security-notice.server";
+import { hasFreshSecondFactor } from "./step-up.server";
 import {
   consumeTotpCode,
   decryptTotpSecret,
@@ -150,6 +151,15 @@ export async function confirmEnrolment(
       endSessionsOf(db, user.id, user.sessionId).returning({ id: schema.sessions.id }),
     ),
     thisSession: freshSecondFactor(db, user.sessionId, now),
+    // An account whose passkey already holds two-factor sign-in, set up from a session that proved no second factor
+    // lately (one signed in with a recovery code): whoever does it may hold only the sheet and the password, so the
+    // step-up hold keeps money where it is for a while, as when the app is turned off with a recovery code.
+    resetHold: hasFreshSecondFactor(user, now)
+      ? undefined
+      : db
+          .update(users)
+          .set({ secondFactorResetAt: now })
+          .where(and(eq(users.id, user.id), sql`EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${user.id})`)),
     notice: securityNotice(db, {
       to: user.email,
       name: user.firstName,
