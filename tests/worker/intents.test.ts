@@ -53,7 +53,11 @@ describe("pages with several forms", () => {
   it("take a form posted without an intent as the page's first form, where it has one", async () => {
     const client = await createUser();
     const cookie = await sessionCookieFor(client.id);
-    const response = await postForm("/account", { firstName: "Robin", lastName: "Quinn", phoneNumber: "" }, { cookie });
+    const response = await postForm(
+      "/account",
+      { firstName: "Robin", lastName: "Quinn", phoneNumber: "+1 555 0100" },
+      { cookie },
+    );
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(MESSAGES.profileUpdated);
     expect(await profileOf(client.id)).toMatchObject({ first_name: "Robin", last_name: "Quinn" });

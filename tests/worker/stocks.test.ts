@@ -145,6 +145,6 @@ describe("/stocks/{symbol}/deposit", () => {
       .bind(`deposit_request:tx:${rows.results[0]?.id}`)
       .first<{ to_address: string; payload: string }>();
     expect(notice?.to_address).toBe(appEnv.ADMIN_MAILBOX);
-    expect(JSON.parse(notice?.payload ?? "{}")).toMatchObject({ stock: "AAPL", name: "Sam", amount: 500 });
+    expect(JSON.parse(notice?.payload ?? "{}")).toMatchObject({ stock: "AAPL", name: "Sam Tester", amount: 500 });
   });
 });
