@@ -264,3 +264,13 @@ export async function insertLedger(userId: string, rows: LedgerRow[]) {
   }
   if (statements.length > 0) await env.DB.batch(statements);
 }
+
+/** The test Worker's bindings as production would have them: what a production-only setting check runs against. */
+export const productionBindings = () => ({
+  ...env,
+  ENVIRONMENT: "production",
+  PASSWORD_HASH_COST: "standard",
+  SITE_URL: "https://portal.example",
+  TURNSTILE_SITE_KEY: "0x4AAAAAAADnPIDROrmt1Wwj",
+  TURNSTILE_SECRET_KEY: "0x4AAAAAAADnPIDROrmt1Wwj-real-looking-secret",
+});

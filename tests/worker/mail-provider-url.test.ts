@@ -6,7 +6,7 @@ import { schema } from "~/server/db.server";
 import { RESEND_API_URL, readAppEnv } from "~/server/env.server";
 import { deliverEmail, enqueueEmail } from "~/server/mail/outbox.server";
 import worker from "../../workers/app";
-import { appEnv, db } from "../support/fixtures";
+import { appEnv, db, productionBindings } from "../support/fixtures";
 
 /**
  * The mail provider's address is a setting (RESEND_BASE_URL): Resend's own API unless configured, the local
@@ -72,14 +72,7 @@ describe("the mail provider's address", () => {
   });
 
   it("must be an http(s) URL, and https in production, where the API key travels with every request", () => {
-    const production = {
-      ...env,
-      ENVIRONMENT: "production",
-      PASSWORD_HASH_COST: "standard",
-      SITE_URL: "https://portal.example",
-      TURNSTILE_SITE_KEY: "0x4AAAAAAADnPIDROrmt1Wwj",
-      TURNSTILE_SECRET_KEY: "0x4AAAAAAADnPIDROrmt1Wwj-real-looking-secret",
-    };
+    const production = productionBindings();
     expect(() => readAppEnv({ ...production } as never)).not.toThrow();
     expect(() => readAppEnv({ ...production, RESEND_BASE_URL: "http://127.0.0.1:9787" } as never)).toThrow(
       /RESEND_BASE_URL must be an https URL in production/,

@@ -12,6 +12,7 @@ import {
   createUser,
   enableTwoFactor,
   ORIGIN,
+  productionBindings,
   registrationFields,
   sessionCookieFor,
   TEST_PASSWORD,
@@ -1006,14 +1007,7 @@ describe("unlink", () => {
 });
 
 describe("configuration", () => {
-  const production = {
-    ...env,
-    ENVIRONMENT: "production",
-    PASSWORD_HASH_COST: "standard",
-    SITE_URL: "https://portal.example",
-    TURNSTILE_SITE_KEY: "0x4AAAAAAADnPIDROrmt1Wwj",
-    TURNSTILE_SECRET_KEY: "0x4AAAAAAADnPIDROrmt1Wwj-real-looking-secret",
-  };
+  const production = productionBindings();
 
   it("refuses the fake provider's endpoints in production, and anything but a loopback origin", () => {
     expect(() => readAppEnv({ ...production, OAUTH_TEST_ENDPOINTS: "http://127.0.0.1:8790" } as never)).toThrow(
