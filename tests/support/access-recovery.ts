@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { accessRecoveryCancelToken } from "~/server/access-recovery/cancel-link.server";
-import { appEnv, cookieFrom, createUser, getPage, postForm } from "./fixtures";
 import { SAMPLE_FILES, uploadTo } from "./documents";
+import { appEnv, cookieFrom, createUser, getPage, postForm } from "./fixtures";
 import { challengeCookieFrom, passwordStep } from "./two-factor";
 import { markVerified } from "./verification-state";
 

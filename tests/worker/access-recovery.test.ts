@@ -77,14 +77,19 @@ describe("access recovery: a client who lost every second factor gets back in af
 
     // A second admin restores access: every factor gone, sessions ended, the hold started, the client mailed.
     const owner = await createUser({ role: "admin", roles: ["owner"] });
-    const second = await decide(await sessionCookieFor(owner.id), id, { intent: "approve", seenStatus: "first_approved" });
+    const second = await decide(await sessionCookieFor(owner.id), id, {
+      intent: "approve",
+      seenStatus: "first_approved",
+    });
     expect(await second.text()).toContain(ACCESS_RECOVERY_MESSAGES.approved);
     expect(await statusOf(id)).toBe("approved");
     expect(await factorsOf(client.id)).toEqual({ app: 0, passkeys: 0, codes: 0 });
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     const steps = (await mailsTo(client.email, "access_recovery")).map((mail) => JSON.parse(mail.payload).step);
     expect(steps).toEqual(["submitted", "first_approved", "approved"]);
-    expect(await countRows("audit_log", "action = 'access_recovery.approve' AND target = ?", `user:${client.id}`)).toBe(2);
+    expect(await countRows("audit_log", "action = 'access_recovery.approve' AND target = ?", `user:${client.id}`)).toBe(
+      2,
+    );
 
     // The password alone signs in; money stays put for 24 hours.
     const signIn = await passwordStep(client.email);
@@ -159,7 +164,9 @@ describe("access recovery: a client who lost every second factor gets back in af
     expect(view.headers.get("Cache-Control")).toBe("private, no-store");
     expect(view.headers.get("Content-Security-Policy")).toContain("sandbox");
     await view.arrayBuffer();
-    expect(await countRows("audit_log", "action = 'access_recovery.file_view' AND actor_id = ?", compliance.id)).toBe(1);
+    expect(await countRows("audit_log", "action = 'access_recovery.file_view' AND actor_id = ?", compliance.id)).toBe(
+      1,
+    );
     const support = await createUser({ role: "admin", roles: ["support"] });
     const refused = await getPage(`/admin/access-recovery/files/${file?.id}`, await sessionCookieFor(support.id));
     expect(refused.status).toBe(403);
@@ -184,7 +191,11 @@ describe("access recovery: a client who lost every second factor gets back in af
     const approved = renderEmail("access_recovery", { ...data, step: "approved", holdUntil: data.at + 1 }, appEnv);
     expect(approved.text).toContain("nothing can move from your account until");
     expect(approved.text).not.toContain("/login/recovery/cancel");
-    const refused = renderEmail("access_recovery", { ...data, step: "refused", reason: "The selfie is blurred." }, appEnv);
+    const refused = renderEmail(
+      "access_recovery",
+      { ...data, step: "refused", reason: "The selfie is blurred." },
+      appEnv,
+    );
     expect(refused.text).toContain("The selfie is blurred.");
   });
 });
