@@ -55,6 +55,23 @@ export const VERIFICATION_STATUSES = ["draft", "submitted", "approved", "rejecte
 export const IDENTITY_DOCUMENT_TYPES = ["passport", "national_id", "driving_licence"] as const;
 /** The files of a case: the identity document's front and back, and a recent proof of address. */
 export const DOCUMENT_KINDS = ["identity_front", "identity_back", "proof_of_address"] as const;
+/**
+ * A client's request to get back into an account whose every second factor is lost: being filled in (open), sent
+ * (submitted), approved once (first_approved, waiting for a second admin), then approved (the second factors
+ * removed), refused, or cancelled by the client.
+ */
+export const ACCESS_RECOVERY_STATUSES = [
+  "open",
+  "submitted",
+  "first_approved",
+  "approved",
+  "refused",
+  "cancelled",
+] as const;
+/** The statuses of a request still in progress: one such request per client. */
+export const LIVE_ACCESS_RECOVERY_STATUSES = ["open", "submitted", "first_approved"] as const;
+/** The files of such a request: a new photo of the identity document, and a selfie holding it. */
+export const ACCESS_RECOVERY_FILE_KINDS = ["identity_photo", "selfie"] as const;
 /** What the Worker accepts, decided from a file's first bytes. */
 export const DOCUMENT_CONTENT_TYPES = ["image/jpeg", "image/png", "application/pdf"] as const;
 
@@ -63,6 +80,8 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 export type IdentityDocumentType = (typeof IDENTITY_DOCUMENT_TYPES)[number];
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+export type AccessRecoveryStatus = (typeof ACCESS_RECOVERY_STATUSES)[number];
+export type AccessRecoveryFileKind = (typeof ACCESS_RECOVERY_FILE_KINDS)[number];
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];

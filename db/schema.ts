@@ -16,6 +16,8 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import {
+  ACCESS_RECOVERY_FILE_KINDS,
+  ACCESS_RECOVERY_STATUSES,
   ALERT_STATUSES,
   AUTH_TOKEN_PURPOSES,
   BACK_OFFICE_ROLES,
@@ -744,6 +746,72 @@ export const verificationDocuments = sqliteTable(
     // One current file of each kind per case.
     uniqueIndex("verification_documents_current_idx").on(t.caseId, t.kind).where(sql`replaced_at IS NULL`),
     index("verification_documents_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * A client's request to get back into an account whose every second factor is lost (docs/product.md, "Access
+ * recovery"). Started after the password (or provider) step, with the client's approved verification case on file;
+ * the browser that started it holds a random token whose hash is `tokenHash`. Two admins approve it, one after the
+ * other (migration 0028's triggers hold that in the database too); the browser and place it came from are kept for
+ * the notices that let the owner cancel a request that was not theirs.
+ */
+export const accessRecoveryRequests = sqliteTable(
+  "access_recovery_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    caseId: integer("case_id").notNull(),
+    status: text("status", { enum: ACCESS_RECOVERY_STATUSES }).notNull().default("open"),
+    tokenHash: text("token_hash").notNull(),
+    userAgent: text("user_agent"),
+    country: text("country"),
+    city: text("city"),
+    createdAt: integer("created_at").notNull(),
+    submittedAt: integer("submitted_at"),
+    firstApprovedBy: text("first_approved_by"),
+    firstApprovedAt: integer("first_approved_at"),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+    /** Why it was refused: the client reads it. */
+    refusalReason: text("refusal_reason"),
+  },
+  (t) => [
+    check("access_recovery_requests_status", sql`${t.status} IN (${inList(ACCESS_RECOVERY_STATUSES)})`),
+    uniqueIndex("access_recovery_requests_live_idx")
+      .on(t.userId)
+      .where(sql`status IN ('open', 'submitted', 'first_approved')`),
+    // The compliance queue: sent requests, oldest first.
+    index("access_recovery_requests_queue_idx").on(t.status, t.submittedAt, t.id),
+  ],
+);
+
+/** A file of an access-recovery request, in the identity documents' private bucket, kept with the client's case. */
+export const accessRecoveryFiles = sqliteTable(
+  "access_recovery_files",
+  {
+    /** Random; the admin's address of the file. */
+    id: text("id").primaryKey(),
+    requestId: integer("request_id").notNull(),
+    caseId: integer("case_id").notNull(),
+    userId: text("user_id").notNull(),
+    kind: text("kind", { enum: ACCESS_RECOVERY_FILE_KINDS }).notNull(),
+    objectKey: text("object_key").notNull().unique(),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type", { enum: DOCUMENT_CONTENT_TYPES }).notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    uploadedAt: integer("uploaded_at").notNull(),
+    replacedAt: integer("replaced_at"),
+  },
+  (t) => [
+    check("access_recovery_files_kind", sql`${t.kind} IN (${inList(ACCESS_RECOVERY_FILE_KINDS)})`),
+    check("access_recovery_files_type", sql`${t.contentType} IN (${inList(DOCUMENT_CONTENT_TYPES)})`),
+    check("access_recovery_files_size", sql`${t.sizeBytes} > 0`),
+    uniqueIndex("access_recovery_files_current_idx").on(t.requestId, t.kind).where(sql`replaced_at IS NULL`),
+    index("access_recovery_files_case_idx").on(t.caseId),
   ],
 );
 

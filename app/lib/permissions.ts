@@ -18,7 +18,8 @@ const EVERY_ROLE = BACK_OFFICE_ROLES;
  *   documents;
  * - operator posts ledger entries, decides deposit and stock-deposit requests, suspends and activates clients;
  * - approver decides withdrawals and second-approval proposals;
- * - compliance works the identity-verification queue and its documents and the transaction-monitoring alerts, reads
+ * - compliance works the identity-verification queue and its documents, the access-recovery requests and the
+ *   transaction-monitoring alerts, reads
  *   the audit log, exports, and deletes a client's data.
  */
 export const PERMISSIONS = {
@@ -32,6 +33,8 @@ export const PERMISSIONS = {
   changeClientStatus: ["operator", "owner"],
   reviewVerifications: ["compliance", "owner"],
   viewDocuments: ["compliance", "owner"],
+  /** A client's request to get back in after losing every second factor: its files and both approvals. */
+  restoreAccess: ["compliance", "owner"],
   readAuditLog: ["compliance", "owner"],
   /** The monitoring alerts' queue (/admin/alerts), its decisions and its CSV. */
   reviewAlerts: ["compliance", "owner"],

@@ -53,6 +53,8 @@ export type FeedEvent =
   | { type: "proposal.changed" }
   /** Desk only: a monitoring alert was written or decided, so the open-alerts count and queue reload. */
   | { type: "alerts.changed" }
+  /** Desk only: an access-recovery request was sent, decided or cancelled, so its queue reloads. */
+  | { type: "access_recovery.changed" }
   /**
    * A client's identity verification was sent for review or decided: the desk's count and queue reload, and so
    * does the client's own page when it is a decision.
@@ -111,7 +113,8 @@ export function parseFeedTransaction(value: unknown): FeedTransaction | null {
 /** The event, checked and stripped to its known fields, or null for anything else. */
 export function parseFeedEvent(value: unknown): FeedEvent | null {
   if (!isRecord(value)) return null;
-  if (value.type === "proposal.changed" || value.type === "alerts.changed") return { type: value.type };
+  if (value.type === "proposal.changed" || value.type === "alerts.changed" || value.type === "access_recovery.changed")
+    return { type: value.type };
   if (
     value.type === "client.deleted" ||
     value.type === "verification.changed" ||

@@ -27,7 +27,7 @@ export const STEP_UP_MESSAGES = {
   locked: TWO_FACTOR_MESSAGES.locked,
   /** The hold after two-factor sign-in was turned off with a recovery code; `until` is when money may move again. */
   resetHold: (until: number) =>
-    `Two-factor sign-in was reset with a recovery code, so money cannot move from this account until ${formatDateTimeUtc(until)}. If this was not you, contact support now.`,
+    `Two-factor sign-in was reset recently, so money cannot move from this account until ${formatDateTimeUtc(until)}. If this was not you, contact support now.`,
 } as const;
 
 /** The answers that ask for a code without anything being wrong: shown as a hint, not as an error. */

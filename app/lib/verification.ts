@@ -107,6 +107,14 @@ export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
   proof_of_address: "Proof of address",
 };
 
+/** What each document slot asks for. */
+export const DOCUMENT_KIND_HINTS: Record<DocumentKind, string> = {
+  identity_front: "The page or side with your photo. JPEG, PNG or PDF, at most 10 MB.",
+  identity_back: "The other side of your card or licence. JPEG, PNG or PDF, at most 10 MB.",
+  proof_of_address:
+    "A utility bill, bank statement or tax letter with your name and address, issued in the last 3 months. JPEG, PNG or PDF, at most 10 MB.",
+};
+
 /** The files a case needs for its identity document type: a passport has no back. */
 export function requiredDocumentKinds(documentType: IdentityDocumentType): DocumentKind[] {
   return documentType === "passport"

@@ -8,7 +8,13 @@ import { VerificationStatusCard } from "~/components/verification/verification-s
 import { COUNTRIES } from "~/lib/countries";
 import { refusalOf } from "~/lib/forms";
 import { parseVerificationForm } from "~/lib/schemas/verification";
-import { IDENTITY_DOCUMENT_TYPE_LABELS, isEditableByClient, VERIFICATION_MESSAGES } from "~/lib/verification";
+import {
+  DOCUMENT_KIND_HINTS,
+  DOCUMENT_KIND_LABELS,
+  IDENTITY_DOCUMENT_TYPE_LABELS,
+  isEditableByClient,
+  VERIFICATION_MESSAGES,
+} from "~/lib/verification";
 import { summarizeVerification } from "~/lib/verification-summary";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
@@ -158,7 +164,15 @@ export default function IdentityVerification({ loaderData, actionData: reply }: 
             </p>
           ) : null}
           {kinds.map((kind) => (
-            <DocumentSlot key={kind} kind={kind} file={files[kind] ?? null} editable={editable} />
+            <DocumentSlot
+              key={kind}
+              kind={kind}
+              label={DOCUMENT_KIND_LABELS[kind]}
+              hint={DOCUMENT_KIND_HINTS[kind]}
+              action={`/account/verification/documents/${kind}`}
+              file={files[kind] ?? null}
+              editable={editable}
+            />
           ))}
         </section>
         {editable ? (

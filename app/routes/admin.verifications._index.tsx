@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { AccessRecoveryQueue } from "~/components/admin/access-recovery-queue";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { PagerLinks } from "~/components/admin/table";
 import { VerificationLevelBadge } from "~/components/admin/verification-level";
@@ -8,9 +9,11 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { formatDateTimeUtc, formatLongDate } from "~/lib/format";
 import { adminPageTitle } from "~/lib/navigation";
+import { may } from "~/lib/permissions";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { IDENTITY_DOCUMENT_TYPE_LABELS, VERIFICATION_STATUS_LABELS } from "~/lib/verification";
 import { parseQueueStatus } from "~/lib/verification-review";
+import { recoveryQueue } from "~/server/access-recovery/reads.server";
 import { requirePermission } from "~/server/session.server";
 import { decodeQueueCursor, verificationQueue } from "~/server/verification/review-reads.server";
 import { VERIFICATION_STATUSES } from "../../db/enums";
@@ -19,7 +22,7 @@ import type { Route } from "./+types/admin.verifications._index";
 export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle("Verifications") }]);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requirePermission(request, context, "reviewVerifications");
+  const admin = await requirePermission(request, context, "reviewVerifications");
   const params = new URL(request.url).searchParams;
   const { status, error } = parseQueueStatus(params);
   const queue = await verificationQueue(
@@ -28,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.env.VERIFICATION_INTRODUCED_AT,
     decodeQueueCursor(params.get("after")),
   );
-  return { ...queue, status, error, paged: params.has("after") };
+  const recoveries = may(admin.roles, "restoreAccess") ? await recoveryQueue(context.db) : null;
+  return { ...queue, recoveries, status, error, paged: params.has("after") };
 }
 
 /** The queue's statuses as its filter names them: a draft is a case the client has not sent yet. */
@@ -37,7 +41,7 @@ const QUEUE_STATUS_LABELS = { ...VERIFICATION_STATUS_LABELS, draft: "Not sent ye
 const COLUMNS = ["Client", "Country", "Document", "Sent", "Registered", "Level"] as const;
 
 export default function VerificationQueue({ loaderData }: Route.ComponentProps) {
-  const { cases, next, status, error, paged } = loaderData;
+  const { cases, next, recoveries, status, error, paged } = loaderData;
   // A case sent or decided anywhere shows here without a reload.
   const refresh = useThrottledRevalidate();
   useFeed("/ws/admin", { onEvent: refresh, onReconnect: refresh });
@@ -47,6 +51,7 @@ export default function VerificationQueue({ loaderData }: Route.ComponentProps) 
         Identity verifications, the longest waiting first. Open one to see its documents and decide it.
       </AdminPageHeader>
       {error ? <Banner tone="error">{error}</Banner> : null}
+      {recoveries ? <AccessRecoveryQueue requests={recoveries} /> : null}
       <article className="rounded-xl border border-border bg-surface p-5">
         <Form method="get" className="flex flex-wrap items-end gap-2">
           <div className="flex flex-col gap-1">

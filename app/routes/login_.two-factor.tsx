@@ -42,7 +42,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     method,
     ways,
     locked: await isSecondFactorLocked(context.db, challenge.user.id),
-    supportEmail: context.env.SUPPORT_EMAIL,
   };
 }
 
@@ -58,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route.ComponentProps) {
-  const { method, ways, locked, supportEmail } = loaderData;
+  const { method, ways, locked } = loaderData;
   const recovery = method === "recovery";
   const error = reply?.error ?? (locked ? TWO_FACTOR_MESSAGES.locked : null);
   const link = "text-brand underline underline-offset-2 hover:no-underline";
@@ -127,11 +126,9 @@ export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route
         ) : null}
         <p className="text-ink-muted">
           {`Lost your ${ways.app ? "authenticator" : "passkey"}${ways.recoveryCodes ? " and your recovery codes" : ""}?`}{" "}
-          Write to{" "}
-          <a href={`mailto:${supportEmail}`} className={link}>
-            {supportEmail}
-          </a>{" "}
-          from this account&apos;s e-mail address.
+          <Link to="/login/recovery" className={link}>
+            Restore access with your identity document
+          </Link>
         </p>
         <p>
           <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:no-underline">

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import type { Permission } from "~/lib/permissions";
 import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import { enqueueEmail } from "~/server/mail/outbox.server";
+import { firstApprovedRecovery, waitingRecovery } from "./access-recovery";
 import { createUser, db, insertTransaction } from "./fixtures";
 import { insertCase, submittedCase } from "./verification-fixtures";
 import { markVerified } from "./verification-state";
@@ -96,6 +97,22 @@ export const PAGES: Record<string, Page> = {
     path: async () => `/admin/verifications/${(await insertCase((await createUser()).id)).id}`,
     permissions: ["reviewVerifications"],
     page: true,
+  },
+  "/admin/access-recovery/{id}": {
+    path: async () => `/admin/access-recovery/${await waitingRecovery()}`,
+    permissions: ["restoreAccess"],
+    page: true,
+  },
+  "/admin/access-recovery/files/{id}": {
+    path: async () => {
+      const id = await waitingRecovery();
+      const file = await env.DB.prepare("SELECT id FROM access_recovery_files WHERE request_id = ?")
+        .bind(id)
+        .first<{ id: string }>();
+      return `/admin/access-recovery/files/${file?.id}`;
+    },
+    permissions: ["restoreAccess"],
+    page: false,
   },
   "/admin/audit": { path: async () => "/admin/audit", permissions: ["readAuditLog"], page: true },
   "/admin/mail": { path: async () => "/admin/mail", permissions: ["manageMail"], page: true },
@@ -253,6 +270,29 @@ export const ACTS: Record<string, Act> = {
       return [`/admin/verifications/${kase.id}`, { intent: "approve", submittedAt: String(kase.submittedAt) }];
     },
     permissions: ["reviewVerifications"],
+  },
+  "/admin/access-recovery/{id} approve (first)": {
+    stepUp: true,
+    form: async () => [
+      `/admin/access-recovery/${await waitingRecovery()}`,
+      { intent: "approve", seenStatus: "submitted" },
+    ],
+    permissions: ["restoreAccess"],
+  },
+  "/admin/access-recovery/{id} approve (second)": {
+    stepUp: true,
+    form: async () => [
+      `/admin/access-recovery/${await firstApprovedRecovery(matrixSetting.owner.id)}`,
+      { intent: "approve", seenStatus: "first_approved" },
+    ],
+    permissions: ["restoreAccess"],
+  },
+  "/admin/access-recovery/{id} refuse": {
+    form: async () => [
+      `/admin/access-recovery/${await waitingRecovery()}`,
+      { intent: "refuse", seenStatus: "submitted", reason: "The selfie does not show the document" },
+    ],
+    permissions: ["restoreAccess"],
   },
   "/admin/verifications/{id} reject": {
     form: async () => {

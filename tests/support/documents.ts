@@ -26,10 +26,20 @@ export function uploadDocument(
   cookie: string | undefined,
   kind: DocumentKind | string,
   body: Uint8Array<ArrayBuffer>,
+  options: { fileName?: string; contentType?: string } = {},
+) {
+  return uploadTo(`/account/verification/documents/${kind}`, cookie, body, options);
+}
+
+/** A slot's upload to any upload address (identity documents, access-recovery photos), as the page sends it. */
+export function uploadTo(
+  path: string,
+  cookie: string | undefined,
+  body: Uint8Array<ArrayBuffer>,
   { fileName = "document.jpg", contentType = "application/octet-stream" } = {},
 ) {
   return exports.default.fetch(
-    new Request(`${ORIGIN}/account/verification/documents/${kind}?name=${encodeURIComponent(fileName)}`, {
+    new Request(`${ORIGIN}${path}?name=${encodeURIComponent(fileName)}`, {
       method: "POST",
       redirect: "manual",
       headers: {

@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { ACCESS_RECOVERY_MESSAGES } from "~/lib/access-recovery";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { STEP_UP_MESSAGES } from "~/lib/step-up";
@@ -8,6 +9,7 @@ import { TEAM_MESSAGES } from "~/lib/team";
 import { REVIEW_MESSAGES } from "~/lib/verification-review";
 import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import { proposeTeamChange } from "~/server/admin/team-proposals.server";
+import { firstApprovedRecovery, waitingRecovery } from "./access-recovery";
 import {
   appEnv,
   countRows,
@@ -169,6 +171,29 @@ export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
       fields: { intent: "approve", submittedAt: String(kase.submittedAt) },
       written: () => countRows("verification_cases", "id = ? AND status = 'approved'", kase.id),
       succeeded: adminReplySays(REVIEW_MESSAGES.approved),
+    };
+  },
+  "a first approval of a client's access recovery": async () => {
+    const admin = await createUser({ role: "admin", roles: ["compliance"] });
+    const id = await waitingRecovery();
+    return {
+      actor: admin,
+      path: `/admin/access-recovery/${id}`,
+      fields: { intent: "approve", seenStatus: "submitted" },
+      written: () => countRows("access_recovery_requests", "id = ? AND status <> 'submitted'", id),
+      succeeded: adminReplySays(ACCESS_RECOVERY_MESSAGES.firstApproved),
+    };
+  },
+  "the second approval that restores a client's access": async () => {
+    const first = await createUser({ role: "admin", roles: ["compliance"] });
+    const admin = await createUser({ role: "admin", roles: ["compliance"] });
+    const id = await firstApprovedRecovery(first.id);
+    return {
+      actor: admin,
+      path: `/admin/access-recovery/${id}`,
+      fields: { intent: "approve", seenStatus: "first_approved" },
+      written: () => countRows("access_recovery_requests", "id = ? AND status = 'approved'", id),
+      succeeded: adminReplySays(ACCESS_RECOVERY_MESSAGES.approved),
     };
   },
   "deleting a client's data": async () => {

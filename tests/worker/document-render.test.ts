@@ -89,28 +89,34 @@ describe("the document a page answers", () => {
 });
 
 describe("renderToBuffer", () => {
-  it("sends what is ready once the timeout passes, leaving the rest to the browser, and reports the timeout once", async () => {
+  it("rejects with RenderTimeout once the limit passes, rather than send a page whose boundaries never ended", async () => {
     const errors: unknown[] = [];
     const started = Date.now();
-    const html = text(
-      await renderToBuffer(
-        createElement(
-          "main",
-          null,
-          createElement("h1", null, "Ready"),
-          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Never)),
-          createElement(Suspense, { fallback: createElement("p", null, "Loading too") }, createElement(Never)),
-        ),
-        { nonce: "n0nce", timeoutMs: 50, onError: (error) => errors.push(error) },
+    const rendering = renderToBuffer(
+      createElement(
+        "main",
+        null,
+        createElement("h1", null, "Ready"),
+        createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Never)),
+        createElement(Suspense, { fallback: createElement("p", null, "Loading too") }, createElement(Never)),
       ),
+      { nonce: "n0nce", timeoutMs: 50, onError: (error) => errors.push(error) },
     );
+    await expect(rendering).rejects.toBeInstanceOf(RenderTimeout);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(html).toContain("<h1>Ready</h1>");
-    expect(html).toContain("Loading");
-    // `<!--$!-->` marks a boundary the browser must render itself.
-    expect(html).toContain("<!--$!-->");
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(RenderTimeout);
+    // The timeout is the rejection, not an error met while rendering.
+    expect(errors).toHaveLength(0);
+  });
+
+  it("rejects with RenderTimeout when the shell itself is still waiting at the limit", async () => {
+    const errors: unknown[] = [];
+    const rendering = renderToBuffer(createElement("main", null, createElement(Never)), {
+      nonce: "n0nce",
+      timeoutMs: 50,
+      onError: (error) => errors.push(error),
+    });
+    await expect(rendering).rejects.toThrow("the render took longer than 50 ms");
+    expect(errors).toHaveLength(0);
   });
 
   it("waits for every Suspense boundary before answering, with the nonce on React's own scripts", async () => {

@@ -12,6 +12,8 @@ describe("migrations on an empty D1", () => {
       "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name <> 'd1_migrations' ORDER BY type, name",
     ).all<{ type: string; name: string }>();
     expect(results.filter((r) => r.type === "table").map((r) => r.name)).toEqual([
+      "access_recovery_files",
+      "access_recovery_requests",
       "admin_invitations",
       "admin_roles",
       "audit_log",
@@ -49,6 +51,10 @@ describe("migrations on an empty D1", () => {
       "withdrawal_wallets",
     ]);
     expect(results.filter((r) => r.type === "trigger").map((r) => r.name)).toEqual([
+      "access_recovery_requests_decided_by_role",
+      "access_recovery_requests_ended_are_immutable",
+      "access_recovery_requests_in_order",
+      "access_recovery_requests_second_admin_approves",
       "admin_invitations_accepted_while_inviter_owns",
       "admin_roles_admins_only",
       "audit_log_no_delete",

@@ -49,6 +49,8 @@ async function fingerprint(): Promise<string> {
     "SELECT count(*) AS n, group_concat(user_id || role) AS v FROM admin_roles",
     "SELECT count(*) AS n, group_concat(id || status) AS v FROM monitoring_alerts",
     "SELECT count(*) AS n, group_concat(user_id || flag) AS v FROM client_flags",
+    "SELECT count(*) AS n, group_concat(id || status) AS v FROM access_recovery_requests",
+    "SELECT count(*) AS n, group_concat(user_id) AS v FROM two_factor",
   ];
   const rows = await Promise.all(reads.map((read) => env.DB.prepare(read).first<{ n: number; v: string | null }>()));
   return JSON.stringify(rows);

@@ -28,6 +28,7 @@ describe("the database's decision guards and the permission table", () => {
     ["proposals_withdrawal_approval_proposed_by_role", "decideWithdrawals"],
     ["proposals_deposit_approval_proposed_by_role", "decideDeposits"],
     ["proposals_wallet_change_proposed_by_role", "proposeWallets"],
+    ["access_recovery_requests_decided_by_role", "restoreAccess"],
   ] as const)("%s names exactly the roles the table gives %s", async (name, permission) => {
     const lists = await triggerRoleLists(name);
     expect(lists.length).toBeGreaterThan(0);

@@ -175,7 +175,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
     const before = await countRows("transactions", "user_id = ?", client.id);
     const held = await postForm("/withdraw", withdrawalFields(), { cookie });
     expect(held.status).toBe(403);
-    expect(await held.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await held.text()).toContain("Two-factor sign-in was reset recently");
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
 
     await env.DB.prepare("UPDATE users SET second_factor_reset_at = ? WHERE id = ?")
@@ -203,7 +203,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
       { cookie },
     );
     expect(entry.status).toBe(403);
-    expect(await entry.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await entry.text()).toContain("Two-factor sign-in was reset recently");
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
   });
 
@@ -224,7 +224,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
       { cookie },
     );
     expect(held.status).toBe(403);
-    expect(await held.text()).toContain("Two-factor sign-in was reset with a recovery code");
+    expect(await held.text()).toContain("Two-factor sign-in was reset recently");
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "~/lib/verification";
-import { pipeHashed } from "~/server/verification/documents.server";
+import { pipeHashed } from "~/server/verification/checked-upload.server";
 import { peekStream } from "~/server/verification/file-check.server";
 
 /**

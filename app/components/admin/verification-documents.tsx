@@ -2,9 +2,9 @@ import { formatDateTimeUtc } from "~/lib/format";
 import { DOCUMENT_KIND_LABELS } from "~/lib/verification";
 import type { DocumentContentType, DocumentKind } from "../../../db/enums";
 
-interface ReviewDocument {
+interface ReviewDocument<Kind extends string> {
   id: string;
-  kind: DocumentKind;
+  kind: Kind;
   fileName: string;
   contentType: DocumentContentType;
   sizeBytes: number;
@@ -19,17 +19,28 @@ const sizeText = (bytes: number) =>
  * The case's current files beside the declared data: an image inline (its own address, admin only, each view
  * audited), a PDF as a download (a crafted PDF must not run in our origin, so the browser never renders it here).
  */
-export function VerificationDocuments({ documents }: { documents: ReviewDocument[] }) {
+export function VerificationDocuments<Kind extends string = DocumentKind>({
+  documents,
+  title = "Documents",
+  labels = DOCUMENT_KIND_LABELS as Record<Kind, string>,
+  hrefOf = (id) => `/admin/documents/${id}`,
+}: {
+  documents: ReviewDocument<Kind>[];
+  title?: string;
+  labels?: Record<Kind, string>;
+  /** Each file's own address (admin only, each view audited). */
+  hrefOf?: (id: string) => string;
+}) {
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
-      <h2 className="text-lg font-semibold">Documents</h2>
+      <h2 className="text-lg font-semibold">{title}</h2>
       {documents.length === 0 ? (
         <p className="mt-2 text-sm text-ink-muted">No documents uploaded.</p>
       ) : (
         <ul className="mt-3 grid items-start gap-4 md:grid-cols-2">
           {documents.map((document) => {
-            const label = DOCUMENT_KIND_LABELS[document.kind];
-            const href = `/admin/documents/${document.id}`;
+            const label = labels[document.kind];
+            const href = hrefOf(document.id);
             return (
               <li key={document.id} className="space-y-2 rounded-lg border border-border p-3">
                 <h3 className="font-medium">{label}</h3>

@@ -2,21 +2,13 @@ import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { useFieldError } from "~/components/form";
 import { formatDateTimeUtc } from "~/lib/format";
-import { DOCUMENT_KIND_LABELS, MAX_DOCUMENT_BYTES, VERIFICATION_MESSAGES } from "~/lib/verification";
-import type { DocumentKind } from "../../../db/enums";
+import { MAX_DOCUMENT_BYTES, VERIFICATION_MESSAGES } from "~/lib/verification";
 
 export interface SlotFile {
   fileName: string;
   sizeBytes: number;
   uploadedAt: number;
 }
-
-const HINTS: Record<DocumentKind, string> = {
-  identity_front: "The page or side with your photo. JPEG, PNG or PDF, at most 10 MB.",
-  identity_back: "The other side of your card or licence. JPEG, PNG or PDF, at most 10 MB.",
-  proof_of_address:
-    "A utility bill, bank statement or tax letter with your name and address, issued in the last 3 months. JPEG, PNG or PDF, at most 10 MB.",
-};
 
 const UPLOAD_FAILED = "The upload failed: check your connection and try again.";
 
@@ -28,19 +20,26 @@ export function formatBytes(bytes: number): string {
 type Upload = { state: "idle" } | { state: "sending"; fraction: number } | { state: "failed"; error: string };
 
 /**
- * One file of the case: what is stored, and (while the case may change) a file input that sends the chosen file at
- * once, with a progress bar; the server checks it and answers. Without JavaScript the slot's own form posts it.
+ * One file of an upload (an identity document, an access-recovery photo): what is stored, and (while it may change)
+ * a file input that sends the chosen file at once to `action`, with a progress bar; the server checks it and
+ * answers. Without JavaScript the slot's own form posts it.
  */
 export function DocumentSlot({
   kind,
+  label,
+  hint,
+  action,
   file,
   editable,
 }: {
-  kind: DocumentKind;
+  /** The slot's name in ids and test ids. */
+  kind: string;
+  label: string;
+  hint: string;
+  action: string;
   file: SlotFile | null;
   editable: boolean;
 }) {
-  const label = DOCUMENT_KIND_LABELS[kind];
   const [upload, setUpload] = useState<Upload>({ state: "idle" });
   const [hydrated, setHydrated] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -60,7 +59,7 @@ export function DocumentSlot({
       return;
     }
     const request = new XMLHttpRequest();
-    request.open("POST", `/account/verification/documents/${kind}?name=${encodeURIComponent(chosen.name)}`);
+    request.open("POST", `${action}?name=${encodeURIComponent(chosen.name)}`);
     // The server decides the type from the bytes; what the browser would claim is not sent.
     request.setRequestHeader("Content-Type", "application/octet-stream");
     request.upload.onprogress = (event) => {
@@ -88,7 +87,7 @@ export function DocumentSlot({
   return (
     <form
       method="post"
-      action={`/account/verification/documents/${kind}`}
+      action={action}
       encType="multipart/form-data"
       className="rounded-lg border border-border p-4"
       data-testid={`slot-${kind}`}
@@ -131,7 +130,7 @@ export function DocumentSlot({
             className="mt-1 block w-full text-sm text-ink file:mr-3 file:rounded-md file:border file:border-border file:bg-canvas file:px-3 file:py-2 file:text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-brand/60"
           />
           <p id={refusal.hintId} className="mt-1 text-xs text-ink-muted">
-            {HINTS[kind]}
+            {hint}
           </p>
           {upload.state === "sending" ? (
             <div className="mt-2" role="status">

@@ -100,6 +100,8 @@ export const STEP_UP_ACTS = {
   proposalApproval: "always",
   // Approving an identity is what opens withdrawals to the client.
   verificationApproval: "always",
+  // Approving a lost-factor request removes a client's second factors: either approval can hand over the account.
+  accessRecoveryApproval: "always",
   // What gives an admin power over money: an invitation, new roles, a reactivation, an owner's second approval.
   teamChange: "always",
 } as const satisfies Record<string, "always" | "withTwoFactor">;
@@ -121,6 +123,8 @@ export const SECOND_ADMIN_ACTS = {
   ledgerEntry: "fromThreshold",
   requestApproval: "fromThreshold",
   walletChange: "always",
+  // Removing a client's second factors after an identity check (docs/product.md, "Access recovery").
+  accessRecovery: "always",
 } as const satisfies Record<string, "always" | "fromThreshold">;
 
 export type SecondAdminAct = keyof typeof SECOND_ADMIN_ACTS;

@@ -109,4 +109,9 @@ export const AUDIT_ACTIONS = [
   "passkey.rename",
   "passkey.remove",
   "passkey.counter_went_back",
+  "access_recovery.request",
+  "access_recovery.cancel",
+  "access_recovery.file_view",
+  "access_recovery.approve",
+  "access_recovery.refuse",
 ] as const;

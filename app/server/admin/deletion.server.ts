@@ -64,6 +64,9 @@ export async function deleteClientData(
       keepVerificationEvidence: sql`
         UPDATE verification_cases SET ended_at = ${now}, retain_until = ${retainUntil(now)}, updated_at = ${now}
         WHERE user_id = ${userId} AND ended_at IS NULL`,
+      // A request to restore access ends with the account; its photos stay with the case's evidence.
+      endAccessRecovery: sql`UPDATE access_recovery_requests SET status = 'cancelled', decided_at = ${now}
+                             WHERE user_id = ${userId} AND status IN ('open', 'submitted', 'first_approved')`,
       // The back office's notes follow the evidence's rule: kept, no longer shown, until the same retain_until.
       keepNotes: sql`UPDATE client_notes SET retain_until = ${retainUntil(now)}
                      WHERE user_id = ${userId} AND retain_until IS NULL`,

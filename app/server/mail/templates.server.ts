@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AppEnv } from "../env.server";
 import type { RenderedEmail } from "./compose.server";
+import { accessRecovery } from "./templates/access-recovery.server";
 import { emailConfirmation, passwordReset, welcome } from "./templates/account.server";
 import { depositWalletChanged, proposalDecided, proposalWaiting } from "./templates/desk.server";
 import { entryPosted } from "./templates/entry.server";
@@ -44,6 +45,7 @@ const TEMPLATES = {
   verification_decided: verificationDecided,
   admin_invitation: adminInvitation,
   team_change: teamChange,
+  access_recovery: accessRecovery,
 } as const satisfies Record<string, MailTemplate>;
 
 export type EmailTemplate = keyof typeof TEMPLATES;

@@ -7,23 +7,25 @@ import { renderToPipeableStream } from "react-dom/server.node";
 
 export interface RenderOptions {
   nonce: string;
-  /** After this long, what has not rendered yet is left for the browser to render, and the document is sent. */
+  /** How long the render may take: past it, the render stops and the promise rejects with `RenderTimeout`. */
   timeoutMs: number;
-  /** Each error the render meets; a timeout is reported once, as `RenderTimeout`. */
+  /** Each error the render meets inside a Suspense boundary (that part is left to the browser). */
   onError: (error: unknown) => void;
 }
 
 export class RenderTimeout extends Error {
   constructor(timeoutMs: number) {
-    super(`The render took longer than ${timeoutMs} ms: what was not ready is left to the browser`);
+    super(`the render took longer than ${timeoutMs} ms`);
     this.name = "RenderTimeout";
   }
 }
 
 /**
  * Renders `element` into one buffer, resolved once everything has rendered (every Suspense boundary, so the single
- * fetch data React Router streams inside them is in the document) or the timeout has passed. An error outside every
- * Suspense boundary (the shell) rejects, as `renderToReadableStream` does, so that React Router renders its error page.
+ * fetch data React Router streams inside them is in the document). An error outside every Suspense boundary (the
+ * shell) rejects, as `renderToReadableStream` does, so that React Router renders its error page. Past `timeoutMs`
+ * it rejects with `RenderTimeout`, whatever is ready: the only boundaries are that data, and a page without it
+ * cannot hydrate (docs/decisions/0056).
  */
 export function renderToBuffer(element: ReactElement, options: RenderOptions): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
@@ -52,22 +54,24 @@ export function renderToBuffer(element: ReactElement, options: RenderOptions): P
     const render = renderToPipeableStream(element, {
       nonce: options.nonce,
       onError(error) {
-        // An abort reports its reason once per unfinished part; one report says it all.
-        if (error instanceof RenderTimeout) {
-          if (timedOut) return;
-          timedOut = true;
-        }
-        options.onError(error);
+        // The abort reports its reason once per unfinished part: the rejection has said it already.
+        if (!timedOut) options.onError(error);
       },
       onShellError(error) {
         clearTimeout(timer);
         reject(error);
       },
       onAllReady() {
-        render.pipe(sink as unknown as NodeJS.WritableStream);
+        if (!timedOut) render.pipe(sink as unknown as NodeJS.WritableStream);
       },
     });
-    const timer = setTimeout(() => render.abort(new RenderTimeout(options.timeoutMs)), options.timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      const timeout = new RenderTimeout(options.timeoutMs);
+      // Rejected here, not from React's callbacks: React 18 aborting an unfinished shell calls none of them.
+      reject(timeout);
+      render.abort(timeout);
+    }, options.timeoutMs);
   });
 }
 

@@ -23,7 +23,7 @@ export const DOCUMENT_CSP =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
 /** A document id as the upload makes them: random letters, digits, '-' and '_'; anything else names nothing. */
-const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Images are shown inline (the review page puts them in an <img>); a PDF is always downloaded: a browser's PDF
@@ -67,22 +67,36 @@ export async function viewDocument(
     .where(eq(verificationDocuments.id, documentId))
     .get();
   if (!document) return null;
-  const object = await context.bindings.DOCUMENTS.get(document.objectKey);
+  return auditedFile(
+    context,
+    document,
+    auditInsert({
+      actor: admin,
+      action: "verification.document_view",
+      target: `document:${document.id}`,
+      detail: { client: document.userId, case: document.caseId, document: document.kind, sha256: document.sha256 },
+      at: now,
+    }),
+  );
+}
+
+/**
+ * A stored file as an admin's response, its audit row written first: null when its object is gone (nothing is
+ * written then); the view of identity documents and of access-recovery photos alike.
+ */
+export async function auditedFile(
+  context: { db: Db; bindings: Pick<WorkerBindings, "DOCUMENTS"> },
+  file: { id: string; kind: string; objectKey: string; contentType: DocumentContentType },
+  audit: ReturnType<typeof auditInsert>,
+): Promise<Response | null> {
+  const object = await context.bindings.DOCUMENTS.get(file.objectKey);
   if (!object) return null;
   try {
-    await writeTogether(context.db, {
-      audit: auditInsert({
-        actor: admin,
-        action: "verification.document_view",
-        target: `document:${document.id}`,
-        detail: { client: document.userId, case: document.caseId, document: document.kind, sha256: document.sha256 },
-        at: now,
-      }),
-    });
+    await writeTogether(context.db, { audit });
   } catch (error) {
     // No audit row, no view: the body is never read, so the stream is released.
     await object.body.cancel();
     throw error;
   }
-  return new Response(object.body, { headers: documentHeaders(document) });
+  return new Response(object.body, { headers: documentHeaders(file) });
 }

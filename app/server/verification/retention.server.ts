@@ -21,8 +21,10 @@ export async function purgeExpiredVerifications(db: Db, bucket: R2Bucket, now = 
         ORDER BY retain_until LIMIT ${PURGE_BATCH}`,
   );
   for (const { id } of due) {
+    // The case's documents and the access-recovery photos checked against them.
     const documents = await db.all<{ object_key: string }>(
-      sql`SELECT object_key FROM verification_documents WHERE case_id = ${id}`,
+      sql`SELECT object_key FROM verification_documents WHERE case_id = ${id}
+          UNION ALL SELECT object_key FROM access_recovery_files WHERE case_id = ${id}`,
     );
     if (documents.length > 0) await bucket.delete(documents.map((d) => d.object_key));
     const expired = sql`verification_cases WHERE id = ${id} AND retain_until <= ${now}`;
@@ -39,6 +41,8 @@ export async function purgeExpiredVerifications(db: Db, bucket: R2Bucket, now = 
       }),
       documents: sql`DELETE FROM verification_documents
                      WHERE case_id = ${id} AND EXISTS (SELECT 1 FROM ${expired})`,
+      recoveryPhotos: sql`DELETE FROM access_recovery_files
+                          WHERE case_id = ${id} AND EXISTS (SELECT 1 FROM ${expired})`,
       verificationCase: sql`DELETE FROM ${expired}`,
     });
   }
