@@ -3,7 +3,7 @@ import { Form, useNavigation, useRouteLoaderData } from "react-router";
 import { FormErrors, SubmitButton, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import type { FormReply } from "~/lib/forms";
-import { asksForCode, isStepUpPrompt, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
+import { asksForCode, isPasskeyPrompt, isStepUpPrompt, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import { UsePasskeyButton } from "./passkeys/use-passkey-button";
 
 /**
@@ -16,6 +16,7 @@ import { UsePasskeyButton } from "./passkeys/use-passkey-button";
 export function StepUpField({ className }: { className?: string }) {
   const reply = useFieldError(STEP_UP_FIELD, undefined);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const navigation = useNavigation();
   const submitted = useRef(false);
   useEffect(() => {
@@ -32,10 +33,11 @@ export function StepUpField({ className }: { className?: string }) {
   const error = isStepUpPrompt(reply.message) ? null : reply.message;
   // A passkey instead of the code: the session becomes fresh, and the same form is sent again without one.
   const sendAgain = () => {
-    if (!input.current) return;
-    input.current.required = false;
-    input.current.value = "";
-    const form = input.current.form;
+    if (input.current) {
+      input.current.required = false;
+      input.current.value = "";
+    }
+    const form = box.current?.closest("form");
     // Its submit button names the intent, as the person's own click did.
     form?.requestSubmit(form.querySelector<HTMLButtonElement>('button[type="submit"]') ?? undefined);
   };
@@ -43,8 +45,19 @@ export function StepUpField({ className }: { className?: string }) {
   const why = reply.message === STEP_UP_MESSAGES.afterRecoveryCode ? reply.message : null;
   const errorId = `${reply.id}-error`;
   const whyId = `${reply.id}-why`;
+  // A passkey-only account has no app to read a code from: its passkey is the only answer.
+  if (isPasskeyPrompt(reply.message)) {
+    return (
+      <div ref={box} className={className}>
+        <p className="text-sm text-ink" role="status">
+          {reply.message}
+        </p>
+        <UsePasskeyButton url="/passkeys/verify" label="Use a passkey" onVerified={sendAgain} className="mt-2" />
+      </div>
+    );
+  }
   return (
-    <div className={className}>
+    <div ref={box} className={className}>
       <label htmlFor={reply.id} className="block text-sm font-medium text-ink">
         {STEP_UP_MESSAGES.prompt}
       </label>

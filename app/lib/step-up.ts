@@ -23,6 +23,9 @@ export const STEP_UP_MESSAGES = {
   prompt: TWO_FACTOR_MESSAGES.codePrompt,
   /** The prompt of a session signed in with a recovery code, which never counts for step-up. */
   afterRecoveryCode: "You signed in with a recovery code: enter a code from your authenticator app to continue.",
+  /** The prompt of a passkey-only account, which has no app to take a code from. */
+  passkeyPrompt: "Confirm it is you with your passkey to continue.",
+  afterRecoveryCodePasskey: "You signed in with a recovery code: confirm it is you with your passkey to continue.",
   invalidCode: TWO_FACTOR_MESSAGES.invalidCode,
   locked: TWO_FACTOR_MESSAGES.locked,
   /** The hold after two-factor sign-in was turned off with a recovery code; `until` is when money may move again. */
@@ -32,7 +35,11 @@ export const STEP_UP_MESSAGES = {
 
 /** The answers that ask for a code without anything being wrong: shown as a hint, not as an error. */
 export const isStepUpPrompt = (message: string | null | undefined) =>
-  message === STEP_UP_MESSAGES.prompt || message === STEP_UP_MESSAGES.afterRecoveryCode;
+  message === STEP_UP_MESSAGES.prompt || message === STEP_UP_MESSAGES.afterRecoveryCode || isPasskeyPrompt(message);
+
+/** A prompt to a passkey-only account: its passkey answers, and no code field is shown. */
+export const isPasskeyPrompt = (message: string | null | undefined) =>
+  message === STEP_UP_MESSAGES.passkeyPrompt || message === STEP_UP_MESSAGES.afterRecoveryCodePasskey;
 
 /** A reply (an action's `{ error, field }`, or the back office's reply) that asks for a code, or refuses one. */
 export function asksForCode(reply: { field?: string | null } | null | undefined): boolean {

@@ -114,7 +114,9 @@ export default function AccessRecoveryReview({ loaderData, actionData: reply }: 
               <Fact label="First approval">{`${asked.firstApprovedBy}, ${formatDateTimeUtc(asked.firstApprovedAt)}`}</Fact>
             ) : null}
             {asked.decidedAt ? (
-              <Fact label="Ended">{`${asked.decidedBy ?? "the client"}, ${formatDateTimeUtc(asked.decidedAt)}`}</Fact>
+              <Fact label={asked.status === "cancelled" ? "Cancelled" : "Decided"}>
+                {`${asked.decidedBy ?? "by the client"}, ${formatDateTimeUtc(asked.decidedAt)}`}
+              </Fact>
             ) : null}
             {asked.refusalReason ? <Fact label="Reason">{asked.refusalReason}</Fact> : null}
           </dl>

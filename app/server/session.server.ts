@@ -31,6 +31,8 @@ export interface SessionUser {
   twoFactorEnabled: boolean;
   /** The account holds a passkey (it may prove the second factor with it). */
   hasPasskey: boolean;
+  /** The account has a confirmed authenticator app (a passkey-only account is asked for its passkey, never a code). */
+  hasAuthenticatorApp: boolean;
   /** When and how this session last proved a second factor (step-up: 10 minutes after an authenticator's code). */
   secondFactorAt: number | null;
   secondFactorMethod: SecondFactorMethod | null;
@@ -154,6 +156,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
       // An authenticator app confirmed, or a passkey: either is two-factor sign-in.
       twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
       hasPasskey: sql<number>`EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
+      hasAuthenticatorApp: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
       secondFactorAt: sessions.secondFactorAt,
       secondFactorMethod: sessions.secondFactorMethod,
       secondFactorResetAt: users.secondFactorResetAt,
@@ -184,11 +187,12 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     if (context.ctx) context.ctx.waitUntil(touch.run());
     else await touch.run();
   }
-  const { lastSeenAt: _ignored, twoFactorEnabled, hasPasskey, roles, ...user } = row;
+  const { lastSeenAt: _ignored, twoFactorEnabled, hasPasskey, hasAuthenticatorApp, roles, ...user } = row;
   return {
     ...user,
     twoFactorEnabled: Boolean(twoFactorEnabled),
     hasPasskey: Boolean(hasPasskey),
+    hasAuthenticatorApp: Boolean(hasAuthenticatorApp),
     roles: rolesOf(roles),
     sessionId,
   };

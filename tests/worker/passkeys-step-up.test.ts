@@ -42,6 +42,26 @@ async function clientWithBoth() {
   return { ...client, authenticator: await addPasskey(await sessionCookieFor(client.id)) };
 }
 
+describe("a passkey-only account's step-up", () => {
+  it("is asked for its passkey, never for an app's code, and told why after a recovery code", async () => {
+    const client = await fundedClient({ twoFactor: false });
+    const authenticator = await addPasskey(await sessionCookieFor(client.id));
+    const stale = await cookieOf(client, "never");
+    const asked = await withdraw(stale);
+    await expectPrompt(asked, STEP_UP_MESSAGES.passkeyPrompt);
+    const viaRecovery = await sessionCookieFor(client.id, Date.now(), { secondFactorMethod: "recovery_code" });
+    const told = await withdraw(viaRecovery);
+    expect(told.status).toBe(401);
+    const text = await told.text();
+    expect(text).toContain(STEP_UP_MESSAGES.afterRecoveryCodePasskey);
+    expect(text).not.toContain("authenticator app");
+    expect(await withdrawalsOf(client.id)).toBe(0);
+    // The passkey answers, and the same withdrawal then goes through.
+    expect((await verifyWithPasskey(authenticator, viaRecovery)).status).toBe(200);
+    expect((await withdraw(viaRecovery)).status).toBe(302);
+  });
+});
+
 describe("a passkey for step-up", () => {
   it("makes a session that is not fresh fresh: the withdrawal asked for a code then goes through without one", async () => {
     const client = await clientWithBoth();

@@ -52,9 +52,16 @@ export function hasFreshSecondFactor(
   );
 }
 
-/** What the prompt says: why a session that signed in with a recovery code is asked at all, else the plain one. */
-const promptFor = (user: Pick<SessionUser, "secondFactorMethod">) =>
-  user.secondFactorMethod === "recovery_code" ? STEP_UP_MESSAGES.afterRecoveryCode : STEP_UP_MESSAGES.prompt;
+/**
+ * What the prompt says: why a session that signed in with a recovery code is asked at all, else the plain one; a
+ * passkey-only account is asked for its passkey, never for an app's code.
+ */
+function promptFor(user: Pick<SessionUser, "secondFactorMethod" | "hasPasskey" | "hasAuthenticatorApp">) {
+  const recovery = user.secondFactorMethod === "recovery_code";
+  if (user.hasPasskey && !user.hasAuthenticatorApp)
+    return recovery ? STEP_UP_MESSAGES.afterRecoveryCodePasskey : STEP_UP_MESSAGES.passkeyPrompt;
+  return recovery ? STEP_UP_MESSAGES.afterRecoveryCode : STEP_UP_MESSAGES.prompt;
+}
 
 /** The end of the hold after a two-factor reset with a recovery code, while it lasts; null otherwise. */
 export function recoveryHoldUntil(user: Pick<SessionUser, "secondFactorResetAt">, now = Date.now()): number | null {
