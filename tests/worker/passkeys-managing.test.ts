@@ -95,6 +95,8 @@ describe("removing a passkey", () => {
       .bind(client.email)
       .all<{ payload: string }>();
     expect(notice.results.map((row) => JSON.parse(row.payload).passkey)).toEqual(["Chrome on macOS"]);
+    // Another passkey stays: two-factor sign-in is still on, and no notice says otherwise.
+    expect(await noticesOf(client.email, "two_factor_off")).toBe(0);
   });
 
   it("removes the only passkey of an account that keeps its password once told it turns two-factor off", async () => {
@@ -109,6 +111,9 @@ describe("removing a passkey", () => {
     expect(await namesOf(client.id)).toEqual([]);
     // Two-factor sign-in is off: the codes that stood in for the passkey went with it, and the password signs in.
     expect(await countRows("recovery_codes", "user_id = ?", client.id)).toBe(0);
+    // The owner is told both: the passkey went, and with it two-factor sign-in.
+    expect(await noticesOf(client.email, "passkey_removed")).toBe(1);
+    expect(await noticesOf(client.email, "two_factor_off")).toBe(1);
     const signIn = await passwordStep(client.email, undefined, { ip: nextIp() });
     expect(signIn.headers.get("Location")).toBe("/dashboard");
   });
