@@ -20,7 +20,7 @@ import { withFolderLock } from "./lib/folder-lock.ts";
 import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, type D1Target, devVar, ensureDevVars, ROOT, run } from "./lib/local-d1.ts";
 import { mailSimulatorPort, simulatorSettings, startMailSimulator } from "./lib/mail-simulator.ts";
-import { type Supervised, supervise } from "./lib/supervise.ts";
+import { answersAt, type Supervised, supervise } from "./lib/supervise.ts";
 import { printDemoLogins, seedIfEmpty } from "./seed.ts";
 
 const port = process.env.PORT ?? "8787";
@@ -77,6 +77,8 @@ const supervised: Supervised[] = [
     ],
     stdio: ["ignore", 1, 2],
     restartNote: `on ${origin} with the same database`,
+    // Once it has served, an exit is no broken start (a request can cause it: docs/decisions/0057): always restarted.
+    answers: answersAt(`${origin}/healthz`),
   }),
 ];
 const [, wrangler] = supervised as [Supervised, Supervised];

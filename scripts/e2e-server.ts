@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { FAKE_PROVIDER_SETTINGS } from "./lib/fake-oauth-settings.ts";
 import { wranglerDevArgs } from "./lib/free-port.ts";
 import { applyMigrations, BIN, ensureDevVars, ROOT } from "./lib/local-d1.ts";
-import { supervise } from "./lib/supervise.ts";
+import { answersAt, supervise } from "./lib/supervise.ts";
 import { seedIfEmpty } from "./seed.ts";
 
 const port = process.env.E2E_PORT ?? "8788";
@@ -48,6 +48,8 @@ const server = supervise({
   ],
   stdio: ["ignore", log, log],
   restartNote: "on the same port and database",
+  // Once it has served, an exit is no broken start (a request can cause it: docs/decisions/0057): always restarted.
+  answers: answersAt(`http://127.0.0.1:${port}/healthz`),
   note: (line) => {
     appendFileSync(logPath, `\n--- ${line} ---\n`);
     console.error(line);

@@ -5,7 +5,9 @@
  * (cloudflare/workers-sdk#15451, #15317). The supervisor restarts it with the same arguments, so the same port and
  * the same local database, and says so in one line. A tool that keeps failing soon after each start is not
  * restarted forever: the pause between restarts doubles, and after several quick failures in a row it gives up
- * with a message saying so. See docs/decisions/0015.
+ * with a message saying so. See docs/decisions/0015. A server that answered before it exited started fine, so
+ * its exit is never a quick failure: `wrangler dev` also exits on any request whose body ends before its
+ * Content-Length (docs/decisions/0057), and a few such requests must not stop `npm run dev`.
  *
  * Each run leads its own process group, so stopping it or cleaning up after it reaches what it started too:
  * when wrangler dies, workerd can stay behind holding the port, and would make every restart fail. A small
@@ -27,6 +29,8 @@ export interface RestartPolicy {
   maxDelayMs: number;
   /** How long `stop()` waits after SIGTERM before SIGKILL. */
   stopGraceMs: number;
+  /** How often `answers` is asked until it says yes. */
+  answerPollMs: number;
 }
 
 export const DEFAULT_RESTART_POLICY: RestartPolicy = {
@@ -35,6 +39,7 @@ export const DEFAULT_RESTART_POLICY: RestartPolicy = {
   firstDelayMs: 500,
   maxDelayMs: 8_000,
   stopGraceMs: 5_000,
+  answerPollMs: 500,
 };
 
 export interface SuperviseOptions {
@@ -50,6 +55,8 @@ export interface SuperviseOptions {
   /** Where the lines about restarts and giving up go (stderr by default). */
   note?: (line: string) => void;
   policy?: Partial<RestartPolicy>;
+  /** Whether the tool answers yet (for a server, `answersAt` its address); once it has, an exit is not a quick failure. */
+  answers?: () => Promise<boolean>;
 }
 
 export type SupervisedOutcome = { reason: "stopped" } | { reason: "gave-up"; message: string };
@@ -73,6 +80,22 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   } catch {
     // the group is already gone
   }
+}
+
+/**
+ * For `answers`: true once `url` gives any HTTP answer. No timeout: a request abandoned while wrangler queues it
+ * during a start makes wrangler exit (cloudflare/workers-sdk#15447); a process that exits fails the request anyway.
+ */
+export function answersAt(url: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const response = await fetch(url);
+      await response.body?.cancel();
+      return true;
+    } catch {
+      return false;
+    }
+  };
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
@@ -103,6 +126,8 @@ export function supervise(options: SuperviseOptions): Supervised {
   const note = options.note ?? ((line: string) => console.error(line));
   let child: ChildProcess | null = null;
   let startedAt = 0;
+  /** Whether the running process has answered (`options.answers`). */
+  let answered = false;
   let stopping = false;
   let ended = false;
   let quickExits = 0;
@@ -119,17 +144,18 @@ export function supervise(options: SuperviseOptions): Supervised {
   function exited(proc: ChildProcess, why: string): void {
     if (child !== proc) return;
     child = null;
+    const hadAnswered = answered;
     if (proc.pid) {
       // What the tool started and left behind (workerd keeps the port when wrangler dies).
       signalGroup(proc.pid, "SIGKILL");
       tellReaper(`-${proc.pid}`);
     }
     if (stopping) return;
-    scheduleRestart(why, Date.now() - startedAt);
+    scheduleRestart(why, Date.now() - startedAt, hadAnswered);
   }
 
-  function scheduleRestart(why: string, ranForMs: number): void {
-    quickExits = ranForMs < policy.quickExitMs ? quickExits + 1 : 0;
+  function scheduleRestart(why: string, ranForMs: number, hadAnswered = false): void {
+    quickExits = !hadAnswered && ranForMs < policy.quickExitMs ? quickExits + 1 : 0;
     if (quickExits >= policy.maxQuickExits) {
       const message =
         `${options.name} exited ${quickExits} times in a row within ${policy.quickExitMs / 1000} s of starting ` +
@@ -164,9 +190,21 @@ export function supervise(options: SuperviseOptions): Supervised {
       detached: true,
     });
     child = proc;
+    answered = false;
     if (proc.pid) tellReaper(`+${proc.pid}`);
     proc.once("error", (error) => exited(proc, error.message));
     proc.once("exit", (code, signal) => exited(proc, describeExit(code, signal)));
+    if (options.answers) void watchForAnswer(proc, options.answers);
+  }
+
+  async function watchForAnswer(proc: ChildProcess, answers: () => Promise<boolean>): Promise<void> {
+    while (child === proc) {
+      if (await answers()) {
+        if (child === proc) answered = true;
+        return;
+      }
+      await sleep(policy.answerPollMs, undefined, { ref: false });
+    }
   }
 
   async function stop(): Promise<void> {
