@@ -4,10 +4,16 @@
  * Browser-safe.
  */
 import type { AccessRecoveryFileKind, AccessRecoveryStatus } from "../../db/enums";
+import { formatDateTimeUtc } from "./format";
 import { parseReason } from "./schemas/reason";
 
-/** How long the browser that started a request can follow it without signing in. */
-export const ACCESS_RECOVERY_COOKIE_DAYS = 7;
+/** How long the browser that started a request can follow it without signing in (its cookie, and the server's check). */
+export const ACCESS_RECOVERY_COOKIE_DAYS = 30;
+/**
+ * How long a sent request waits before its second approval can restore access: the owner, mailed with a cancel link
+ * when it was sent, has a day to stop a request they did not make.
+ */
+export const ACCESS_RECOVERY_WAIT_MS = 24 * 60 * 60 * 1000;
 
 export const ACCESS_RECOVERY_FILE_LABELS: Record<AccessRecoveryFileKind, string> = {
   identity_photo: "Photo of your identity document",
@@ -51,6 +57,10 @@ export const ACCESS_RECOVERY_MESSAGES = {
   approved: "Approved. The client's second factors are removed and money acts are held for 24 hours.",
   refused: "Request refused. The client has been told.",
   ownFirstApproval: "You gave the first approval: a second admin must approve this request.",
+  alreadySent:
+    "A request to restore access to this account is already with our compliance team. We e-mailed the account when it was sent; its link cancels it.",
+  tooEarly: (from: number) =>
+    `The second approval opens ${formatDateTimeUtc(from)}: the client has a day after sending to cancel a request that was not theirs.`,
   decidedMeanwhile: "This request was decided or cancelled meanwhile. Reload to see it.",
   reasonRequired: "Please give the reason the client will read.",
 } as const;

@@ -39,6 +39,7 @@ export const ALWAYS_SENT_MAILS = [
   "Security notices: a new sign-in, a password, two-factor, passkey or sign-in provider change",
   "Account mails: the welcome mail, and the links you ask for (password reset, e-mail confirmation)",
   "The cancel link of a withdrawal to an address you were never paid to",
+  "Every step of a request to restore access to your account, with its cancel link",
   "Legal notices: identity verification reminders and the restriction of an unverified account",
 ] as const;
 

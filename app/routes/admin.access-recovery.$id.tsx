@@ -9,6 +9,7 @@ import {
   ACCESS_RECOVERY_FILE_ADMIN_LABELS,
   ACCESS_RECOVERY_MESSAGES,
   ACCESS_RECOVERY_STATUS_LABELS,
+  ACCESS_RECOVERY_WAIT_MS,
   parseRecoveryDecision,
 } from "~/lib/access-recovery";
 import { formatDateTimeUtc } from "~/lib/format";
@@ -46,6 +47,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       browser: describeBrowser(asked.userAgent),
       location: describeLocation(asked),
       mine: asked.firstApprovedById === admin.id,
+      // The second approval waits a day from sending (the owner's time to cancel): when it opens, and whether it has.
+      secondOpensAt: (asked.submittedAt ?? 0) + ACCESS_RECOVERY_WAIT_MS,
+      secondOpen: Date.now() >= (asked.submittedAt ?? 0) + ACCESS_RECOVERY_WAIT_MS,
     },
     photos,
     client: onFile.client,
@@ -158,6 +162,8 @@ export default function AccessRecoveryReview({ loaderData, actionData: reply }: 
               <input type="hidden" name="seenStatus" value={asked.status} />
               {second && asked.mine ? (
                 <p className="text-sm">{ACCESS_RECOVERY_MESSAGES.ownFirstApproval}</p>
+              ) : second && !asked.secondOpen ? (
+                <p className="text-sm">{ACCESS_RECOVERY_MESSAGES.tooEarly(asked.secondOpensAt)}</p>
               ) : (
                 <>
                   <StepUpField />

@@ -68,9 +68,20 @@ export async function waitingRecovery(): Promise<number> {
   return (await submittedRequest(client.email)).id;
 }
 
-/** The same request after a first approval by `adminId` (an admin of the access-recovery roles). */
+/** Moves a request's sending back past the day its second approval waits for. */
+export async function sentADayAgo(requestId: number) {
+  await env.DB.prepare("UPDATE access_recovery_requests SET submitted_at = ? WHERE id = ?")
+    .bind(Date.now() - 25 * 3_600_000, requestId)
+    .run();
+}
+
+/**
+ * The same request after a first approval by `adminId` (an admin of the access-recovery roles), sent more than a day
+ * ago: ready for its second approval.
+ */
 export async function firstApprovedRecovery(adminId: string): Promise<number> {
   const id = await waitingRecovery();
+  await sentADayAgo(id);
   await env.DB.prepare(
     "UPDATE access_recovery_requests SET status = 'first_approved', first_approved_by = ?, first_approved_at = ? WHERE id = ?",
   )

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ACCESS_RECOVERY_MESSAGES } from "~/lib/access-recovery";
 import { STEP_UP_MESSAGES } from "~/lib/step-up";
 import {
+  afterPassword,
   cancelTokenOf,
   firstApprovedRecovery,
   photo,
@@ -13,7 +14,7 @@ import {
   verifiedClientWithTwoFactor,
   waitingRecovery,
 } from "../support/access-recovery";
-import { countRows, createUser, dbRefusal, getPage, postForm, sessionCookieFor } from "../support/fixtures";
+import { cookieFrom, countRows, createUser, dbRefusal, getPage, postForm, sessionCookieFor } from "../support/fixtures";
 import { mailsTo } from "../support/notifications";
 
 const decide = (cookie: string, requestId: number, fields: Record<string, string>) =>
@@ -32,11 +33,32 @@ describe("access recovery under attack", () => {
       expect(submitted.headers.get("Location")).toBe("/login");
     }
     expect(await countRows("access_recovery_files", "user_id = ?", client.id)).toBe(0);
-    // Signing in again gives this browser a new token: the old browser's cookie follows nothing any more.
+    // Starting again in another browser ends the request being prepared here: this cookie uploads nothing more.
     const newer = await startedRequest(client.email);
     expect(newer).not.toBe(cookie);
-    expect((await photo("selfie", cookie)).status).toBe(401);
+    expect((await photo("selfie", cookie)).status).toBe(409);
     expect((await photo("selfie", newer)).status).toBe(200);
+  });
+
+  it("does not hand a sent request to another browser that has the password", async () => {
+    const client = await verifiedClientWithTwoFactor();
+    const { id, cookie } = await submittedRequest(client.email);
+    const challenge = await afterPassword(client.email);
+    const again = await postForm("/login/recovery", { intent: "start" }, { cookie: challenge });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("already with our compliance team");
+    expect(cookieFrom(again, "access-recovery")).toBe("");
+    expect(await statusOf(id)).toBe("submitted");
+    expect(await (await recoveryPage(cookie)).text()).toContain("Waiting for a first approval");
+  });
+
+  it("follows a request no longer than the cookie's life, whatever the browser keeps", async () => {
+    const client = await verifiedClientWithTwoFactor();
+    const cookie = await startedRequest(client.email);
+    await env.DB.prepare("UPDATE access_recovery_requests SET created_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 31 * 24 * 3_600_000, client.id)
+      .run();
+    expect((await photo("selfie", cookie)).status).toBe(401);
   });
 
   it("cannot start without the password step", async () => {

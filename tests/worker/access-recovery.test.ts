@@ -8,6 +8,7 @@ import {
   photo,
   recoveryPage,
   requestIdOf,
+  sentADayAgo,
   startedRequest,
   statusOf,
   submittedRequest,
@@ -27,7 +28,7 @@ import {
 } from "../support/fixtures";
 import { mailsTo } from "../support/notifications";
 import { addPasskey } from "../support/passkeys";
-import { passwordStep } from "../support/two-factor";
+import { passwordStep, signInWithCode } from "../support/two-factor";
 
 /** An admin's decision on the request's page, with a fresh authenticator code unless the session has one. */
 const decide = (cookie: string, requestId: number, fields: Record<string, string>) =>
@@ -75,12 +76,16 @@ describe("access recovery: a client who lost every second factor gets back in af
     expect(await again.text()).toContain(ACCESS_RECOVERY_MESSAGES.ownFirstApproval);
     expect(await statusOf(id)).toBe("first_approved");
 
-    // A second admin restores access: every factor gone, sessions ended, the hold started, the client mailed.
+    // A second admin waits a day from sending (the owner's time to cancel), then restores access: every factor gone,
+    // sessions ended, the hold started, the client mailed.
     const owner = await createUser({ role: "admin", roles: ["owner"] });
-    const second = await decide(await sessionCookieFor(owner.id), id, {
-      intent: "approve",
-      seenStatus: "first_approved",
-    });
+    const ownerCookie = await sessionCookieFor(owner.id);
+    const early = await decide(ownerCookie, id, { intent: "approve", seenStatus: "first_approved" });
+    expect(early.status).toBe(409);
+    expect(await early.text()).toContain("The second approval opens");
+    expect(await statusOf(id)).toBe("first_approved");
+    await sentADayAgo(id);
+    const second = await decide(ownerCookie, id, { intent: "approve", seenStatus: "first_approved" });
     expect(await second.text()).toContain(ACCESS_RECOVERY_MESSAGES.approved);
     expect(await statusOf(id)).toBe("approved");
     expect(await factorsOf(client.id)).toEqual({ app: 0, passkeys: 0, codes: 0 });
@@ -197,5 +202,27 @@ describe("access recovery: a client who lost every second factor gets back in af
       appEnv,
     );
     expect(refused.text).toContain("The selfie is blurred.");
+  });
+
+  it("ends the request when the account signs in with its second factor, and tells the owner", async () => {
+    const client = await verifiedClientWithTwoFactor();
+    const { id } = await submittedRequest(client.email);
+    const signedIn = await signInWithCode(client.email, client.totpSecret as Uint8Array);
+    expect(signedIn.headers.get("Location")).toBe("/dashboard");
+    expect(await statusOf(id)).toBe("cancelled");
+    const steps = (await mailsTo(client.email, "access_recovery")).map((mail) => JSON.parse(mail.payload).step);
+    expect(steps).toEqual(["submitted", "cancelled_by_sign_in"]);
+    // A password alone (the next attempt of whoever sent it) starts nothing new behind a cancelled one's back: it may
+    // start again, and the owner is mailed again when it is sent.
+    expect(await countRows("audit_log", "action = 'access_recovery.cancel' AND actor_id = ?", client.id)).toBe(1);
+  });
+
+  it("keeps only the last photo of each kind while the request is prepared", async () => {
+    const client = await verifiedClientWithTwoFactor();
+    const cookie = await startedRequest(client.email);
+    const before = (await storedObjectKeys()).length;
+    for (let i = 0; i < 3; i++) expect((await photo("selfie", cookie)).status).toBe(200);
+    expect(await countRows("access_recovery_files", "user_id = ?", client.id)).toBe(1);
+    expect((await storedObjectKeys()).length).toBe(before + 1);
   });
 });

@@ -256,6 +256,38 @@ describe("deactivation", () => {
 });
 
 describe("two-factor reset", () => {
+  it("resets an admin whose only second factor is a passkey, the passkey included", async () => {
+    const first = await owner();
+    const second = await owner();
+    const member = await admin(["compliance"]);
+    // The app gone, a passkey in its place: the admin's two-factor sign-in is the passkey alone.
+    await env.DB.prepare("DELETE FROM two_factor WHERE user_id = ?").bind(member.id).run();
+    await env.DB.prepare(
+      "INSERT INTO passkeys (id, user_id, public_key, counter, device_type, backed_up, name, created_at) VALUES (?, ?, ?, 0, 'singleDevice', 0, 'Laptop', ?)",
+    )
+      .bind(`cred-${member.id}`, member.id, "AA", Date.now())
+      .run();
+    const proposed = await postForm(
+      "/admin/team",
+      { intent: "proposeReset", userId: member.id },
+      { cookie: first.cookie },
+    );
+    expect(proposed.status).toBe(200);
+    const proposal = await env.DB.prepare(
+      "SELECT id FROM team_proposals WHERE target_id = ? AND kind = 'reset_two_factor'",
+    )
+      .bind(member.id)
+      .first<{ id: number }>();
+    expect(proposal).not.toBeNull();
+    const approved = await postForm(
+      "/admin/team",
+      { intent: "approve", proposalId: String(proposal?.id) },
+      { cookie: second.cookie },
+    );
+    expect(approved.status).toBe(200);
+    expect(await countRows("passkeys", "user_id = ?", member.id)).toBe(0);
+  });
+
   it("takes a second owner; then the admin is signed out and must enrol again at the next sign-in", async () => {
     const first = await owner();
     const second = await owner();

@@ -2,13 +2,14 @@
  * The back office's decisions on a client's access-recovery request (docs/product.md, "Access recovery"): two
  * admins of the access-recovery roles approve it one after the other (four eyes: the rules table's
  * `SECOND_ADMIN_ACTS.accessRecovery`), or one refuses it with the reason the client reads. The second approval
+ * (no sooner than a day after the request was sent, so that its owner can cancel one that was not theirs)
  * removes the client's authenticator app, passkeys and recovery codes, ends their sessions and open sign-ins, and
  * starts the 24-hour hold on money acts, in one batch with its audit row and the client's mail. Each statement
  * names the status the admin's page showed, so two admins acting at once never make one approval count twice; the
  * database's triggers (migration 0028) hold the order, the second admin and the roles as well.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { ACCESS_RECOVERY_MESSAGES, type RecoveryDecisionInput } from "~/lib/access-recovery";
+import { ACCESS_RECOVERY_MESSAGES, ACCESS_RECOVERY_WAIT_MS, type RecoveryDecisionInput } from "~/lib/access-recovery";
 import { needsSecondAdmin } from "~/lib/money/constraints";
 import { RECOVERY_RESET_HOLD_MS } from "~/lib/step-up";
 import { auditInsert } from "../audit.server";
@@ -36,6 +37,8 @@ export async function decideRecovery(
   const second = input.seenStatus === "first_approved" || !needsSecondAdmin("accessRecovery", 0);
   if (second && loaded.firstApprovedBy === admin.id)
     return { ok: false, error: ACCESS_RECOVERY_MESSAGES.ownFirstApproval, status: 409 };
+  const opensAt = (loaded.submittedAt ?? now) + ACCESS_RECOVERY_WAIT_MS;
+  if (second && now < opensAt) return { ok: false, error: ACCESS_RECOVERY_MESSAGES.tooEarly(opensAt), status: 409 };
   return second ? restore(context, admin, loaded, now) : approveFirst(context, admin, loaded, now);
 }
 
@@ -102,6 +105,7 @@ async function restore(
     changed: returning<{ id: number }>(
       sql`UPDATE access_recovery_requests SET status = 'approved', decided_by = ${admin.id}, decided_at = ${now}
           WHERE id = ${loaded.id} AND status = 'first_approved' AND first_approved_by IS NOT ${admin.id}
+            AND submitted_at <= ${now - ACCESS_RECOVERY_WAIT_MS}
           RETURNING id`,
     ),
     audit: auditOf(

@@ -23,6 +23,7 @@ export interface LoadedRecoveryRequest {
   country: string | null;
   city: string | null;
   firstApprovedBy: string | null;
+  submittedAt: number | null;
 }
 
 export function loadRecoveryRequest(db: Db, requestId: number): Promise<LoadedRecoveryRequest | undefined> {
@@ -38,6 +39,7 @@ export function loadRecoveryRequest(db: Db, requestId: number): Promise<LoadedRe
       country: requests.country,
       city: requests.city,
       firstApprovedBy: requests.firstApprovedBy,
+      submittedAt: requests.submittedAt,
     })
     .from(requests)
     .innerJoin(users, eq(users.id, requests.userId))

@@ -37,7 +37,13 @@ export async function requestOfBrowser(context: { db: CommandContext["db"]; env:
       refusalReason: requests.refusalReason,
     })
     .from(requests)
-    .where(eq(requests.tokenHash, await sha256Hex(token)))
+    .where(
+      and(
+        eq(requests.tokenHash, await sha256Hex(token)),
+        // The cookie's life, on the server too: a copied cookie is not good for longer.
+        sql`${requests.createdAt} > ${Date.now() - ACCESS_RECOVERY_COOKIE_DAYS * 24 * 60 * 60 * 1000}`,
+      ),
+    )
     .get();
   if (!row) return null;
   const current = await context.db
@@ -74,8 +80,8 @@ export async function recoveryEligibility(
 }
 
 /**
- * Starts this account's request, or gives this browser the one already in progress (the password was proved again).
- * The answer carries the cookie that follows the request.
+ * Starts this account's request (ending one being prepared in another browser; refused while one is sent). The
+ * answer carries the cookie that follows the request.
  */
 export async function startRecovery(
   context: CommandContext,
@@ -87,11 +93,18 @@ export async function startRecovery(
   if (!eligible.ok) return eligible;
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
-  await context.db.run(sql`
-    INSERT INTO access_recovery_requests (user_id, case_id, token_hash, user_agent, country, city, created_at)
-    VALUES (${user.id}, ${eligible.caseId}, ${tokenHash}, ${meta.userAgent}, ${meta.country}, ${meta.city}, ${now})
-    ON CONFLICT (user_id) WHERE status IN ('open', 'submitted', 'first_approved')
-    DO UPDATE SET token_hash = excluded.token_hash`);
+  // A request being prepared elsewhere ends (the password was proved again here); a sent one is not taken over: its
+  // owner was mailed its cancel link, and whoever holds the password must not be able to swap its photos or stop it.
+  const { started } = await writeTogether(context.db, {
+    earlier: sql`UPDATE access_recovery_requests SET status = 'cancelled', decided_at = ${now}
+                 WHERE user_id = ${user.id} AND status = 'open'`,
+    started: returning<{ id: number }>(sql`
+      INSERT INTO access_recovery_requests (user_id, case_id, token_hash, user_agent, country, city, created_at)
+      VALUES (${user.id}, ${eligible.caseId}, ${tokenHash}, ${meta.userAgent}, ${meta.country}, ${meta.city}, ${now})
+      ON CONFLICT (user_id) WHERE status IN ('open', 'submitted', 'first_approved') DO NOTHING
+      RETURNING id`),
+  });
+  if (started.length === 0) return { ok: false, error: ACCESS_RECOVERY_MESSAGES.alreadySent, status: 409 };
   return { ok: true, setCookie: await recoveryCookie(context.env).serialize(token) };
 }
 
@@ -113,10 +126,14 @@ export async function storeRecoveryFile(
   if (!put.ok) return put;
   const stored = put.file;
   let inserted: { id: string }[] = [];
+  let replaced: { object_key: string }[] = [];
   try {
-    ({ inserted } = await writeTogether(context.db, {
-      replaced: sql`UPDATE access_recovery_files SET replaced_at = ${now}
-                    WHERE request_id = (SELECT id FROM ${open}) AND kind = ${kind} AND replaced_at IS NULL`,
+    // A photo replaced before the request is sent was never looked at: it goes, row and object.
+    ({ inserted, replaced } = await writeTogether(context.db, {
+      replaced: returning<{ object_key: string }>(
+        sql`DELETE FROM access_recovery_files
+            WHERE request_id = (SELECT id FROM ${open}) AND kind = ${kind} RETURNING object_key`,
+      ),
       inserted: returning<{ id: string }>(
         sql`INSERT INTO access_recovery_files (id, request_id, case_id, user_id, kind, object_key, file_name,
                                                content_type, size_bytes, sha256, uploaded_at)
@@ -129,6 +146,7 @@ export async function storeRecoveryFile(
     // No row names the object (an error, or the request sent or cancelled while the file travelled): it goes.
     if (inserted.length === 0) await bucket.delete(stored.objectKey).catch(() => {});
   }
+  if (replaced.length > 0) await bucket.delete(replaced.map((row) => row.object_key)).catch(() => {});
   return inserted.length > 0 ? { ok: true } : notOpen;
 }
 

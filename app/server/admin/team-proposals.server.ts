@@ -17,11 +17,15 @@ import { memberToChange, teamChangeRecord } from "./team-members.server";
 const { users, teamProposals } = schema;
 type Owner = Required<Actor>;
 
-/** What a proposal needs of its admin, besides being an active admin: not an owner yet; two-factor sign-in on. */
+/**
+ * What a proposal needs of its admin, besides being an active admin: not an owner yet; two-factor sign-in on (an
+ * authenticator app or a passkey).
+ */
 const applies = (kind: TeamProposalKind, userId: string) =>
   kind === "grant_owner"
     ? sql`NOT ${holdsOwner(userId)}`
-    : sql`EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL)`;
+    : sql`(EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND confirmed_at IS NOT NULL)
+           OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = ${userId}))`;
 
 /** One owner proposes; the other owners are mailed to decide. One open proposal of a kind per admin. */
 export async function proposeTeamChange(
@@ -93,7 +97,8 @@ async function actingOwner<Facts extends Record<string, SQL<number>>>(
  * Another owner decides. The deciding statement marks the proposal decided only while it is pending, the decider
  * is an active owner who did not propose it (the database's trigger says so too), and, to approve, the admin is
  * still active and it still applies. An approved owner grant adds the role; an approved reset removes the
- * authenticator and recovery codes and ends the admin's sessions, so they enrol again at their next sign-in.
+ * authenticator, the passkeys and the recovery codes and ends the admin's sessions, so they enrol again at their
+ * next sign-in.
  */
 export async function decideTeamProposal(
   context: CommandContext,
@@ -146,6 +151,8 @@ export async function decideTeamProposal(
           WHERE ${decided} ON CONFLICT (user_id, role) DO NOTHING`,
     authenticator:
       approve && kind === "reset_two_factor" && sql`DELETE FROM two_factor WHERE user_id = ${targetId} AND ${decided}`,
+    passkeys:
+      approve && kind === "reset_two_factor" && sql`DELETE FROM passkeys WHERE user_id = ${targetId} AND ${decided}`,
     codes:
       approve &&
       kind === "reset_two_factor" &&

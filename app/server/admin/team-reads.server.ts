@@ -37,7 +37,8 @@ export async function teamPage(db: Db, now = Date.now()) {
         name: sql<string>`trim(coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, ''))`,
         email: users.email,
         roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE user_id = ${users.id})`,
-        twoFactor: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
+        // An authenticator app or a passkey: either is two-factor sign-in, and either can be lost.
+        twoFactor: sql<number>`${twoFactor.confirmedAt} IS NOT NULL OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
         lastSignInAt: users.lastLoginAt,
         deactivatedAt: users.deactivatedAt,
       })

@@ -2,10 +2,12 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { redirect } from "react-router";
 import type { AppContext } from "~/load-context";
 import type { SecondFactorMethod } from "../../../db/enums";
+import { liveRecoveryRequest, recoveryEndedBySignIn } from "../access-recovery/sign-in.server";
 import { appCookie } from "../cookies.server";
 import { randomToken, sha256Hex } from "../crypto.server";
 import { schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { siteOrigin } from "../http.server";
 import { deliverInBackground } from "../mail/outbox.server";
 import type { SecurityEvent } from "../mail/templates.server";
 import { insertSession, newSession, type SecondFactorProof } from "../session.server";
@@ -193,6 +195,8 @@ export async function completeSignIn(
     )
     .limit(1)
     .get();
+  // A second factor proved: a request to have the factors removed ends here (a password-only sign-in keeps it).
+  const recovery = options.secondFactor ? await liveRecoveryRequest(context.db, user.id) : undefined;
   const session = await newSession(context.env, user.id, now, {
     meta,
     secondFactor: options.secondFactor,
@@ -206,6 +210,7 @@ export async function completeSignIn(
   );
   const written = await writeTogether(context.db, {
     ...notices,
+    ...(recovery ? recoveryEndedBySignIn(recovery, siteOrigin(context.env, request), now) : {}),
     session: insertSession(context.db, session.row),
     lastLogin: context.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
     freshProfile: freshProfileInsert(user.id, now),
@@ -224,7 +229,7 @@ export async function completeSignIn(
         ? undefined
         : securityNotice(context.db, { to: user.email, name: user.firstName, event: "new_browser", meta, at: now }),
   });
-  const noticeIds = ["notice", ...Object.keys(notices)].flatMap(
+  const noticeIds = ["notice", "recoveryNotice", ...Object.keys(notices)].flatMap(
     (name) =>
       ((written as Record<string, unknown>)[name] as Array<{ id: number }> | undefined)?.map((row) => row.id) ?? [],
   );

@@ -9,7 +9,14 @@ import { link, mailTemplate, personName } from "./template.server";
  * approved once, approved, refused, cancelled. While the request is in progress each mail carries its cancel link,
  * with the words of the other security notices for a change the owner did not make.
  */
-export const ACCESS_RECOVERY_STEPS = ["submitted", "first_approved", "approved", "refused", "cancelled"] as const;
+export const ACCESS_RECOVERY_STEPS = [
+  "submitted",
+  "first_approved",
+  "approved",
+  "refused",
+  "cancelled",
+  "cancelled_by_sign_in",
+] as const;
 
 const accessRecoveryData = z.object({
   name: personName,
@@ -59,6 +66,12 @@ const STEP_TEXT: Record<AccessRecoveryData["step"], { subject: string; happened:
       subject: "Your request to restore access was cancelled",
       happened: () =>
         "The request to restore access to your account was cancelled: nothing about your sign-in changed.",
+    },
+    // The owner proved a second factor: whoever asked to have the factors removed did not need it, or was not them.
+    cancelled_by_sign_in: {
+      subject: "A request to restore access to your account was cancelled",
+      happened: () =>
+        "A request to restore access to your account was cancelled, because the account was just signed in to with its second factor: nothing about your sign-in changed. If you did not send that request, someone else knows your password: change it now on Account Settings.",
     },
   };
 
