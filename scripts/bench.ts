@@ -109,6 +109,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round} of ${ROUNDS} done`);
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
 /** One download, alone on the Worker: milliseconds to the first body byte and to the last, and its size. */
 async function timeDownload(path: string, cookie?: string) {
   const started = performance.now();
@@ -141,6 +143,100 @@ const history = await d1
   .bind(BENCH_USERS.heavy)
   .all();
 const historyBytes = new TextEncoder().encode(JSON.stringify(history.results)).length;
+
+/**
+ * A statement PDF of the heavy client's busiest closed month (about 830 rows): the first download builds and keeps
+ * it, the second is the kept copy. Its kept copies are deleted first, so every run times a build.
+ */
+async function timeStatementPdf() {
+  const statements = await mf.getR2Bucket("STATEMENTS");
+  const prefix = `statements/${BENCH_USERS.heavy}/`;
+  for (const object of (await statements.list({ prefix })).objects) await statements.delete(object.key);
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  const busiest = await d1
+    .prepare(
+      "SELECT strftime('%Y-%m', created_at / 1000, 'unixepoch') AS month, count(*) AS rows FROM transactions WHERE user_id = ? GROUP BY month HAVING month < ? ORDER BY rows DESC LIMIT 1",
+    )
+    .bind(BENCH_USERS.heavy, thisMonth)
+    .first<{ month: string; rows: number }>();
+  if (!busiest) throw new Error("the heavy client has no closed month");
+  const first = await timeDownload(`/statements/${busiest.month}.pdf`, cookies.heavy);
+  const second = await timeDownload(`/statements/${busiest.month}.pdf`, cookies.heavy);
+  const kept = (await statements.list({ prefix })).objects.length;
+  if (kept !== 1 || second.bytes !== first.bytes) throw new Error("the statement PDF was not kept");
+  return {
+    [`statement PDF ${busiest.month} (heavy)`]: {
+      "rows made that month": busiest.rows,
+      KiB: Math.round(first.bytes / 1024),
+      "first download ms (build, keep)": Math.round(first.total),
+      "second download ms (kept copy)": Math.round(second.total),
+    },
+  };
+}
+
+/**
+ * Refused sign-ins at production's password cost: a wrong password for an unknown e-mail and for an account that
+ * has no password (the light client's, emptied for the run and put back) should take alike, so that the time does
+ * not tell which e-mails have an account. Each try comes from its own address, so none counts towards another's
+ * budget.
+ */
+async function timeRefusedSignIns() {
+  const light = await d1
+    .prepare("SELECT email, password_hash FROM users WHERE id = ?")
+    .bind(BENCH_USERS.light)
+    .first<{ email: string; password_hash: string }>();
+  if (!light) throw new Error("the light client is missing");
+  let address = 0;
+  const refusal = async (email: string) => {
+    const started = performance.now();
+    const response = await fetch(`${origin}/login`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: origin,
+        "Sec-Fetch-Site": "same-origin",
+        "CF-Connecting-IP": `198.51.100.${++address}`,
+      },
+      body: new URLSearchParams({ email, password: "a wrong password", redirectTo: "" }).toString(),
+      redirect: "manual",
+    });
+    await response.arrayBuffer();
+    if (response.status !== 401) throw new Error(`a refused sign-in answered ${response.status}`);
+    return performance.now() - started;
+  };
+  await d1.prepare("UPDATE users SET password_hash = '' WHERE id = ?").bind(BENCH_USERS.light).run();
+  try {
+    // The throwaway hash an unknown e-mail is checked against is made at the first.
+    await refusal("warm-up@bench.example");
+    const unknown: number[] = [];
+    const passwordless: number[] = [];
+    for (let run = 0; run < SIGN_IN_RUNS; run++) {
+      unknown.push(await refusal(`nobody-${run}@bench.example`));
+      passwordless.push(await refusal(light.email));
+    }
+    return {
+      [`refused sign-ins (median of ${SIGN_IN_RUNS})`]: {
+        "unknown e-mail ms": Math.round(median(unknown)),
+        "account without a password ms": Math.round(median(passwordless)),
+        "ratio (without a password / unknown)": Number((median(passwordless) / median(unknown)).toFixed(2)),
+      },
+    };
+  } finally {
+    // The failures the tries recorded, so that the next run starts within every budget again.
+    await d1
+      .prepare("DELETE FROM auth_failures WHERE key = ? OR key LIKE '%@bench.example' OR key LIKE '198.51.100.%'")
+      .bind(light.email)
+      .run();
+    await d1
+      .prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+      .bind(light.password_hash, BENCH_USERS.light)
+      .run();
+  }
+}
+// Within the per-account budget (10 failures in 15 minutes), so that every try is a plain refusal.
+const SIGN_IN_RUNS = 7;
+const statementFigures = picked({ name: "statement PDF" }) ? await timeStatementPdf() : {};
+const signInFigures = picked({ name: "refused sign-ins" }) ? await timeRefusedSignIns() : {};
 await mf.dispose();
 
 // The request path with monitoring on and off ("requests" in BENCH_ONLY): Workers of their own, after this one.
@@ -156,7 +252,6 @@ if (picked({ name: REQUEST_ROWS.on.loaded })) {
   for (const [name, list] of requestSamples) samples.set(name, list);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const figures = Object.fromEntries(
   [...samples.keys()].map((name) => {
     const list = samples.get(name) ?? [];
@@ -188,6 +283,8 @@ const exportFigures = Object.fromEntries(
   }),
 );
 console.table(exportFigures);
+if (Object.keys(statementFigures).length > 0) console.table(statementFigures);
+if (Object.keys(signInFigures).length > 0) console.table(signInFigures);
 
 const ratios = benchTargets({
   figures,
@@ -208,7 +305,7 @@ console.table(
 mkdirSync(join(ROOT, "tests", "bench", "results"), { recursive: true });
 writeFileSync(
   join(ROOT, "tests", "bench", "results", "latest.json"),
-  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, historyBytes, figures, exports: exportFigures, ratios }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, historyBytes, figures, exports: exportFigures, statementPdf: statementFigures, refusedSignIns: signInFigures, ratios }, null, 2)}\n`,
 );
 if (missed.length > 0) {
   console.error(

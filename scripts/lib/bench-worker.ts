@@ -21,6 +21,7 @@ export async function startBenchWorker(
       compatibilityDate: "2026-08-15",
       compatibilityFlags: ["nodejs_compat"],
       d1Databases: { DB: DATABASE_ID },
+      r2Buckets: { DOCUMENTS: "brokerage-documents", STATEMENTS: "brokerage-statements" },
       durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
       resourcePersistencePath: `${BENCH_STATE}/v3`,
       bindings: {
