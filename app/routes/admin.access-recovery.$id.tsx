@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { FactRow } from "~/components/admin/fact-row";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ReasonField } from "~/components/admin/reason-field";
 import { VerificationDocuments } from "~/components/admin/verification-documents";
@@ -75,15 +76,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return reply.outcome(await decideRecovery({ ...context, origin }, admin, requestId, parsed.data));
 }
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
-      <dt className="text-ink-muted">{label}</dt>
-      <dd className="font-medium break-words">{children}</dd>
-    </div>
-  );
-}
-
 const CARD = "space-y-3 rounded-xl border border-border bg-surface p-5";
 
 export default function AccessRecoveryReview({ loaderData, actionData: reply }: Route.ComponentProps) {
@@ -106,35 +98,35 @@ export default function AccessRecoveryReview({ loaderData, actionData: reply }: 
         <article className={CARD}>
           <h2 className="text-lg font-semibold">The request</h2>
           <dl className="divide-y divide-border text-sm">
-            <Fact label="Client">
+            <FactRow label="Client">
               <Link to={`/user/${client.id}`} className="text-brand hover:underline">
                 {client.name}
               </Link>
-            </Fact>
-            <Fact label="E-mail">{client.email}</Fact>
-            <Fact label="Sent">{asked.submittedAt ? formatDateTimeUtc(asked.submittedAt) : "Not sent"}</Fact>
-            <Fact label="From">{`${asked.browser} · ${asked.location || "Unknown location"}`}</Fact>
+            </FactRow>
+            <FactRow label="E-mail">{client.email}</FactRow>
+            <FactRow label="Sent">{asked.submittedAt ? formatDateTimeUtc(asked.submittedAt) : "Not sent"}</FactRow>
+            <FactRow label="From">{`${asked.browser} · ${asked.location || "Unknown location"}`}</FactRow>
             {asked.firstApprovedBy && asked.firstApprovedAt ? (
-              <Fact label="First approval">{`${asked.firstApprovedBy}, ${formatDateTimeUtc(asked.firstApprovedAt)}`}</Fact>
+              <FactRow label="First approval">{`${asked.firstApprovedBy}, ${formatDateTimeUtc(asked.firstApprovedAt)}`}</FactRow>
             ) : null}
             {asked.decidedAt ? (
-              <Fact label={asked.status === "cancelled" ? "Cancelled" : "Decided"}>
+              <FactRow label={asked.status === "cancelled" ? "Cancelled" : "Decided"}>
                 {`${asked.decidedBy ?? "by the client"}, ${formatDateTimeUtc(asked.decidedAt)}`}
-              </Fact>
+              </FactRow>
             ) : null}
-            {asked.refusalReason ? <Fact label="Reason">{asked.refusalReason}</Fact> : null}
+            {asked.refusalReason ? <FactRow label="Reason">{asked.refusalReason}</FactRow> : null}
           </dl>
         </article>
         <article className={CARD}>
           <h2 className="text-lg font-semibold">The verified identity</h2>
           <dl className="divide-y divide-border text-sm">
-            <Fact label="Legal name">{verified.legalName ?? "—"}</Fact>
-            <Fact label="Date of birth">{verified.dateOfBirth ?? "—"}</Fact>
-            <Fact label="Document">
+            <FactRow label="Legal name">{verified.legalName ?? "—"}</FactRow>
+            <FactRow label="Date of birth">{verified.dateOfBirth ?? "—"}</FactRow>
+            <FactRow label="Document">
               {verified.documentType ? IDENTITY_DOCUMENT_TYPE_LABELS[verified.documentType] : "—"}
               {verified.documentNumber ? ` · ${verified.documentNumber}` : ""}
-            </Fact>
-            <Fact label="Verified">{verified.reviewedAt ? formatDateTimeUtc(verified.reviewedAt) : "—"}</Fact>
+            </FactRow>
+            <FactRow label="Verified">{verified.reviewedAt ? formatDateTimeUtc(verified.reviewedAt) : "—"}</FactRow>
           </dl>
         </article>
       </div>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { FactRow } from "~/components/admin/fact-row";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { VerificationDecisions } from "~/components/admin/verification-decisions";
 import { VerificationDocuments } from "~/components/admin/verification-documents";
@@ -62,16 +63,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return reply.done(DECISION_DONE[parsed.data.decision]);
 }
 
-/** One label and its value in a facts list. */
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2">
-      <dt className="text-ink-muted">{label}</dt>
-      <dd className="font-medium break-words">{children}</dd>
-    </div>
-  );
-}
-
 export default function VerificationReview({ loaderData, actionData: reply }: Route.ComponentProps) {
   const { case: kyc, client, documents, mayViewDocuments } = loaderData;
   // Another reviewer's decision, or the client sending again, shows here without a reload.
@@ -93,31 +84,31 @@ export default function VerificationReview({ loaderData, actionData: reply }: Ro
         <article className="rounded-xl border border-border bg-surface p-5">
           <h2 className="text-lg font-semibold">What the client declared</h2>
           <dl className="mt-2 divide-y divide-border text-sm">
-            <Fact label="Legal name">{kyc.legalName ?? "—"}</Fact>
-            <Fact label="Date of birth">{kyc.dateOfBirth ?? "—"}</Fact>
-            <Fact label="Country of residence">{kyc.country ?? "—"}</Fact>
-            <Fact label="Residential address">{kyc.address ?? "—"}</Fact>
-            <Fact label="Document">
+            <FactRow label="Legal name">{kyc.legalName ?? "—"}</FactRow>
+            <FactRow label="Date of birth">{kyc.dateOfBirth ?? "—"}</FactRow>
+            <FactRow label="Country of residence">{kyc.country ?? "—"}</FactRow>
+            <FactRow label="Residential address">{kyc.address ?? "—"}</FactRow>
+            <FactRow label="Document">
               {kyc.documentType ? IDENTITY_DOCUMENT_TYPE_LABELS[kyc.documentType] : "—"}
               {kyc.documentNumber ? ` · ${kyc.documentNumber}` : ""}
-            </Fact>
-            <Fact label="Sent">{kyc.submittedAt ? formatDateTimeUtc(kyc.submittedAt) : "Not sent"}</Fact>
+            </FactRow>
+            <FactRow label="Sent">{kyc.submittedAt ? formatDateTimeUtc(kyc.submittedAt) : "Not sent"}</FactRow>
           </dl>
         </article>
         <article className="rounded-xl border border-border bg-surface p-5">
           <h2 className="text-lg font-semibold">The client's account</h2>
           <dl className="mt-2 divide-y divide-border text-sm">
-            <Fact label="Client">
+            <FactRow label="Client">
               <Link to={`/user/${client.id}`} className="text-brand hover:underline">
                 {client.name}
               </Link>
-            </Fact>
-            <Fact label="E-mail">{client.email}</Fact>
-            <Fact label="Registered">{formatLongDate(client.registeredAt)}</Fact>
-            <Fact label="Country given at sign-up">{client.signUpCountry ?? "—"}</Fact>
-            <Fact label="Deposits approved">{formatCents(client.approvedDepositsCents)}</Fact>
-            <Fact label="Deposits pending">{formatCents(client.pendingDepositsCents)}</Fact>
-            {client.suspended ? <Fact label="Account">Suspended</Fact> : null}
+            </FactRow>
+            <FactRow label="E-mail">{client.email}</FactRow>
+            <FactRow label="Registered">{formatLongDate(client.registeredAt)}</FactRow>
+            <FactRow label="Country given at sign-up">{client.signUpCountry ?? "—"}</FactRow>
+            <FactRow label="Deposits approved">{formatCents(client.approvedDepositsCents)}</FactRow>
+            <FactRow label="Deposits pending">{formatCents(client.pendingDepositsCents)}</FactRow>
+            {client.suspended ? <FactRow label="Account">Suspended</FactRow> : null}
           </dl>
         </article>
       </div>

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { executeStatements, sqlValue } from "../../scripts/lib/local-d1";
 import { complianceOfficer } from "./back-office-people";
 import { e2eDatabase, markVerifiedInDatabase, whileBusy } from "./database";
@@ -13,25 +13,7 @@ import {
 } from "./support";
 import { sampleIdCardPng } from "./verification-files";
 
-// Browsers refuse passkeys on an IP address: these pages are opened on localhost, the test server's other name.
-const LOCALHOST = `http://localhost:${process.env.E2E_PORT ?? "8788"}`;
-
-/** Chromium's virtual authenticator: a platform passkey, offline; `lose` is the phone gone. */
-async function virtualAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { lose: () => cdp.send("WebAuthn.clearCredentials", { authenticatorId }) };
-}
+import { LOCALHOST, virtualAuthenticator } from "./virtual-authenticator";
 
 async function passwordStep(page: Page, email: string) {
   await page.goto("/login");

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { executeStatements, sqlValue } from "../../scripts/lib/local-d1";
 import { e2eDatabase, whileBusy } from "./database";
 import {
@@ -15,29 +15,7 @@ import {
 } from "./support";
 import { oneSignInAtATime } from "./totp";
 
-// Browsers refuse passkeys on an IP address: these pages are opened on localhost, the test server's other name.
-const LOCALHOST = `http://localhost:${process.env.E2E_PORT ?? "8788"}`;
-
-/** Chromium's virtual authenticator (DevTools protocol): a platform passkey with user verification, offline. */
-async function virtualAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
-    /** The device is lost: the passkeys it held are gone. */
-    lose: () => cdp.send("WebAuthn.clearCredentials", { authenticatorId }),
-  };
-}
+import { LOCALHOST, virtualAuthenticator } from "./virtual-authenticator";
 
 function passkeysCard(page: Page) {
   return page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Passkeys" }) });
