@@ -7,15 +7,16 @@
  * tables and the targets (scripts/lib/bench-targets.ts), writes tests/bench/results/latest.json, and exits non-zero
  * when a target is missed, naming it.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { BENCH_SESSIONS, BENCH_STATE, BENCH_USERS, type BenchCookies, buildBenchData } from "./bench-data.ts";
 import { measureRequestPath, type Sample } from "./lib/bench-requests.ts";
 import { benchTargets, REQUEST_ROWS } from "./lib/bench-targets.ts";
+import { median, timeDownload, timeRefusedSignIns, timeRegistrations, timeStatementPdf } from "./lib/bench-timings.ts";
 import { startBenchWorker } from "./lib/bench-worker.ts";
-import { applyMigrations, BIN, quietEnv, ROOT } from "./lib/local-d1.ts";
+import { applyMigrations, ROOT } from "./lib/local-d1.ts";
+import { bundleWorker } from "./lib/local-worker.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -29,15 +30,7 @@ else applyMigrations({ persistTo: BENCH_STATE });
 const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies;
 
 // The Worker exactly as it would deploy: wrangler bundles it without deploying.
-const bundleDir = join(ROOT, ".wrangler", "bench-bundle");
-const bundle = spawnSync(join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], {
-  cwd: ROOT,
-  env: quietEnv,
-  encoding: "utf8",
-});
-if (bundle.status !== 0) throw new Error(`bundling failed:\n${bundle.stderr}`);
-
-const scriptPath = join(bundleDir, "app.js");
+const scriptPath = bundleWorker(join(ROOT, ".wrangler", "bench-bundle"));
 const { mf, origin, workerCpu } = await startBenchWorker(scriptPath, PORT);
 
 /**
@@ -109,28 +102,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round} of ${ROUNDS} done`);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-/** One download, alone on the Worker: milliseconds to the first body byte and to the last, and its size. */
-async function timeDownload(path: string, cookie?: string) {
-  const started = performance.now();
-  const response = await fetch(`${origin}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  let firstByte = 0;
-  let bytes = 0;
-  let lines = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (firstByte === 0) firstByte = performance.now() - started;
-    bytes += chunk.value.length;
-    for (const byte of chunk.value) if (byte === 10) lines++;
-  }
-  return { firstByte, total: performance.now() - started, bytes, rows: lines - 1 };
-}
 const downloads = new Map<string, Array<Awaited<ReturnType<typeof timeDownload>>>>();
 for (let run = 0; run < EXPORT_RUNS; run++) {
   for (const download of EXPORTS) {
     const list = downloads.get(download.name) ?? [];
-    list.push(await timeDownload(download.path, download.cookie));
+    list.push(await timeDownload(origin, download.path, download.cookie));
     downloads.set(download.name, list);
   }
 }
@@ -144,99 +120,10 @@ const history = await d1
   .all();
 const historyBytes = new TextEncoder().encode(JSON.stringify(history.results)).length;
 
-/**
- * A statement PDF of the heavy client's busiest closed month (about 830 rows): the first download builds and keeps
- * it, the second is the kept copy. Its kept copies are deleted first, so every run times a build.
- */
-async function timeStatementPdf() {
-  const statements = await mf.getR2Bucket("STATEMENTS");
-  const prefix = `statements/${BENCH_USERS.heavy}/`;
-  for (const object of (await statements.list({ prefix })).objects) await statements.delete(object.key);
-  const thisMonth = new Date().toISOString().slice(0, 7);
-  const busiest = await d1
-    .prepare(
-      "SELECT strftime('%Y-%m', created_at / 1000, 'unixepoch') AS month, count(*) AS rows FROM transactions WHERE user_id = ? GROUP BY month HAVING month < ? ORDER BY rows DESC LIMIT 1",
-    )
-    .bind(BENCH_USERS.heavy, thisMonth)
-    .first<{ month: string; rows: number }>();
-  if (!busiest) throw new Error("the heavy client has no closed month");
-  const first = await timeDownload(`/statements/${busiest.month}.pdf`, cookies.heavy);
-  const second = await timeDownload(`/statements/${busiest.month}.pdf`, cookies.heavy);
-  const kept = (await statements.list({ prefix })).objects.length;
-  if (kept !== 1 || second.bytes !== first.bytes) throw new Error("the statement PDF was not kept");
-  return {
-    [`statement PDF ${busiest.month} (heavy)`]: {
-      "rows made that month": busiest.rows,
-      KiB: Math.round(first.bytes / 1024),
-      "first download ms (build, keep)": Math.round(first.total),
-      "second download ms (kept copy)": Math.round(second.total),
-    },
-  };
-}
-
-/**
- * Refused sign-ins at production's password cost: a wrong password for an unknown e-mail and for an account that
- * has no password (the light client's, emptied for the run and put back) should take alike, so that the time does
- * not tell which e-mails have an account. Each try comes from its own address, so none counts towards another's
- * budget.
- */
-async function timeRefusedSignIns() {
-  const light = await d1
-    .prepare("SELECT email, password_hash FROM users WHERE id = ?")
-    .bind(BENCH_USERS.light)
-    .first<{ email: string; password_hash: string }>();
-  if (!light) throw new Error("the light client is missing");
-  let address = 0;
-  const refusal = async (email: string) => {
-    const started = performance.now();
-    const response = await fetch(`${origin}/login`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Origin: origin,
-        "Sec-Fetch-Site": "same-origin",
-        "CF-Connecting-IP": `198.51.100.${++address}`,
-      },
-      body: new URLSearchParams({ email, password: "a wrong password", redirectTo: "" }).toString(),
-      redirect: "manual",
-    });
-    await response.arrayBuffer();
-    if (response.status !== 401) throw new Error(`a refused sign-in answered ${response.status}`);
-    return performance.now() - started;
-  };
-  await d1.prepare("UPDATE users SET password_hash = '' WHERE id = ?").bind(BENCH_USERS.light).run();
-  try {
-    // The throwaway hash an unknown e-mail is checked against is made at the first.
-    await refusal("warm-up@bench.example");
-    const unknown: number[] = [];
-    const passwordless: number[] = [];
-    for (let run = 0; run < SIGN_IN_RUNS; run++) {
-      unknown.push(await refusal(`nobody-${run}@bench.example`));
-      passwordless.push(await refusal(light.email));
-    }
-    return {
-      [`refused sign-ins (median of ${SIGN_IN_RUNS})`]: {
-        "unknown e-mail ms": Math.round(median(unknown)),
-        "account without a password ms": Math.round(median(passwordless)),
-        "ratio (without a password / unknown)": Number((median(passwordless) / median(unknown)).toFixed(2)),
-      },
-    };
-  } finally {
-    // The failures the tries recorded, so that the next run starts within every budget again.
-    await d1
-      .prepare("DELETE FROM auth_failures WHERE key = ? OR key LIKE '%@bench.example' OR key LIKE '198.51.100.%'")
-      .bind(light.email)
-      .run();
-    await d1
-      .prepare("UPDATE users SET password_hash = ? WHERE id = ?")
-      .bind(light.password_hash, BENCH_USERS.light)
-      .run();
-  }
-}
-// Within the per-account budget (10 failures in 15 minutes), so that every try is a plain refusal.
-const SIGN_IN_RUNS = 7;
-const statementFigures = picked({ name: "statement PDF" }) ? await timeStatementPdf() : {};
-const signInFigures = picked({ name: "refused sign-ins" }) ? await timeRefusedSignIns() : {};
+const run = { mf, d1, origin, heavyCookie: cookies.heavy };
+const statementFigures = picked({ name: "statement PDF" }) ? await timeStatementPdf(run) : {};
+const signInFigures = picked({ name: "refused sign-ins" }) ? await timeRefusedSignIns(run) : {};
+const registrationFigures = picked({ name: "registrations" }) ? await timeRegistrations(run) : {};
 await mf.dispose();
 
 // The request path with monitoring on and off ("requests" in BENCH_ONLY): Workers of their own, after this one.
@@ -283,8 +170,9 @@ const exportFigures = Object.fromEntries(
   }),
 );
 console.table(exportFigures);
-if (Object.keys(statementFigures).length > 0) console.table(statementFigures);
-if (Object.keys(signInFigures).length > 0) console.table(signInFigures);
+for (const table of [statementFigures, signInFigures, registrationFigures]) {
+  if (Object.keys(table).length > 0) console.table(table);
+}
 
 const ratios = benchTargets({
   figures,
@@ -305,7 +193,7 @@ console.table(
 mkdirSync(join(ROOT, "tests", "bench", "results"), { recursive: true });
 writeFileSync(
   join(ROOT, "tests", "bench", "results", "latest.json"),
-  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, historyBytes, figures, exports: exportFigures, statementPdf: statementFigures, refusedSignIns: signInFigures, ratios }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, historyBytes, figures, exports: exportFigures, statementPdf: statementFigures, refusedSignIns: signInFigures, registrations: registrationFigures, ratios }, null, 2)}\n`,
 );
 if (missed.length > 0) {
   console.error(
