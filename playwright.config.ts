@@ -16,8 +16,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  // One worker in CI: the dev server's proxy drops connections more often under concurrent load (see
-  // scripts/e2e-server.ts). A test is retried once; one that passes only on retry is reported as flaky.
+  // One worker in CI: the machine has two cores, and the server and the browser share them. A test is retried once;
+  // one that passes only on retry is reported as flaky, and the CI summary counts them.
   workers: process.env.CI ? 1 : 2,
   retries: 1,
   forbidOnly: true,

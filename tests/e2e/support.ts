@@ -14,8 +14,8 @@ import { oneSignInAtATime, withUnusedCode } from "./totp";
 /**
  * What a page logs that a person would count as broken: an error of our own code (a failed hydration, a handler
  * that threw) or a React warning. Not: an answer with an HTTP status the server meant (a step-up's 401, a 404
- * page), which browsers also log; a connection the test server dropped while its supervisor restarts it
- * (scripts/e2e-server.ts: pages and feeds reconnect, and the test's own assertions say whether they did); nor
+ * page), which browsers also log; a connection dropped while a page is left or a feed reconnects (pages and feeds
+ * reconnect, and the test's own assertions say whether they did); nor
  * anything from another site's widget (offline here).
  */
 function isOwnProblem(message: ConsoleMessage, origin: string): boolean {
