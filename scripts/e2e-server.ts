@@ -29,8 +29,9 @@ mkdirSync(join(ROOT, "test-results"), { recursive: true });
 const log = openSync(logPath, "w");
 console.log(`server log: ${logPath}`);
 const toTerminal = process.stderr.write.bind(process.stderr);
+// Stopped by a signal (Playwright's SIGTERM, Ctrl-C: 143, 130) is the normal end; anything else is told.
 process.on("exit", (code) => {
-  if (code !== 0) toTerminal(`The browser tests' server stopped (exit code ${code}): see ${logPath}.\n`);
+  if (![0, 130, 143].includes(code)) toTerminal(`The browser tests' server stopped (exit code ${code}): see ${logPath}.\n`);
 });
 for (const stream of [process.stdout, process.stderr]) {
   stream.write = ((chunk: string | Uint8Array) => {

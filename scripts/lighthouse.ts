@@ -61,7 +61,7 @@ async function putCookieInBrowser(debuggingPort: number, cookie: string) {
 const REPORTS = join(ROOT, ".wrangler", "lighthouse");
 mkdirSync(REPORTS, { recursive: true });
 
-const { stop: stopServer } = await startLocalServer({ port, debuggerPort: "9233", state: "lighthouse" });
+const { stop: stopServer } = await startLocalServer({ port, state: "lighthouse" });
 
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {

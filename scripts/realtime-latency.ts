@@ -23,7 +23,7 @@ const formHeaders = (cookie: string) => ({
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-const { stop } = await startLocalServer({ port, debuggerPort: "9232", state: "latency" });
+const { stop } = await startLocalServer({ port, state: "latency" });
 
 try {
   const adminCookie = await signInCookie(origin, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.totpSecret);

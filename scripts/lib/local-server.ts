@@ -9,10 +9,10 @@ import { decodeBase32 } from "@oslojs/encoding";
 import { TOTP_PERIOD_SECONDS, totpCodeAt, totpStepAt } from "../../app/server/auth/totp-crypto.server.ts";
 import { BIN, quietEnv, ROOT } from "./local-d1.ts";
 
-export async function startLocalServer(options: { port: string; debuggerPort: string; state: string }) {
+export async function startLocalServer(options: { port: string; state: string }) {
   const server = spawn(join(BIN, "node"), ["scripts/e2e-server.ts"], {
     cwd: ROOT,
-    env: { ...quietEnv, E2E_PORT: options.port, E2E_DEBUGGER_PORT: options.debuggerPort, E2E_STATE: options.state },
+    env: { ...quietEnv, E2E_PORT: options.port, E2E_STATE: options.state },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -25,7 +25,8 @@ export async function startLocalServer(options: { port: string; debuggerPort: st
     }
   };
   process.on("exit", stop);
-  for (let i = 0; i < 120; i++) {
+  // A fresh database is migrated and seeded through the wrangler CLI first: about a minute on two busy cores.
+  for (let i = 0; i < 360; i++) {
     try {
       if ((await fetch(`${origin}/healthz`)).ok) return { origin, stop };
     } catch {
