@@ -31,7 +31,8 @@ console.log(`server log: ${logPath}`);
 const toTerminal = process.stderr.write.bind(process.stderr);
 // Stopped by a signal (Playwright's SIGTERM, Ctrl-C: 143, 130) is the normal end; anything else is told.
 process.on("exit", (code) => {
-  if (![0, 130, 143].includes(code)) toTerminal(`The browser tests' server stopped (exit code ${code}): see ${logPath}.\n`);
+  if (![0, 130, 143].includes(code))
+    toTerminal(`The browser tests' server stopped (exit code ${code}): see ${logPath}.\n`);
 });
 for (const stream of [process.stdout, process.stderr]) {
   stream.write = ((chunk: string | Uint8Array) => {
