@@ -27,6 +27,8 @@ export class RenderTimeout extends Error {
  * it rejects with `RenderTimeout`, whatever is ready: the only boundaries are that data, and a page without it
  * cannot hydrate (docs/decisions/0056).
  */
+const encoder = new TextEncoder();
+
 export function renderToBuffer(element: ReactElement, options: RenderOptions): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -34,9 +36,11 @@ export function renderToBuffer(element: ReactElement, options: RenderOptions): P
     let timedOut = false;
     // React writes 2 KB views into it, then ends it. It never pushes back: nothing is sent before the end.
     const sink = {
-      write(chunk: Uint8Array<ArrayBuffer>) {
-        chunks.push(chunk);
-        length += chunk.byteLength;
+      write(chunk: Uint8Array<ArrayBuffer> | string) {
+        // React 19 writes a large string piece as it is; React 18 only ever wrote bytes.
+        const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+        chunks.push(bytes);
+        length += bytes.byteLength;
         return true;
       },
       end() {
