@@ -1,3 +1,4 @@
+import type { JSX } from "react";
 import { data, Form } from "react-router";
 import { GoToDashboard } from "~/components/auth-links";
 import { AuthCard, Banner, SubmitButton } from "~/components/form";

@@ -1,3 +1,4 @@
+import type { JSX } from "react";
 import { data, Link } from "react-router";
 import { BackToSignIn } from "~/components/auth-links";
 import { AuthCard, AuthForm, Banner, Field, SubmitButton } from "~/components/form";
