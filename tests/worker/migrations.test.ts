@@ -2,6 +2,9 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "~/server/db.server";
+import { formatGuards, GUARD_SECTIONS, type SchemaRow } from "../../db/guards";
+import guardsFile from "../../db/guards.sql?raw";
+import productRules from "../../docs/product.md?raw";
 import { createUser, db, dbRefusal, insertTransaction } from "../support/fixtures";
 
 const { transactions, transactionsArchive, auditLog } = schema;
@@ -107,6 +110,22 @@ describe("migrations on an empty D1", () => {
       "verification_cases_kept_until_retained",
       "verification_documents_kept_until_retained",
     ]);
+  });
+});
+
+describe("db/guards.sql", () => {
+  it("is the guards of the migrated D1, so a guard's change shows in that one file (npm run db:generate)", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE '\\_cf%' ESCAPE '\\'",
+    ).all<SchemaRow>();
+    expect(formatGuards(results)).toBe(guardsFile);
+  });
+
+  it("heads every guard with a section docs/product.md has", () => {
+    const headings = new Set([...productRules.matchAll(/^##+ (.+)$/gm)].map((match) => match[1]?.trim()));
+    for (const [, section] of GUARD_SECTIONS) {
+      for (const part of section.split(" › ")) expect(headings, section).toContain(part);
+    }
   });
 });
 
