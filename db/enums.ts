@@ -20,6 +20,8 @@ export const TEAM_PROPOSAL_KINDS = ["grant_owner", "reset_two_factor"] as const;
 export type TeamProposalKind = (typeof TEAM_PROPOSAL_KINDS)[number];
 export const TEAM_PROPOSAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const PROFILE_STATUSES = ["active", "suspended"] as const;
+/** The fixed wallet address written on the ledger entries an admin posts, which tells them from clients' requests. */
+export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
 export const TRANSACTION_TYPES = ["deposit", "stock_deposit", "fee_deposit", "withdraw", "profit", "loss"] as const;
 /** A client's request starts pending; an admin approves or rejects it, or its owner cancels it while pending. */
 export const TRANSACTION_STATUSES = ["pending", "approved", "rejected", "cancelled"] as const;

@@ -17,6 +17,17 @@ export {
 } from "./money/rules";
 export { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionStatus, type TransactionType };
 
+/** A ledger entry an admin posts to a client's account (or proposes, for a second admin's approval). */
+export interface LedgerEntry {
+  type: TransactionType;
+  amountCents: number;
+  tradingPair?: string;
+  stock?: string;
+  idempotencyKey: string;
+  /** The admin's reason, told to the client (their mail, their History); at most 500 characters. */
+  memo?: string;
+}
+
 /** Single figures of the rules table, by name, for callers that need one. */
 export const ledgerBalance = (t: LedgerTotals) => figure(t, "ledgerBalance");
 export const withdrawable = (t: LedgerTotals) => figure(t, "withdrawable");

@@ -6,19 +6,12 @@
  * event or a failed delivery is caught up later (pages reload from D1, the cron retries the outbox).
  */
 import type { FeedEvent } from "~/lib/realtime";
-import type { Db } from "./db.server";
-import type { AppEnv, WorkerBindings } from "./env.server";
+import type { CommandContext } from "./command-context.server";
 import { deliverInBackground } from "./mail/outbox.server";
 import { monitorInBackground } from "./monitoring/evaluate.server";
 import { disconnectSession, disconnectUser, publish, publishToDesk } from "./realtime.server";
 
-/** What a command needs beyond its input: the request's database, configuration and runtime. */
-export interface CommandContext {
-  db: Db;
-  env: AppEnv;
-  bindings: WorkerBindings;
-  ctx: ExecutionContext;
-}
+export type { CommandContext };
 
 interface AfterCommit {
   /** Outbox rows the batch enqueued. */

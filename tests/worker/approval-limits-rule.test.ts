@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "~/lib/ledger";
-import { ADMIN_SUM_WINDOW_MS, type AdminAct, adminLimitBroken, adminSums } from "~/lib/money/rules";
+import { ADMIN_SUM_WINDOW_MS, type AdminAct, adminLimitBroken, adminSums } from "~/lib/money/constraints";
 import { withinApprovalLimitsSql } from "~/server/admin/approval-limits.server";
-import { ADMIN_ENTRY_WALLET } from "~/server/admin/entries.server";
+import { ADMIN_ENTRY_WALLET } from "../../db/enums";
 import { createUser, db, insertTransaction } from "../support/fixtures";
 
 /** Small limits, so that random histories land on both sides of them. */

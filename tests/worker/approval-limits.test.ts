@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_SUM_WINDOW_MS } from "~/lib/money/rules";
+import { ADMIN_SUM_WINDOW_MS } from "~/lib/money/constraints";
 import { approvalLimitMessage, PROPOSAL_MESSAGES } from "~/lib/proposals";
-import { ADMIN_ENTRY_WALLET } from "~/server/admin/entries.server";
+import { ADMIN_ENTRY_WALLET } from "../../db/enums";
 import {
   appEnv,
   countRows,

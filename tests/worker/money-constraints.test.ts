@@ -10,12 +10,10 @@ import {
   cancellableSql,
   coverHolds,
   depositWithinLevel,
-  figure,
   LEVEL_LIMITS,
-  type LedgerRow,
   mayCancel,
-  totalsFromRows,
-} from "~/lib/money/rules";
+} from "~/lib/money/constraints";
+import { figure, type LedgerRow, totalsFromRows } from "~/lib/money/rules";
 import { coverSql } from "~/server/ledger/figures.server";
 import { depositWithinLevelSql, withdrawalWithinLevelSql } from "~/server/verification/levels.server";
 import { appEnv, createUser, db, insertLedger } from "../support/fixtures";

@@ -1,13 +1,12 @@
 /**
- * What may happen to money, in one place beside the figures (`rules.ts`, which re-exports this module): what a
+ * What may happen to money, in one place beside the figures (`rules.ts`, which this module builds on): what a
  * move must be covered by, what a client may cancel, which acts need a fresh code and which a second admin, and
  * what a client's verification level allows (docs/product.md, "Money rules"). The SQL conditions the server puts in
  * its statements (`coverSql`, `cancellableSql`; the levels' limits in app/server/verification/levels.server.ts)
  * and the TypeScript checks (`coverHolds`, `mayCancel`, `depositWithinLevel`) are both derived from these tables, and property tests hold them equal on random
  * ledgers. Nothing else in the code base may spell out one of these rules.
  *
- * Only type imports and `./rules.ts` here (functions, used at call time only: the two modules import each other),
- * so the Node scripts can import the rules module as it is.
+ * Only type imports and `./rules.ts` here, so the Node scripts can import this module as it is.
  */
 import type { TransactionStatus, TransactionType } from "../../../db/enums";
 import { type FigureName, figure, figureSql, type LedgerTotals, signedCents } from "./rules.ts";

@@ -5,9 +5,9 @@
  * property test holds them equal on random ledgers. Nothing else in the code base may spell out a sign.
  *
  * What may happen to money (covers, cancelling, step-up, a second admin, the levels' limits) is the sibling table
- * in `constraints.ts`, re-exported at the end of this file.
+ * in `constraints.ts`, which builds on this one (never the other way round: no import circle).
  *
- * Only type imports here, and the sibling's: Node scripts (seed, bench data) import this file as it is.
+ * Only type imports here: Node scripts (seed, bench data) import this file as it is.
  */
 import type { TransactionStatus, TransactionType } from "../../../db/enums";
 
@@ -248,5 +248,3 @@ export function profileProjectionSql(userIdSql = "profiles.user_id"): string {
     `win_rate = ${winRateSql(userIdSql)}`,
   ].join(", ");
 }
-
-export * from "./constraints.ts";

@@ -1,5 +1,5 @@
 /** What a client may cancel is the rules table's (`CANCELLABLE` in app/lib/money/constraints.ts). */
-export { isCancellable } from "~/lib/money/rules";
+export { isCancellable } from "~/lib/money/constraints";
 
 /** What clients and admins read about cancelling and deciding a client's request. */
 export const CANCEL_MESSAGES = {

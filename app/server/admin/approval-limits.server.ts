@@ -13,10 +13,10 @@ import {
   type AdminSumLimit,
   adminLimitBroken,
   adminLimitBrokenFromCents,
-} from "~/lib/money/rules";
+} from "~/lib/money/constraints";
 import { approvalLimitMessage } from "~/lib/proposals";
+import { ADMIN_ENTRY_WALLET } from "../../../db/enums";
 import type { Db } from "../db.server";
-import { ADMIN_ENTRY_WALLET } from "./entries.server";
 
 type Value = string | number | SQLWrapper;
 

@@ -7,7 +7,7 @@
  * the decision is in the same batch and is written only when this decision is the one stored.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import type { AdminLimits } from "~/lib/money/rules";
+import type { AdminLimits } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { parseReason, REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";

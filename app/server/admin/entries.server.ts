@@ -5,12 +5,13 @@
  * makes a resubmission one entry.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { TransactionType } from "~/lib/ledger";
-import type { AdminLimits } from "~/lib/money/rules";
+import type { LedgerEntry, TransactionType } from "~/lib/ledger";
+import type { AdminLimits } from "~/lib/money/constraints";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
+import { ADMIN_ENTRY_WALLET } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
@@ -23,21 +24,8 @@ import { entryPostedNotice } from "./entry-notice.server";
 
 const { transactions, profiles } = schema;
 
-/** The fixed wallet address written on admin-created entries. */
-export const ADMIN_ENTRY_WALLET = "admin-ledger-entry";
-
 /** Entries are for clients only: never on an admin's account, one's own included. */
 const isClient = (userId: string) => sql`EXISTS (SELECT 1 FROM profiles WHERE user_id = ${userId} AND role = 'user')`;
-
-export interface LedgerEntry {
-  type: TransactionType;
-  amountCents: number;
-  tradingPair?: string;
-  stock?: string;
-  idempotencyKey: string;
-  /** The admin's reason, told to the client (their mail, their History); at most 500 characters. */
-  memo?: string;
-}
 
 /** Who makes an entry: the admin who enters it, or for an approved proposal its proposer and the approver. */
 interface EntryAuthors {

@@ -6,9 +6,9 @@
  * entry's id and the client's first name go into the stored data in the statement itself.
  */
 import { sql } from "drizzle-orm";
+import type { LedgerEntry } from "~/lib/ledger";
 import { returning } from "../db.server";
 import { entryPostedData } from "../mail/templates/entry.server";
-import type { LedgerEntry } from "./entries.server";
 
 export function entryPostedNotice(userId: string, entry: LedgerEntry, decidedBy: string, now: number) {
   const data = entryPostedData.omit({ transactionId: true, name: true }).parse({

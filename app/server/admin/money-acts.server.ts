@@ -9,7 +9,7 @@
 import { formatCents } from "~/lib/format";
 import { refusalOf } from "~/lib/forms";
 import { typeLabel } from "~/lib/labels";
-import { needsSecondAdmin } from "~/lib/money/rules";
+import { needsSecondAdmin } from "~/lib/money/constraints";
 import { decisionPermission, type Permission } from "~/lib/permissions";
 import { awaitingBecause, PROPOSAL_MESSAGES, parseEntryReason } from "~/lib/proposals";
 import { ENTRY_MESSAGES, parseLedgerEntryForm } from "~/lib/schemas/admin";

@@ -6,7 +6,8 @@
  * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import { needsSecondAdmin } from "~/lib/money/rules";
+import type { LedgerEntry } from "~/lib/ledger";
+import { needsSecondAdmin } from "~/lib/money/constraints";
 import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
@@ -16,7 +17,7 @@ import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { enqueueEmailFor } from "../mail/outbox.server";
-import { entryRefusal, type LedgerEntry } from "./entries.server";
+import { entryRefusal } from "./entries.server";
 import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
 import { type SubmittedWallet, walletChangesOf } from "./wallets.server";
 

@@ -4,11 +4,11 @@
  */
 import { eq } from "drizzle-orm";
 import { centsToAmount, signedCents } from "~/lib/ledger";
+import { ADMIN_ENTRY_WALLET } from "../../../db/enums";
 import { csvStream, TRANSACTION_COLUMNS, transactionCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { type Keyset, keysetOf, readKeyset } from "../paging.server";
-import { ADMIN_ENTRY_WALLET } from "./entries.server";
 
 const { transactions } = schema;
 const keyset = { createdAt: transactions.createdAt, id: transactions.id };

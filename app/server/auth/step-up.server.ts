@@ -15,7 +15,7 @@
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
  * Routes check before the command runs and hand a refusal back like any other.
  */
-import { type StepUpAction, stepUpRequired } from "~/lib/money/rules";
+import { type StepUpAction, stepUpRequired } from "~/lib/money/constraints";
 import { RECOVERY_RESET_HOLD_MS, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";

@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { TransactionType } from "~/lib/ledger";
-import { cancellableSql, isCancellable } from "~/lib/money/rules";
+import { cancellableSql, isCancellable } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { type Actor, auditInsert } from "../audit.server";

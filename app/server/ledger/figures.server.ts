@@ -4,9 +4,8 @@
  * the history), and the figures as SQL expressions for use inside conditional statements.
  */
 import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { type CoverRuleName, coverSql as coverSqlText } from "~/lib/money/constraints";
 import {
-  type CoverRuleName,
-  coverSql as coverSqlText,
   emptyTotals,
   type FigureName,
   figureSql as figureSqlText,

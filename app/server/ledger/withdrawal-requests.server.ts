@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { type FormRefusal, refusalOf } from "~/lib/forms";
-import { coverHolds } from "~/lib/money/rules";
+import { coverHolds } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";

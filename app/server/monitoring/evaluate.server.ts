@@ -3,7 +3,7 @@
  * batch committed and in the background (the client's answer never waits for them); and from the cron, over the
  * requests of the last 24 hours, so a pattern a request completes is caught even if its own run was lost.
  */
-import type { CommandContext } from "../commands.server";
+import type { CommandContext } from "../command-context.server";
 import type { Db } from "../db.server";
 import { writeTogether } from "../db.server";
 import type { AppEnv } from "../env.server";

@@ -4,7 +4,7 @@
  * statements carry themselves, so that the database decides at the moment of writing.
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { LEVEL_LIMITS, type LevelLimitName } from "~/lib/money/rules";
+import { LEVEL_LIMITS, type LevelLimitName } from "~/lib/money/constraints";
 import {
   VERIFICATION_ROLLING_DAY_MS,
   VERIFICATION_ROLLING_MONTH_MS,
