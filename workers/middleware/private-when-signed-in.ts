@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
 import { sessionCookieName } from "../../app/server/session.server";
 import type { AppBindings } from "../types";
 
@@ -11,9 +12,8 @@ export function privateWhenSignedIn(): MiddlewareHandler<AppBindings> {
   return async function privateWhenSignedInMiddleware(c, next) {
     await next();
     const name = sessionCookieName(c.var.env);
-    const cookies = c.req.header("Cookie") ?? "";
-    // Names compared as the session reader parses them: "session =token" is a session too.
-    const signedIn = cookies.split(";").some((part) => part.split("=")[0]?.trim() === name && part.includes("="));
+    // Hono's parser trims names as the session reader does: "session =token" is a session too.
+    const signedIn = getCookie(c, name) !== undefined;
     const changesSession = c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`));
     // A websocket upgrade (101) is no page: nothing to cache.
     if ((!signedIn && !changesSession) || c.res.status === 101) return;
