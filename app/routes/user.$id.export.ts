@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { statementCsv } from "~/server/admin/statement.server";
 import { csvDownload } from "~/server/csv.server";
 import { notFound } from "~/server/http.server";
@@ -12,6 +13,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     columns: { id: true },
     where: (u, { eq }) => eq(u.id, userId),
   });
-  if (!exists) notFound("User not found");
+  if (!exists) notFound(ADMIN_MESSAGES.userNotFound);
   return csvDownload(statementCsv(context.db, userId), `statement-${userId}.csv`);
 }

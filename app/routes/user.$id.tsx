@@ -23,7 +23,7 @@ import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
 import { parseRowId } from "~/lib/row-id";
-import { ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
@@ -54,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     position,
     notesBeforeOf(url),
   );
-  if (!detail) notFound("User not found");
+  if (!detail) notFound(ADMIN_MESSAGES.userNotFound);
   return {
     ...detail,
     filters,
@@ -284,7 +284,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
 export function ErrorBoundary() {
   return (
     <RouteError
-      notFound={{ title: "User not found", text: null }}
+      notFound={{ title: ADMIN_MESSAGES.userNotFound, text: null }}
       failed={{ title: "Failed to load user details", text: null }}
       back={{ to: "/admin", label: "Back to Admin Panel" }}
       showStatus={false}

@@ -60,6 +60,7 @@ export const ADMIN_MESSAGES = {
   alreadyDecided: "This transaction has already been decided.",
   cannotCoverWithdrawal: "The client's balance no longer covers this withdrawal.",
   transactionNotFound: "Transaction not found",
+  userNotFound: "User not found",
   processingFailed: "Failed to process transaction",
   noWalletChanges: "No changes to save",
   walletsFailed: "Failed to update wallets",

@@ -1,10 +1,12 @@
 /** A client as the back office sees and manages it: the client page's data, suspension and reactivation. */
+
 import { and, eq, sql } from "drizzle-orm";
 import { flagsOf } from "~/lib/client-flags";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { LEVEL_LIMITS } from "~/lib/money/constraints";
 import { figure, type LedgerTotals } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { accountQuery } from "../accounts.server";
 import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
@@ -167,7 +169,7 @@ export async function setClientStatus(
   });
   if (changed.length === 1) return { ok: true, changed: true };
   const profile = await db.select({ status: profiles.status }).from(profiles).where(eq(profiles.userId, userId)).get();
-  if (!profile) return { ok: false, error: "User not found" };
+  if (!profile) return { ok: false, error: ADMIN_MESSAGES.userNotFound };
   if (profile.status === status) return { ok: true, changed: false };
   return { ok: false, error: "Admins cannot be suspended" };
 }

@@ -26,7 +26,7 @@ export async function deleteClientData(
   now = Date.now(),
 ): Promise<Result> {
   const target = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
-  if (!target) return { ok: false, error: "User not found" };
+  if (!target) return { ok: false, error: ADMIN_MESSAGES.userNotFound };
   if (target.role === "admin") return { ok: false, error: "Admin accounts cannot be deleted here" };
   try {
     await writeTogether(db, {

@@ -8,6 +8,7 @@ import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { type ClientFlag, flagsOf } from "~/lib/client-flags";
 import { may, PERMISSION_MESSAGES } from "~/lib/permissions";
 import { parseRowId } from "~/lib/row-id";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { NOTE_MESSAGES, type ParsedNote, parseNoteForm } from "~/lib/schemas/notes";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -153,7 +154,7 @@ export async function addClientNote(
     const client = await context.db.get<{ n: number }>(
       sql`SELECT count(*) AS n FROM profiles WHERE user_id = ${clientId} AND role = 'user'`,
     );
-    if (!client?.n) return { ok: false, error: "User not found", status: 404 };
+    if (!client?.n) return { ok: false, error: ADMIN_MESSAGES.userNotFound, status: 404 };
     return { ok: false, error: NOTE_MESSAGES.unknownCorrection, status: 400 };
   }
   afterCommit(context, { deskEvents: [{ type: "client.notes.changed", userId: clientId }] });
