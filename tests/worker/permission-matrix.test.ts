@@ -34,7 +34,10 @@ beforeAll(async () => {
 const mayDo = (who: Who, permissions: Permission[]) =>
   who !== "client" && who !== "visitor" && permissions.every((permission) => may([who], permission));
 
-/** What a refused request must leave as it was: every table a back-office act writes. */
+/**
+ * What a refused request must leave as it was: every table a back-office act writes. The outbox by what was queued
+ * (not its delivery status: an allowed act's mail is still being delivered in the background meanwhile).
+ */
 async function fingerprint(): Promise<string> {
   const reads = [
     "SELECT count(*) AS n, '' AS v FROM audit_log",
@@ -42,7 +45,7 @@ async function fingerprint(): Promise<string> {
     "SELECT count(*) AS n, group_concat(id || status) AS v FROM proposals",
     "SELECT count(*) AS n, group_concat(user_id || status) AS v FROM profiles",
     "SELECT count(*) AS n, group_concat(id || status) AS v FROM verification_cases",
-    "SELECT count(*) AS n, group_concat(id || status || attempts) AS v FROM email_outbox",
+    "SELECT count(*) AS n, group_concat(id || template || to_address) AS v FROM email_outbox",
     "SELECT count(*) AS n, group_concat(wallet_address) AS v FROM deposit_wallets",
     "SELECT count(*) AS n, '' AS v FROM sessions",
     "SELECT count(*) AS n, group_concat(id || expires_at || coalesce(accepted_at, '')) AS v FROM admin_invitations",
