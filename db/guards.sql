@@ -136,9 +136,9 @@ END;
 CREATE TRIGGER `access_recovery_requests_decided_by_role`
 BEFORE UPDATE OF `status` ON `access_recovery_requests`
 WHEN (NEW.status = 'first_approved' AND NOT EXISTS (
-        SELECT 1 FROM admin_roles WHERE user_id = NEW.first_approved_by AND role IN ('compliance', 'owner')))
+        SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.first_approved_by AND `role` IN ('compliance', 'owner')))
   OR (NEW.status IN ('approved', 'refused') AND NOT EXISTS (
-        SELECT 1 FROM admin_roles WHERE user_id = NEW.decided_by AND role IN ('compliance', 'owner')))
+        SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.decided_by AND `role` IN ('compliance', 'owner')))
 BEGIN
   SELECT RAISE(ABORT, 'the admin''s roles do not allow deciding an access recovery');
 END;

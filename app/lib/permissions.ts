@@ -6,7 +6,7 @@
  *
  * Browser-safe: pages read it to hide buttons.
  */
-import { BACK_OFFICE_ROLES, type BackOfficeRole } from "../../db/enums";
+import { BACK_OFFICE_ROLES, type BackOfficeRole } from "../../db/enums.ts";
 
 export { BACK_OFFICE_ROLES, type BackOfficeRole };
 

@@ -1,39 +1,45 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type Permission, rolesFor } from "~/lib/permissions";
+import { rolesFor } from "~/lib/permissions";
+import { ROLE_GUARDS, roleGuardSql } from "../../db/role-guards";
 import { createUser, dbRefusal, insertTransaction } from "../support/fixtures";
 
-/** The role lists a trigger names (`role IN ('…', …)`), each sorted. */
-async function triggerRoleLists(name: string): Promise<string[][]> {
+/** A trigger's statement as the migrated D1 holds it. */
+async function triggerSql(name: string): Promise<string | undefined> {
   const trigger = await env.DB.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?")
     .bind(name)
     .first<{ sql: string }>();
-  expect(trigger, `trigger ${name}`).not.toBeNull();
-  return [...(trigger?.sql ?? "").matchAll(/role`? IN \(([^)]*)\)/g)].map((match) =>
-    (match[1] ?? "")
-      .split(",")
-      .map((value) => value.trim().replace(/^'|'$/g, ""))
-      .sort(),
-  );
+  return trigger?.sql;
 }
 
-const sorted = (permission: Permission) => [...rolesFor(permission)].sort();
-
 describe("the database's decision guards and the permission table", () => {
-  it.each([
-    ["transactions_withdrawal_decided_by_role", "decideWithdrawals"],
-    ["transactions_deposit_decided_by_role", "decideDeposits"],
-    ["proposals_decided_by_role", "decideProposals"],
-    ["proposals_entry_proposed_by_role", "postEntries"],
-    ["proposals_withdrawal_approval_proposed_by_role", "decideWithdrawals"],
-    ["proposals_deposit_approval_proposed_by_role", "decideDeposits"],
-    ["proposals_wallet_change_proposed_by_role", "proposeWallets"],
-    ["access_recovery_requests_decided_by_role", "restoreAccess"],
-  ] as const)("%s names exactly the roles the table gives %s", async (name, permission) => {
-    const lists = await triggerRoleLists(name);
-    expect(lists.length).toBeGreaterThan(0);
-    for (const list of lists) expect(list).toEqual(sorted(permission));
+  it("guard every act the table gives to some roles and not others, once each", () => {
+    expect(ROLE_GUARDS.map((guard) => guard.name).sort()).toEqual([
+      "access_recovery_requests_decided_by_role",
+      "proposals_decided_by_role",
+      "proposals_deposit_approval_proposed_by_role",
+      "proposals_entry_proposed_by_role",
+      "proposals_wallet_change_proposed_by_role",
+      "proposals_withdrawal_approval_proposed_by_role",
+      "transactions_deposit_decided_by_role",
+      "transactions_withdrawal_decided_by_role",
+    ]);
   });
+
+  it.each(ROLE_GUARDS.map((guard) => [guard.name, guard.permission, guard] as const))(
+    "%s is what the table makes of %s (npm run db:role-guards writes its migration)",
+    async (name, permission, guard) => {
+      const sql = await triggerSql(name);
+      expect(sql, `trigger ${name}`).toBe(roleGuardSql(guard));
+      for (const list of (sql ?? "").matchAll(/role`? IN \(([^)]*)\)/g)) {
+        expect(list[1]).toBe(
+          rolesFor(permission)
+            .map((role) => `'${role}'`)
+            .join(", "),
+        );
+      }
+    },
+  );
 
   it("refuse a withdrawal decided by an operator and a deposit decided by an approver, and take the right roles", async () => {
     const operator = await createUser({ role: "admin", roles: ["operator"] });
