@@ -44,7 +44,7 @@ const mailSimulator = await startMailSimulator({ port: mailSimulatorAt, log: (li
   },
 );
 const mailSettings = simulatorSettings(
-  { baseUrl: devVar("RESEND_BASE_URL"), apiKey: devVar("RESEND_API_KEY") },
+  { baseUrl: devVar("RESEND_BASE_URL") },
   mailSimulator.url,
 );
 console.log("Building…");

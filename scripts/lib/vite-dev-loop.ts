@@ -24,7 +24,7 @@ const CRON = "* * * * *";
 export function devMailVars(): Record<string, string> {
   ensureDevVars();
   const settings = simulatorSettings(
-    { baseUrl: devVar("RESEND_BASE_URL"), apiKey: devVar("RESEND_API_KEY") },
+    { baseUrl: devVar("RESEND_BASE_URL") },
     `http://127.0.0.1:${mailSimulatorPort()}`,
   );
   return Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => !!entry[1]));
