@@ -33,7 +33,10 @@ export default defineConfig({
     })),
   ],
   resolve: {
-    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+    alias: {
+      "~": fileURLToPath(new URL("./app", import.meta.url)),
+      "virtual:react-router/server-build": fileURLToPath(new URL("./build/server/index.js", import.meta.url)),
+    },
   },
   test: {
     include: ["tests/worker/**/*.test.ts"],

@@ -53,6 +53,9 @@ const server = await startLocalWorker({
     // up to the daily limit across clients and hold a later spec's small entry. The per-client sum (the four-eyes
     // threshold) still applies, and the daily limit is tested in workerd.
     ADMIN_DAILY_LIMIT: "100000000",
+    // No key whatever .dev.vars holds (the mail simulator's, for npm run dev): mail stays in the local mailbox,
+    // captured, and never leaves for the provider address of wrangler.toml.
+    RESEND_API_KEY: "",
   },
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { upgradeMailSettings } from "./mail-simulator.ts";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const BIN = join(ROOT, "node_modules", ".bin");
@@ -47,8 +48,8 @@ function targetArgs(target: D1Target): string[] {
 
 /**
  * Local settings: .dev.vars is made from .dev.vars.example on first run. A .dev.vars from an older checkout gets
- * the settings added since (with their example values), so a new required setting does not stop `npm run dev`;
- * values already there are never changed.
+ * the settings added since (with their example values), so a new required setting does not stop `npm run dev`, and
+ * its mail settings as the mail simulator needs them (`upgradeMailSettings`); other values are never changed.
  */
 export function ensureDevVars(): void {
   const devVars = join(ROOT, ".dev.vars");
@@ -58,11 +59,12 @@ export function ensureDevVars(): void {
     return;
   }
   const current = readFileSync(devVars, "utf8");
-  const have = new Set(settingLines(current).map(([name]) => name));
+  const upgraded = upgradeMailSettings(current);
+  const have = new Set(settingLines(upgraded).map(([name]) => name));
   const missing = settingLines(readFileSync(example, "utf8")).filter(([name]) => !have.has(name));
-  if (missing.length === 0) return;
-  const added = missing.map(([name, value]) => `${name}=${value}`).join("\n");
-  writeFileSync(devVars, `${current.replace(/\n?$/, "\n")}${added}\n`);
+  const added = missing.map(([name, value]) => `${name}=${value}\n`).join("");
+  const next = added ? `${upgraded.replace(/\n?$/, "\n")}${added}` : upgraded;
+  if (next !== current) writeFileSync(devVars, next);
 }
 
 /** One setting of the local .dev.vars (made by `ensureDevVars`), as the local Worker reads it. */

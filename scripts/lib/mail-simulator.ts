@@ -58,17 +58,34 @@ export function mailSimulatorPort(environment: NodeJS.ProcessEnv = process.env):
 
 const isLoopback = (url: string) => /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(url.trim());
 
+/** The key `.dev.vars.example` gives the app locally: the simulator takes any key starting with `re_`. */
+export const SIMULATOR_API_KEY = "re_local_simulator";
+
 /**
- * The settings `npm run dev` gives wrangler so the app mails its simulator: the address, unless .dev.vars names one
- * that is not on this machine (someone sending for real), and a key when .dev.vars has none (the outbox captures mail
- * without one). Anything .dev.vars says otherwise stands.
+ * The variable `npm run dev` adds to the Worker's config so the app mails its simulator: the address, unless .dev.vars
+ * names one that is not on this machine (someone sending for real). Only a name .dev.vars leaves out can be set this
+ * way (the Vite plugin reads .dev.vars over the config), which is why .dev.vars holds the key and no local address
+ * (`upgradeMailSettings`).
  */
-export function simulatorSettings(
-  devVars: { baseUrl?: string; apiKey?: string },
-  simulatorUrl: string,
-): { RESEND_BASE_URL?: string; RESEND_API_KEY?: string } {
+export function simulatorSettings(devVars: { baseUrl?: string }, simulatorUrl: string): { RESEND_BASE_URL?: string } {
   if (devVars.baseUrl && !isLoopback(devVars.baseUrl)) return {};
-  return { RESEND_BASE_URL: simulatorUrl, ...(devVars.apiKey ? {} : { RESEND_API_KEY: "re_local_simulator" }) };
+  return { RESEND_BASE_URL: simulatorUrl };
+}
+
+/**
+ * The text of a .dev.vars written by an older `npm run dev`, with its mail settings as the simulator needs them now:
+ * a local RESEND_BASE_URL goes (it named port 9787, while the simulator's port follows PORT, and a value in .dev.vars
+ * would win over the one dev sets), and an empty RESEND_API_KEY beside it becomes the simulator's key (the outbox
+ * captures mail without one). A provider off this machine leaves both lines as they are.
+ */
+export function upgradeMailSettings(text: string): string {
+  const lines = text.split("\n");
+  const url = lines.find((line) => line.startsWith("RESEND_BASE_URL="))?.slice("RESEND_BASE_URL=".length);
+  if (url && !isLoopback(url)) return text;
+  return lines
+    .filter((line) => !line.startsWith("RESEND_BASE_URL="))
+    .map((line) => (line.trim() === "RESEND_API_KEY=" ? `RESEND_API_KEY=${SIMULATOR_API_KEY}` : line))
+    .join("\n");
 }
 
 /** Resend's error body. */

@@ -14,8 +14,10 @@ import {
   IDEMPOTENCY_MS,
   type MailSimulator,
   mailSimulatorPort,
+  SIMULATOR_API_KEY,
   simulatorSettings,
   startMailSimulator,
+  upgradeMailSettings,
 } from "../../scripts/lib/mail-simulator.ts";
 
 const mail = {
@@ -134,10 +136,22 @@ describe("where npm run dev runs the simulator and points the app", () => {
 
   test("the app mails the simulator unless .dev.vars names a provider off this machine", () => {
     const url = "http://127.0.0.1:9917";
-    assert.deepEqual(simulatorSettings({}, url), { RESEND_BASE_URL: url, RESEND_API_KEY: "re_local_simulator" });
-    assert.deepEqual(simulatorSettings({ baseUrl: "http://127.0.0.1:9787", apiKey: "re_mine" }, url), {
-      RESEND_BASE_URL: url,
-    });
-    assert.deepEqual(simulatorSettings({ baseUrl: "https://api.resend.com", apiKey: "re_real" }, url), {});
+    assert.deepEqual(simulatorSettings({}, url), { RESEND_BASE_URL: url });
+    assert.deepEqual(simulatorSettings({ baseUrl: "http://127.0.0.1:9787" }, url), { RESEND_BASE_URL: url });
+    assert.deepEqual(simulatorSettings({ baseUrl: "https://api.resend.com" }, url), {});
+  });
+
+  test("an older .dev.vars loses its local address and gets the simulator's key; a real provider's stay", () => {
+    const older =
+      "ENVIRONMENT=development\nRESEND_API_KEY=\nRESEND_BASE_URL=http://127.0.0.1:9787\nAML_MONITORING=on\n";
+    assert.equal(
+      upgradeMailSettings(older),
+      `ENVIRONMENT=development\nRESEND_API_KEY=${SIMULATOR_API_KEY}\nAML_MONITORING=on\n`,
+    );
+    const mine = "RESEND_API_KEY=re_mine\nRESEND_BASE_URL=http://localhost:9787\n";
+    assert.equal(upgradeMailSettings(mine), "RESEND_API_KEY=re_mine\n");
+    const real = "RESEND_API_KEY=\nRESEND_BASE_URL=https://api.resend.com\n";
+    assert.equal(upgradeMailSettings(real), real);
+    assert.equal(upgradeMailSettings(upgradeMailSettings(older)), upgradeMailSettings(older));
   });
 });
