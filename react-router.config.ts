@@ -10,4 +10,7 @@ export default {
   serverBuildFile: "index.js",
   serverModuleFormat: "esm",
   ssr: true,
+  future: {
+    v8_viteEnvironmentApi: true,
+  },
 } satisfies Config;
