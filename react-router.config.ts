@@ -12,5 +12,6 @@ export default {
   ssr: true,
   future: {
     v8_viteEnvironmentApi: true,
+    v8_middleware: true,
   },
 } satisfies Config;
