@@ -13,5 +13,6 @@ export default {
   future: {
     v8_viteEnvironmentApi: true,
     v8_middleware: true,
+    v8_splitRouteModules: true,
   },
 } satisfies Config;
