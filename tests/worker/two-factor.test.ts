@@ -245,8 +245,10 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     expect(page.headers.get("Cache-Control")).toContain("no-store");
     const html = await page.text();
     expect(html).toContain(TWO_FACTOR_MESSAGES.codePrompt);
-    // HTML attribute names are case-insensitive; React writes them as in JSX.
-    expect(html).toMatch(/<input[^>]*name="code"[^>]*inputmode="numeric"[^>]*autocomplete="one-time-code"/i);
+    // HTML attribute names are case-insensitive; React writes them as in JSX, and React 19 writes `name` last.
+    const codeInput = /<input[^>]*name="code"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(codeInput).toMatch(/inputmode="numeric"/i);
+    expect(codeInput).toMatch(/autocomplete="one-time-code"/i);
     // No recovery code to offer (this account has none left), so none is offered; the support line is.
     expect(html).not.toContain("Use a recovery code instead");
     expect(html).toContain("Lost your authenticator?");
