@@ -10,11 +10,4 @@ export default {
   serverBuildFile: "index.js",
   serverModuleFormat: "esm",
   ssr: true,
-  future: {
-    v8_viteEnvironmentApi: true,
-    v8_middleware: true,
-    v8_splitRouteModules: true,
-    v8_passThroughRequests: true,
-    v8_trailingSlashAwareDataRequests: true,
-  },
 } satisfies Config;

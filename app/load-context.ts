@@ -16,8 +16,9 @@ export interface AppContext {
   cf: { country?: unknown; city?: unknown } | null;
 }
 
-// With middleware on, `context` is a RouterContextProvider. React Router's documented migration from
-// `AppLoadContext`: the provider carries our fields as its own properties, so loaders keep reading `context.db`.
+// `context` is a RouterContextProvider (React Router 8). React Router's documented migration from `AppLoadContext`:
+// the provider carries our fields as its own properties, so loaders keep reading `context.db`. The route types
+// see this through tsconfig.json's path for "react-router/internal".
 declare module "react-router" {
   interface RouterContextProvider extends AppContext {}
 }
