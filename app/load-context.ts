@@ -1,3 +1,4 @@
+import { RouterContextProvider } from "react-router";
 import type { Db } from "~/server/db.server";
 import type { AppEnv, WorkerBindings } from "~/server/env.server";
 
@@ -15,6 +16,14 @@ export interface AppContext {
   cf: { country?: unknown; city?: unknown } | null;
 }
 
+// `context` is a RouterContextProvider (React Router 8). React Router's documented migration from `AppLoadContext`:
+// the provider carries our fields as its own properties, so loaders keep reading `context.db`. The route types
+// see this through tsconfig.json's path for "react-router/internal".
 declare module "react-router" {
-  interface AppLoadContext extends AppContext {}
+  interface RouterContextProvider extends AppContext {}
+}
+
+/** The router's `context` for one request: a RouterContextProvider holding our fields (docs/decisions/0052). */
+export function routerContext(app: AppContext): RouterContextProvider {
+  return Object.assign(new RouterContextProvider(), app);
 }

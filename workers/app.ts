@@ -4,7 +4,7 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { AppContext } from "../app/load-context";
+import { routerContext } from "../app/load-context";
 import { purgeExpiredNotes } from "../app/server/admin/notes.server";
 import { expireProposals } from "../app/server/admin/proposal-expiry.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
@@ -54,14 +54,17 @@ app.route("/healthz", health);
 app.route("/api", mailApi);
 app.route("/ws", websockets);
 app.all("*", (c) =>
-  handleRouterRequest(c.req.raw, {
-    db: c.var.db,
-    env: c.var.env,
-    bindings: c.env,
-    ctx: c.executionCtx as ExecutionContext,
-    cspNonce: cspNonce(c),
-    cf: edgeLocation(c.req.raw, c.var.env) ?? null,
-  } satisfies AppContext),
+  handleRouterRequest(
+    c.req.raw,
+    routerContext({
+      db: c.var.db,
+      env: c.var.env,
+      bindings: c.env,
+      ctx: c.executionCtx as ExecutionContext,
+      cspNonce: cspNonce(c),
+      cf: edgeLocation(c.req.raw, c.var.env) ?? null,
+    }),
+  ),
 );
 
 app.onError((error, c) => {

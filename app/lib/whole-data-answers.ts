@@ -17,7 +17,7 @@ export function readDataAnswersWhole(win: Window) {
   };
 }
 
-/** A single fetch request: one of our pages' data, `/_root.data` or `/{path}.data`. */
+/** A single fetch request: one of our pages' data, `/_.data` or `/{path}.data`. */
 function isDataRequest(input: RequestInfo | URL, location: Location): boolean {
   const url = new URL(input instanceof Request ? input.url : input, location.href);
   return url.origin === location.origin && url.pathname.endsWith(".data");

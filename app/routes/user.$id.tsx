@@ -79,7 +79,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const userId = params.id ?? "";
   const form = await readForm(request);
@@ -121,7 +121,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     note: permitted(admin, "writeNotes", async (reply) => {
       const outcome = await addClientNote(context, admin, userId, form);
       // A saved correction leaves correction mode (`?correct=`): the form offers a new note again.
-      const page = new URL(request.url);
+      // The page's own address (`url`): the request's is the action's ".data" one.
+      const page = new URL(url);
       if (!outcome.ok || !page.searchParams.has("correct")) return reply.outcome(outcome);
       page.searchParams.delete("correct");
       return redirectWithToast(context.env, `${page.pathname}${page.search}`, {

@@ -1,5 +1,6 @@
 import { cookieName, plainSetCookie, readCookies } from "./cookies.server";
 import type { D1Client } from "./db.server";
+import { pagePath } from "./page-address.server";
 
 /**
  * D1 read replication through the Sessions API: one session per request. A session started from a bookmark
@@ -39,13 +40,6 @@ const PRIMARY_PAGES = [
   /^\/auth\/[^/]+\/callback\/?$/i,
   /^\/account\/link\/?$/i,
 ];
-
-/** React Router's single fetch asks for a page's data at "{path}.data" ("/_root.data" for "/"). */
-function pagePath(pathname: string): string {
-  if (!pathname.endsWith(".data")) return pathname;
-  const path = pathname.slice(0, -".data".length);
-  return path === "/_root" ? "/" : path;
-}
 
 export type SessionStart = D1SessionConstraint | { bookmark: string };
 

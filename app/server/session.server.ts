@@ -9,6 +9,7 @@ import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { forbidden } from "./http.server";
+import { pageAddress } from "./page-address.server";
 
 /** Signed out after 30 minutes without activity, and after 12 hours whatever happens (docs/product.md, "Constants"). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -254,8 +255,8 @@ export async function requireUser(
   const user = await getSessionUser(request, context);
   if (!user) {
     if (options.signedOutTo) throw redirect(options.signedOutTo);
-    const url = new URL(request.url);
-    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    // A data request's page, not its ".data" address: the address the browser returns to after signing in.
+    throw redirect(`/login?redirectTo=${encodeURIComponent(pageAddress(new URL(request.url)))}`);
   }
   if (mustSetUpTwoFactor(user) && !options.twoFactorSetup) throw redirect(TWO_FACTOR_SETUP_PATH);
   return user;

@@ -82,6 +82,7 @@ describe("sessionConstraint", () => {
       "/admin/transactions.csv",
       "/admin/audit",
       "/admin.data",
+      "/admin/_.data",
       "/admin/transactions.data",
       "/user",
       "/user/0b3c",
@@ -106,7 +107,7 @@ describe("sessionConstraint", () => {
       "/dashboard.data",
       "/transactions",
       "/",
-      "/_root.data",
+      "/_.data",
       "/users",
       "/administer",
     ]) {

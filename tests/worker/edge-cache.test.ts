@@ -112,8 +112,8 @@ describe("public pages from the edge cache", () => {
     expect(fresh.body).toContain("Zelda");
     expect(await cache.match(await keyOf("/?case=signed-in-first"))).toBeUndefined();
     // Their client-side navigations too.
-    await visit("/_root.data?case=signed-in");
-    const data = await visit("/_root.data?case=signed-in", { headers: { Cookie: cookie } });
+    await visit("/_.data?case=signed-in");
+    const data = await visit("/_.data?case=signed-in", { headers: { Cookie: cookie } });
     expect(data.status).toBe("BYPASS");
     expect(data.body).toContain("Zelda");
 

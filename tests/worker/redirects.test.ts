@@ -70,3 +70,16 @@ describe("a signed-out visit to a client page", () => {
     expect(signedIn.headers.get("Location")).toBe(path);
   });
 });
+
+describe("a signed-out data request (a link followed after the session ended)", () => {
+  it.each([
+    ["/portfolio.data?range=all&_routes=routes%2Fportfolio", "/portfolio?range=all"],
+    ["/transactions.data?type=deposit", "/transactions?type=deposit"],
+    ["/statements/_.data", "/statements/"],
+  ])("%s sends the sign-in back to the page, not to its data", async (path, page) => {
+    const answer = await (await getPage(path)).text();
+    // Loaders see the raw request (React Router 8): the ".data" address must not become the way back.
+    expect(answer).toContain(`/login?redirectTo=${encodeURIComponent(page)}`);
+    expect(answer).not.toContain(".data");
+  });
+});

@@ -5,14 +5,14 @@ import type { AppEnv } from "../../app/server/env.server";
 
 /**
  * The public pages a visitor may be answered from the edge cache, with their single-fetch data requests
- * (`/about-us.data`, `/_root.data` for `/`): a client-side navigation between them is as cacheable as a
+ * (`/about-us.data`, `/_.data` for `/`): a client-side navigation between them is as cacheable as a
  * full load, under the same rules. What these pages read from the request: the URL (the key holds it
  * whole), the session and toast cookies (either one means no cache, below), and nothing else: no
  * Accept-Language, no country, no theme cookie. So no request header is part of the key. The
  * user agent only decides whether the document streams (crawlers get it whole), not what it says.
  */
 const CACHEABLE_PATHS = [
-  /^\/(?:_root\.data)?$/,
+  /^\/(?:_\.data)?$/,
   /^\/(?:about-us|privacy|terms-of-service|contact-us|trading-plan|stocks)(?:\.data)?$/,
   /^\/stocks\/[^/.]+(?:\.data)?$/,
 ];
