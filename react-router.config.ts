@@ -10,5 +10,4 @@ export default {
   serverBuildFile: "index.js",
   serverModuleFormat: "esm",
   ssr: true,
-  future: { v8_viteEnvironmentApi: true },
 } satisfies Config;
