@@ -20,6 +20,8 @@ export class RenderTimeout extends Error {
   }
 }
 
+const encoder = new TextEncoder();
+
 /**
  * Renders `element` into one buffer, resolved once everything has rendered (every Suspense boundary, so the single
  * fetch data React Router streams inside them is in the document). An error outside every Suspense boundary (the
@@ -27,8 +29,6 @@ export class RenderTimeout extends Error {
  * it rejects with `RenderTimeout`, whatever is ready: the only boundaries are that data, and a page without it
  * cannot hydrate (docs/decisions/0056).
  */
-const encoder = new TextEncoder();
-
 export function renderToBuffer(element: ReactElement, options: RenderOptions): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array<ArrayBuffer>[] = [];
