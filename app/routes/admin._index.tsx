@@ -9,17 +9,16 @@ import { pageMeta, RouteError } from "~/components/route-error";
 import { parseClientList } from "~/lib/client-list";
 import { adminPageTitle } from "~/lib/navigation";
 import { may as mayAct, type Permission, permissionsOf } from "~/lib/permissions";
-import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { parseRowId } from "~/lib/row-id";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { actsOf } from "~/server/acts.server";
 import { deleteClient } from "~/server/admin/deletion.server";
 import { adminDesk } from "~/server/admin/desk.server";
 import { proposeWalletsForm } from "~/server/admin/money-acts.server";
-import { decideProposalForm } from "~/server/admin/proposal-actions.server";
-import { checkStepUp } from "~/server/auth/step-up.server";
+import { decideProposalForm, notOwnProposal } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
-import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
+import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
 import type { Route } from "./+types/admin._index";
 
@@ -46,24 +45,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "readClients");
   const form = await readForm(request);
-  const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
-    const proposalId = parseRowId(form.get("proposalId"));
-    if (proposalId === null) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
-    return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId }));
-  };
+  const act = actsOf(context, admin, form);
+  const proposal = (intent: "approveProposal" | "rejectProposal") => ({
+    subject: String(form.get("proposalId") ?? ""),
+    before: () => notOwnProposal(context, admin, { intent, proposalId: parseRowId(form.get("proposalId")) }),
+    run: async (reply: Replies, proposalId: number) =>
+      reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId })),
+  });
   return dispatchIntent(form, {
-    wallets: permitted(admin, "proposeWallets", async (reply) =>
-      reply.outcome(await proposeWalletsForm(context, admin, form)),
-    ),
-    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
-    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
-    delete: permitted(admin, "deleteClients", async (reply) => {
-      const userId = String(form.get("userId") ?? "");
-      const stepUp = await checkStepUp(context, admin, form, "clientDeletion");
-      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
-      const result = await deleteClient(context, admin, userId);
-      if (!result.ok) return reply.refused(result);
-      return reply.done(ADMIN_MESSAGES.deleted);
+    wallets: act("walletChange", async (reply) => reply.outcome(await proposeWalletsForm(context, admin, form))),
+    approveProposal: act("proposalApproval", proposal("approveProposal")),
+    rejectProposal: act("proposalRejection", proposal("rejectProposal")),
+    delete: act("clientDeletion", {
+      subject: String(form.get("userId") ?? ""),
+      run: async (reply) => {
+        const result = await deleteClient(context, admin, String(form.get("userId") ?? ""));
+        if (!result.ok) return reply.refused(result);
+        return reply.done(ADMIN_MESSAGES.deleted);
+      },
     }),
   });
 }

@@ -22,10 +22,10 @@ import { describeBrowser, describeLocation } from "~/lib/user-agent";
 import { IDENTITY_DOCUMENT_TYPE_LABELS } from "~/lib/verification";
 import { decideRecovery } from "~/server/access-recovery/decisions.server";
 import { recoveryReview } from "~/server/access-recovery/reads.server";
-import { checkStepUp } from "~/server/auth/step-up.server";
+import { actsOf } from "~/server/acts.server";
 import { readForm } from "~/server/form.server";
 import { notFound, siteOrigin } from "~/server/http.server";
-import { repliesTo } from "~/server/intents.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
 import type { Route } from "./+types/admin.access-recovery.$id";
 
@@ -62,18 +62,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "restoreAccess");
   const form = await readForm(request);
-  const reply = repliesTo(String(form.get("intent") ?? ""));
+  const act = actsOf(context, admin, form);
   const requestId = requestIdOf(params.id);
-  if (requestId === null) return reply.refused({ error: ACCESS_RECOVERY_MESSAGES.notFound, status: 404 });
-  const parsed = parseRecoveryDecision(form);
-  if (!parsed.ok) return reply.refused(parsed);
-  if (parsed.data.decision === "approve") {
-    // Either approval can hand the account to whoever holds its password: a fresh code first.
-    const stepUp = await checkStepUp(context, admin, form, "accessRecoveryApproval");
-    if (!stepUp.ok) return reply.refused(stepUp);
-  }
-  const origin = siteOrigin(context.env, request);
-  return reply.outcome(await decideRecovery({ ...context, origin }, admin, requestId, parsed.data));
+  const decision = (name: "accessRecoveryApproval" | "accessRecoveryRefusal") =>
+    act(name, {
+      before: () =>
+        requestId === null
+          ? { ok: false as const, error: ACCESS_RECOVERY_MESSAGES.notFound, status: 404 }
+          : parseRecoveryDecision(form),
+      run: async (reply, input) => {
+        const origin = siteOrigin(context.env, request);
+        return reply.outcome(await decideRecovery({ ...context, origin }, admin, requestId as number, input));
+      },
+    });
+  // Either approval can hand the account to whoever holds its password: the acts table asks a fresh code for it.
+  return dispatchIntent(
+    form,
+    { approve: decision("accessRecoveryApproval"), refuse: decision("accessRecoveryRefusal") },
+    { unknown: { error: ACCESS_RECOVERY_MESSAGES.decidedMeanwhile } },
+  );
 }
 
 const CARD = "space-y-3 rounded-xl border border-border bg-surface p-5";

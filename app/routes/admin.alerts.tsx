@@ -6,17 +6,12 @@ import { AdminPageHeader } from "~/components/admin/page-header";
 import { PagerLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
-import {
-  ALERT_DISPOSITIONS,
-  ALERT_MESSAGES,
-  ALERT_VIEWS,
-  type AlertDisposition,
-  alertViewOf,
-} from "~/lib/monitoring/alerts";
+import { ALERT_MESSAGES, ALERT_VIEWS, type AlertDisposition, alertViewOf } from "~/lib/monitoring/alerts";
 import { adminPageTitle } from "~/lib/navigation";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { actsOf } from "~/server/acts.server";
 import { readForm } from "~/server/form.server";
-import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { listAlerts } from "~/server/monitoring/alert-reads.server";
 import { decideAlert } from "~/server/monitoring/dispositions.server";
 import { parseCursor } from "~/server/paging.server";
@@ -36,20 +31,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "reviewAlerts");
   const form = await readForm(request);
-  const decide = async (reply: Replies, disposition: AlertDisposition) => {
-    const outcome = await decideAlert(context, admin, disposition, form);
-    // A refusal names its alert, so the page shows it on that row.
-    return outcome.ok
-      ? reply.done(outcome.message)
-      : reply.refused({ ...outcome, subject: String(form.get("alertId")) });
-  };
-  const handlers = Object.fromEntries(
-    (Object.keys(ALERT_DISPOSITIONS) as AlertDisposition[]).map((disposition) => [
-      disposition,
-      permitted(admin, "reviewAlerts", (reply) => decide(reply, disposition)),
-    ]),
-  ) as Record<AlertDisposition, (reply: Replies) => ReturnType<typeof decide>>;
-  return dispatchIntent(form, handlers);
+  const act = actsOf(context, admin, form);
+  const decide = (disposition: AlertDisposition) =>
+    act("alertDisposition", async (reply) => {
+      const outcome = await decideAlert(context, admin, disposition, form);
+      // A refusal names its alert, so the page shows it on that row.
+      return outcome.ok
+        ? reply.done(outcome.message)
+        : reply.refused({ ...outcome, subject: String(form.get("alertId")) });
+    });
+  return dispatchIntent(form, {
+    dismiss: decide("dismiss"),
+    escalate: decide("escalate"),
+    report: decide("report"),
+  } satisfies Record<AlertDisposition, unknown>);
 }
 
 const TAB = "rounded-md px-3 py-1.5 text-sm font-medium";

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { AdminPageHeader } from "~/components/admin/page-header";
 import { ColumnHeads, NewestOlderLinks } from "~/components/admin/table";
 import { Banner } from "~/components/form";
@@ -6,8 +6,10 @@ import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { adminPageTitle } from "~/lib/navigation";
 import { parseRowId } from "~/lib/row-id";
+import { actsOf } from "~/server/acts.server";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
 import { readForm } from "~/server/form.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { parseCursor } from "~/server/paging.server";
 import { requirePermission } from "~/server/session.server";
 import type { Route } from "./+types/admin.mail";
@@ -20,19 +22,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return mailQueue(context.db, { after });
 }
 
-type Reply = { tone: "success" | "error"; message: string };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "manageMail");
   const form = await readForm(request);
-  if (form.get("intent") !== "resend") {
-    return data<Reply>({ tone: "error", message: MAIL_MESSAGES.unknownAction }, { status: 400 });
-  }
-  const id = parseRowId(form.get("id"));
-  if (id === null) return data<Reply>({ tone: "error", message: MAIL_MESSAGES.notFound }, { status: 404 });
-  const result = await resendEmail(context, admin, id);
-  if (!result.ok) return data<Reply>({ tone: "error", message: result.error }, { status: result.status });
-  return data<Reply>({ tone: "success", message: MAIL_MESSAGES.resent(result.id) });
+  const act = actsOf(context, admin, form);
+  return dispatchIntent(form, {
+    resend: act("mailResend", {
+      before: () => {
+        const id = parseRowId(form.get("id"));
+        return id === null
+          ? { ok: false as const, error: MAIL_MESSAGES.notFound, status: 404 }
+          : { ok: true, data: id };
+      },
+      run: async (reply, id) => {
+        const result = await resendEmail(context, admin, id);
+        return result.ok ? reply.done(MAIL_MESSAGES.resent(result.id)) : reply.refused(result);
+      },
+    }),
+  });
 }
 
 function ResendButton({ id }: { id: number }) {
@@ -69,7 +76,7 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
           and the sending domain, and delivery resumes within a minute of the fix.
         </Banner>
       ) : null}
-      {reply ? <Banner tone={reply.tone}>{reply.message}</Banner> : null}
+      {reply ? <Banner tone={reply.tone === "success" ? "success" : "error"}>{reply.message}</Banner> : null}
       <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
         <table className="w-full min-w-[56rem] text-left text-sm">
           <ColumnHeads

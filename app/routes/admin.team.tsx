@@ -8,11 +8,11 @@ import { formValues } from "~/lib/forms";
 import { adminPageTitle } from "~/lib/navigation";
 import { parseRowId } from "~/lib/row-id";
 import { invitationSchema, rolesFrom, TEAM_MESSAGES } from "~/lib/team";
+import { actsOf } from "~/server/acts.server";
 import { changeRoles, deactivateAdmin, reactivateAdmin } from "~/server/admin/team.server";
 import { inviteAdmin, revokeInvitation } from "~/server/admin/team-invitations.server";
 import { decideTeamProposal, proposeTeamChange } from "~/server/admin/team-proposals.server";
 import { teamPage } from "~/server/admin/team-reads.server";
-import { checkStepUp } from "~/server/auth/step-up.server";
 import type { FormOutcome } from "~/server/commands.server";
 import { readForm } from "~/server/form.server";
 import { siteOrigin } from "~/server/http.server";
@@ -32,48 +32,56 @@ type Extra = { subject: string };
 export async function action({ request, context }: Route.ActionArgs) {
   const owner = await requirePermission(request, context, "manageTeam");
   const form = await readForm(request);
+  const act = actsOf<Extra>(context, owner, form);
   const userId = String(form.get("userId") ?? "");
   const proposalId = String(form.get("proposalId") ?? "");
   // Every answer about one admin (or proposal) names it, so the page shows it beside that admin.
   const about = (reply: Replies<Extra>, subject: string, outcome: FormOutcome) =>
     outcome.ok ? reply.done(outcome.message, { subject }) : reply.refused({ ...outcome, subject });
-  // What gives an admin power takes a fresh code (the rules table's `teamChange`), asked beside its form.
-  const freshCode = () => checkStepUp(context, owner, form, "teamChange");
-  const decide = async (reply: Replies<Extra>, approve: boolean) => {
-    const proposal = parseRowId(proposalId);
-    if (proposal === null) return reply.refused({ error: TEAM_MESSAGES.proposalGone, status: 404 });
-    const stepUp = approve ? await freshCode() : { ok: true as const };
-    if (!stepUp.ok) return reply.refused({ ...stepUp, subject: proposalId });
-    return about(reply, proposalId, await decideTeamProposal(context, owner, proposal, approve));
-  };
+  const decide = (approve: boolean) => ({
+    subject: proposalId,
+    before: () => {
+      const proposal = parseRowId(proposalId);
+      if (proposal === null) return { ok: false as const, error: TEAM_MESSAGES.proposalGone, status: 404 };
+      return { ok: true as const, data: proposal };
+    },
+    run: async (reply: Replies<Extra>, proposal: number) =>
+      about(reply, proposalId, await decideTeamProposal(context, owner, proposal, approve)),
+  });
   return dispatchIntent<string, Extra>(form, {
-    invite: async (reply) => {
-      const input = invitationSchema.parse(formValues(form), undefined);
-      if (!input.ok) return reply.refused(input);
-      const stepUp = await freshCode();
-      if (!stepUp.ok) return reply.refused(stepUp);
-      return reply.outcome(await inviteAdmin(context, owner, input.data, siteOrigin(context.env, request)));
-    },
+    invite: act("adminInvitation", {
+      before: () => invitationSchema.parse(formValues(form), undefined),
+      run: async (reply, input) =>
+        reply.outcome(await inviteAdmin(context, owner, input, siteOrigin(context.env, request))),
+    }),
     // Its card goes once revoked (or no longer open), so the answer shows at the top of the page.
-    revoke: async (reply) => reply.outcome(await revokeInvitation(context, owner, String(form.get("email") ?? ""))),
-    roles: async (reply) => {
-      const chosen = rolesFrom(formValues(form));
-      if (chosen.unknown) return reply.refused({ error: TEAM_MESSAGES.unknownRole, subject: userId });
-      const stepUp = await freshCode();
-      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
-      return about(reply, userId, await changeRoles(context, owner, userId, chosen.roles));
-    },
-    deactivate: async (reply) => about(reply, userId, await deactivateAdmin(context, owner, userId)),
-    reactivate: async (reply) => {
-      const stepUp = await freshCode();
-      if (!stepUp.ok) return reply.refused({ ...stepUp, subject: userId });
-      return about(reply, userId, await reactivateAdmin(context, owner, userId));
-    },
-    proposeOwner: async (reply) => about(reply, userId, await proposeTeamChange(context, owner, "grant_owner", userId)),
-    proposeReset: async (reply) =>
+    revoke: act("invitationRevocation", async (reply) =>
+      reply.outcome(await revokeInvitation(context, owner, String(form.get("email") ?? ""))),
+    ),
+    roles: act("adminRolesChange", {
+      subject: userId,
+      before: () => {
+        const chosen = rolesFrom(formValues(form));
+        if (chosen.unknown) return { ok: false as const, error: TEAM_MESSAGES.unknownRole, subject: userId };
+        return { ok: true as const, data: chosen.roles };
+      },
+      run: async (reply, roles) => about(reply, userId, await changeRoles(context, owner, userId, roles)),
+    }),
+    deactivate: act("adminDeactivation", async (reply) =>
+      about(reply, userId, await deactivateAdmin(context, owner, userId)),
+    ),
+    reactivate: act("adminReactivation", {
+      subject: userId,
+      run: async (reply) => about(reply, userId, await reactivateAdmin(context, owner, userId)),
+    }),
+    proposeOwner: act("ownerGrant", async (reply) =>
+      about(reply, userId, await proposeTeamChange(context, owner, "grant_owner", userId)),
+    ),
+    proposeReset: act("secondFactorReset", async (reply) =>
       about(reply, userId, await proposeTeamChange(context, owner, "reset_two_factor", userId)),
-    approve: (reply) => decide(reply, true),
-    reject: (reply) => decide(reply, false),
+    ),
+    approve: act("teamProposalApproval", decide(true)),
+    reject: act("teamProposalRejection", decide(false)),
   });
 }
 

@@ -17,10 +17,10 @@ import {
   VERIFICATION_STATUS_LABELS,
 } from "~/lib/verification";
 import { DECISION_DONE, parseDecisionForm, REVIEW_MESSAGES } from "~/lib/verification-review";
-import { checkStepUp } from "~/server/auth/step-up.server";
+import { actsOf } from "~/server/acts.server";
 import { readForm } from "~/server/form.server";
 import { notFound, siteOrigin } from "~/server/http.server";
-import { repliesTo } from "~/server/intents.server";
+import { dispatchIntent } from "~/server/intents.server";
 import { requirePermission } from "~/server/session.server";
 import { decideVerification } from "~/server/verification/review.server";
 import { reviewCase } from "~/server/verification/review-reads.server";
@@ -43,24 +43,30 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requirePermission(request, context, "reviewVerifications");
   const form = await readForm(request);
-  const reply = repliesTo(String(form.get("intent") ?? ""));
+  const act = actsOf(context, admin, form);
   const caseId = caseIdOf(params.id);
-  if (caseId === null) return reply.refused({ error: REVIEW_MESSAGES.notFound, status: 404 });
-  const parsed = parseDecisionForm(form);
-  if (!parsed.ok) return reply.refused(parsed);
-  if (parsed.data.decision === "approve") {
-    // Approving an identity opens withdrawals: a fresh code first, as for the other money decisions.
-    const stepUp = await checkStepUp(context, admin, form, "verificationApproval");
-    if (!stepUp.ok) return reply.refused(stepUp);
-  }
-  const result = await decideVerification(
-    { ...context, origin: siteOrigin(context.env, request) },
-    admin,
-    caseId,
-    parsed.data,
+  const decision = (name: "verificationApproval" | "verificationRejection" | "verificationInfoRequest") =>
+    act(name, {
+      before: () =>
+        caseId === null
+          ? { ok: false as const, error: REVIEW_MESSAGES.notFound, status: 404 }
+          : parseDecisionForm(form),
+      run: async (reply, input) => {
+        const origin = siteOrigin(context.env, request);
+        const result = await decideVerification({ ...context, origin }, admin, caseId as number, input);
+        return result.ok ? reply.done(DECISION_DONE[input.decision]) : reply.refused(result);
+      },
+    });
+  // Approving an identity opens withdrawals: the acts table asks a fresh code for it, as for the money decisions.
+  return dispatchIntent(
+    form,
+    {
+      approve: decision("verificationApproval"),
+      reject: decision("verificationRejection"),
+      request_info: decision("verificationInfoRequest"),
+    },
+    { unknown: { error: REVIEW_MESSAGES.alreadyDecided } },
   );
-  if (!result.ok) return reply.refused(result);
-  return reply.done(DECISION_DONE[parsed.data.decision]);
 }
 
 export default function VerificationReview({ loaderData, actionData: reply }: Route.ComponentProps) {

@@ -13,25 +13,26 @@ import { TransactionsTable } from "~/components/admin/transactions-table";
 import { ClientVerification } from "~/components/admin/verification-level";
 import { Banner, FormErrors } from "~/components/form";
 import { pageMeta, RouteError } from "~/components/route-error";
+import { decisionActs, secondAdminFromCents } from "~/lib/acts";
 import { hasHistoryFilters } from "~/lib/history-filters";
 import { refusalFor } from "~/lib/intent-reply";
 import type { TransactionType } from "~/lib/ledger";
-import { secondAdminFromCents } from "~/lib/money/constraints";
 import { adminPageTitle } from "~/lib/navigation";
 import { permissionsOf } from "~/lib/permissions";
-import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { type FeedTransaction, mergeTransactions } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
 import { parseRowId } from "~/lib/row-id";
-import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
+import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { actsOf } from "~/server/acts.server";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
-import { approveOrPropose, postOrPropose, rejectRequest } from "~/server/admin/money-acts.server";
+import type { RequestToDecide } from "~/server/admin/decisions.server";
+import { approveOrPropose, postOrPropose, rejectRequest, requestOnPage } from "~/server/admin/money-acts.server";
 import { addClientNote, notesBeforeOf } from "~/server/admin/notes.server";
-import { decideProposalForm } from "~/server/admin/proposal-actions.server";
+import { decideProposalForm, notOwnProposal } from "~/server/admin/proposal-actions.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
-import { dispatchIntent, permitted, type Replies } from "~/server/intents.server";
+import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { requirePermission } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -83,42 +84,41 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = await requirePermission(request, context, "readClients");
   const userId = params.id ?? "";
   const form = await readForm(request);
-  /** A request of this client's, by the form's id: an admin page never decides another client's row by accident. */
-  const clientRequest = () => {
-    const transactionId = parseRowId(form.get("transactionId"));
-    return transactionId === null ? null : { transactionId, userId };
+  const act = actsOf(context, admin, form);
+  // A request of this client's, by the form's id, read before anything is asked: its type says whose act it is.
+  const clientRequest = {
+    subject: String(form.get("transactionId") ?? ""),
+    before: () => requestOnPage(context, parseRowId(form.get("transactionId")), userId),
   };
-  const proposal = async (reply: Replies, intent: "approveProposal" | "rejectProposal") => {
-    const proposalId = parseRowId(form.get("proposalId"));
-    if (proposalId === null) return reply.refused({ error: PROPOSAL_MESSAGES.notFound });
+  const proposal = (intent: "approveProposal" | "rejectProposal") => ({
+    subject: String(form.get("proposalId") ?? ""),
     // Only this client's proposals from this page.
-    return reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId, userId }));
-  };
+    before: () => notOwnProposal(context, admin, { intent, proposalId: parseRowId(form.get("proposalId")), userId }),
+    run: async (reply: Replies, proposalId: number) =>
+      reply.outcome(await decideProposalForm(context, admin, form, { intent, proposalId, userId })),
+  });
   const status = async (reply: Replies, intent: "suspend" | "activate") => {
     const result = await changeClientStatus(context, admin, userId, intent === "suspend" ? "suspended" : "active");
     if (!result.ok) return reply.refused({ ...result, error: `Failed to ${intent} user: ${result.error}` });
     return reply.done(intent === "suspend" ? "User suspended" : "User activated");
   };
-  // Approve and Reject are checked against the row's type in their command (a withdrawal or a deposit).
   return dispatchIntent(form, {
-    approve: async (reply) => {
-      const request = clientRequest();
-      if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
-      return reply.outcome(await approveOrPropose(context, admin, form, request));
-    },
-    reject: async (reply) => {
-      const request = clientRequest();
-      if (!request) return reply.refused({ error: ENTRY_MESSAGES.failed });
-      return reply.outcome(await rejectRequest(context, admin, form, request));
-    },
-    entry: permitted(admin, "postEntries", async (reply) =>
-      reply.outcome(await postOrPropose(context, admin, form, userId)),
+    approve: act((request: RequestToDecide) => decisionActs(request.transactionType).approve, {
+      ...clientRequest,
+      run: async (reply, request, granted) => reply.outcome(await approveOrPropose(context, admin, request, granted)),
+    }),
+    reject: act((request: RequestToDecide) => decisionActs(request.transactionType).reject, {
+      ...clientRequest,
+      run: async (reply, request) => reply.outcome(await rejectRequest(context, admin, form, request)),
+    }),
+    entry: act("ledgerEntry", async (reply, granted) =>
+      reply.outcome(await postOrPropose(context, admin, form, userId, granted)),
     ),
-    approveProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "approveProposal")),
-    rejectProposal: permitted(admin, "decideProposals", (reply) => proposal(reply, "rejectProposal")),
-    suspend: permitted(admin, "changeClientStatus", (reply) => status(reply, "suspend")),
-    activate: permitted(admin, "changeClientStatus", (reply) => status(reply, "activate")),
-    note: permitted(admin, "writeNotes", async (reply) => {
+    approveProposal: act("proposalApproval", proposal("approveProposal")),
+    rejectProposal: act("proposalRejection", proposal("rejectProposal")),
+    suspend: act("clientStatusChange", (reply) => status(reply, "suspend")),
+    activate: act("clientStatusChange", (reply) => status(reply, "activate")),
+    note: act("clientNote", async (reply) => {
       const outcome = await addClientNote(context, admin, userId, form);
       // A saved correction leaves correction mode (`?correct=`): the form offers a new note again.
       // The page's own address (`url`): the request's is the action's ".data" one.

@@ -6,8 +6,6 @@
  */
 import { data } from "react-router";
 import type { IntentReply } from "~/lib/intent-reply";
-import { may, PERMISSION_MESSAGES, type Permission } from "~/lib/permissions";
-import type { BackOfficeRole } from "../../db/enums";
 import type { FormOutcome } from "./commands.server";
 
 /** A refusal as commands and checks return it: the message, the status (400 if it has none), its field or row. */
@@ -42,31 +40,17 @@ export type ReplyData<Extra extends object = object> = ReturnType<Replies<Extra>
 
 /**
  * Runs the handler the form's intent names. `fallback` is the intent of a form posted without one (a page whose
- * main form predates its others); any other unknown intent is refused.
+ * main form predates its others); any other unknown intent is refused (with `unknown`, the page's own words for a
+ * stale or forged form, else 'Unknown action').
  */
 export function dispatchIntent<Intent extends string, Extra extends object = object, Answer = ReplyData<Extra>>(
   form: FormData,
   handlers: Record<Intent, (reply: Replies<Extra>) => Promise<Answer> | Answer>,
-  options: { fallback?: NoInfer<Intent> } = {},
+  options: { fallback?: NoInfer<Intent>; unknown?: Refusal } = {},
 ) {
   const submitted = form.get("intent");
   const intent = submitted === null && options.fallback !== undefined ? options.fallback : String(submitted ?? "");
   const handler = Object.hasOwn(handlers, intent) ? handlers[intent as Intent] : undefined;
   const reply = repliesTo<Extra>(intent);
-  return handler ? handler(reply) : reply.refused({ error: UNKNOWN_INTENT });
-}
-
-/**
- * A handler run only when the admin's roles allow `permission` (app/lib/permissions.ts); otherwise its intent is
- * refused with 403 and the one message, before anything is read from the form or written.
- */
-export function permitted<Extra extends object = object, Answer = ReplyData<Extra>>(
-  admin: { roles: readonly BackOfficeRole[] },
-  permission: Permission,
-  handler: (reply: Replies<Extra>) => Promise<Answer> | Answer,
-) {
-  return (reply: Replies<Extra>): Promise<Answer> | Answer | ReplyData<Extra> =>
-    may(admin.roles, permission)
-      ? handler(reply)
-      : reply.refused({ error: PERMISSION_MESSAGES.forbidden, status: 403 });
+  return handler ? handler(reply) : reply.refused(options.unknown ?? { error: UNKNOWN_INTENT });
 }

@@ -1,6 +1,6 @@
 /**
  * The permission table (app/lib/permissions.ts) as the server's commands ask it. Routes refuse an act first
- * (`requirePermission`, `permitted`); the commands check again, so no other caller can skip it (defence in depth).
+ * (`requirePermission`, and the acts runner for every form); the commands check again, so no other caller can skip it (defence in depth).
  */
 import { may, PERMISSION_MESSAGES, type Permission } from "~/lib/permissions";
 import type { BackOfficeRole } from "../../db/enums";

@@ -148,7 +148,7 @@ export interface Act {
   /** The page's path and the form's fields, set up fresh for each request (an allowed one may use them up). */
   form: () => Promise<[string, Record<string, string>]>;
   permissions: Permission[];
-  /** A step-up act (the rules table's STEP_UP_ACTS): it asks for a fresh authenticator code. */
+  /** A step-up act (`freshCode` of its row in the acts table, app/lib/acts.ts): it asks for a fresh authenticator code. */
   stepUp?: true;
 }
 

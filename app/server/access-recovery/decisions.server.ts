@@ -1,7 +1,7 @@
 /**
  * The back office's decisions on a client's access-recovery request (docs/product.md, "Access recovery"): two
  * admins of the access-recovery roles approve it one after the other (four eyes: the rules table's
- * `SECOND_ADMIN_ACTS.accessRecovery`), or one refuses it with the reason the client reads. The second approval
+ * `secondAdmin` of `accessRecoveryApproval` in app/lib/acts.ts), or one refuses it with the reason the client reads. The second approval
  * (no sooner than a day after the request was sent, so that its owner can cancel one that was not theirs)
  * removes the client's authenticator app, passkeys and recovery codes, ends their sessions and open sign-ins, and
  * starts the 24-hour hold on money acts, in one batch with its audit row and the client's mail. Each statement
@@ -10,7 +10,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { ACCESS_RECOVERY_MESSAGES, ACCESS_RECOVERY_WAIT_MS, type RecoveryDecisionInput } from "~/lib/access-recovery";
-import { needsSecondAdmin } from "~/lib/money/constraints";
+import { needsSecondAdmin } from "~/lib/acts";
 import { RECOVERY_RESET_HOLD_MS } from "~/lib/step-up";
 import { auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
@@ -34,7 +34,7 @@ export async function decideRecovery(
     return { ok: false, error: ACCESS_RECOVERY_MESSAGES.decidedMeanwhile, status: 409 };
   if (input.decision === "refuse") return refuse(context, admin, loaded, input.reason, now);
   // A single approval would do only if the rules table ever stopped asking for a second admin.
-  const second = input.seenStatus === "first_approved" || !needsSecondAdmin("accessRecovery", 0);
+  const second = input.seenStatus === "first_approved" || !needsSecondAdmin("accessRecoveryApproval", 0);
   if (second && loaded.firstApprovedBy === admin.id)
     return { ok: false, error: ACCESS_RECOVERY_MESSAGES.ownFirstApproval, status: 409 };
   const opensAt = (loaded.submittedAt ?? now) + ACCESS_RECOVERY_WAIT_MS;

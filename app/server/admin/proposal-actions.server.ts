@@ -1,25 +1,27 @@
 /**
  * The approve and reject forms of the 'Awaiting second approval' card, as both pages (/admin, /user/{id}) run
- * them: the proposer is refused before anything else, approving needs a fresh second factor, rejecting a reason.
+ * them through the acts runner: the proposer is refused before anything else (before a code is asked), approving
+ * needs the fresh second factor the runner asks for, rejecting a reason.
  */
 import { sql } from "drizzle-orm";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { parseReason } from "~/lib/schemas/reason";
-import { checkStepUp } from "../auth/step-up.server";
+import type { Checked } from "../acts.server";
 import type { CommandContext, FormOutcome } from "../commands.server";
 import { schema } from "../db.server";
 import { assertMay } from "../permissions.server";
 import type { SessionUser } from "../session.server";
 import { approve, reject } from "./proposal-decisions.server";
 
-export async function decideProposalForm(
+type ProposalDecision = { intent: "approveProposal" | "rejectProposal"; proposalId: number | null; userId?: string };
+
+/** The proposer may not decide their own proposal, whatever their code: refused before one is asked. */
+export async function notOwnProposal(
   context: CommandContext,
   admin: SessionUser,
-  form: FormData,
-  input: { intent: "approveProposal" | "rejectProposal"; proposalId: number; userId?: string },
-): Promise<FormOutcome> {
-  const allowed = assertMay(admin, "decideProposals");
-  if (!allowed.ok) return allowed;
+  input: ProposalDecision,
+): Promise<Checked<number>> {
+  if (input.proposalId === null) return { ok: false, error: PROPOSAL_MESSAGES.notFound, status: 400 };
   const { proposals } = schema;
   const own = await context.db
     .select({ id: proposals.id })
@@ -31,9 +33,18 @@ export async function decideProposalForm(
       input.intent === "approveProposal" ? PROPOSAL_MESSAGES.ownProposal : PROPOSAL_MESSAGES.ownProposalReject;
     return { ok: false, error, status: 403 };
   }
+  return { ok: true, data: input.proposalId };
+}
+
+export async function decideProposalForm(
+  context: CommandContext,
+  admin: SessionUser,
+  form: FormData,
+  input: ProposalDecision & { proposalId: number },
+): Promise<FormOutcome> {
+  const allowed = assertMay(admin, "decideProposals");
+  if (!allowed.ok) return allowed;
   if (input.intent === "approveProposal") {
-    const stepUp = await checkStepUp(context, admin, form, "proposalApproval");
-    if (!stepUp.ok) return { ...stepUp, subject: String(input.proposalId) };
     const result = await approve(context, admin, input);
     return result.ok ? { ok: true, message: PROPOSAL_MESSAGES.approved } : result;
   }

@@ -6,8 +6,8 @@
  * (proposal-decisions.server.ts).
  */
 import { eq, type SQL, sql } from "drizzle-orm";
+import { needsSecondAdmin } from "~/lib/acts";
 import type { LedgerEntry } from "~/lib/ledger";
-import { needsSecondAdmin } from "~/lib/money/constraints";
 import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";

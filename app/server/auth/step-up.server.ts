@@ -6,16 +6,16 @@
  * person holds a sheet of paper, not the phone, and a session signed in with one is asked for a code at its
  * first money act, with a prompt that says why.
  *
- * Which acts need it, and from whom, is the rules table's (`STEP_UP_ACTS` in app/lib/money/constraints.ts). An
+ * Which acts need it, and from whom, is the acts table's (`freshCode` in app/lib/acts.ts), and its runner
+ * (app/server/acts.server.ts) is the one caller. An
  * admin without two-factor sign-in never reaches this (the guards send them to enrolment); were one to, no
  * session of theirs is fresh and no code is right, so the action is still refused.
  *
  * Without a fresh factor the action answers with the code prompt and writes nothing. A wrong code answers
  * 'Invalid code' and spends one of the account's second-factor budget (`BUDGETS.secondFactorPerAccount`,
  * shared with the sign-in second step); a right code is spent (single use) and makes this session fresh.
- * Routes check before the command runs and hand a refusal back like any other.
  */
-import { type StepUpAction, stepUpRequired } from "~/lib/money/constraints";
+import { type ActName, freshCodeRequired } from "~/lib/acts";
 import { RECOVERY_RESET_HOLD_MS, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import type { SecondFactorMethod } from "../../../db/enums";
 import type { Db } from "../db.server";
@@ -25,8 +25,6 @@ import { freshSecondFactor, tryAuthenticatorCode } from "./second-factor-proof.s
 
 /** How long a code entered in a session covers the money actions after it. */
 export const STEP_UP_WINDOW_MS = 10 * 60 * 1000;
-
-export type { StepUpAction };
 
 export type StepUpCheck = { ok: true } | { ok: false; error: string; status: number; field?: typeof STEP_UP_FIELD };
 
@@ -79,12 +77,12 @@ export async function checkStepUp(
   context: StepUpContext,
   user: SessionUser,
   form: FormData,
-  action: StepUpAction,
+  act: ActName,
   now = Date.now(),
 ): Promise<StepUpCheck> {
   const holdUntil = recoveryHoldUntil(user, now);
   if (holdUntil !== null) return { ok: false, error: STEP_UP_MESSAGES.resetHold(holdUntil), status: 403 };
-  if (!stepUpRequired(user, action)) return PASSED;
+  if (!freshCodeRequired(user, act)) return PASSED;
   if (hasFreshSecondFactor(user, now)) return PASSED;
   const code = codeOf(form);
   if (code === "") return asked(promptFor(user), 401);

@@ -10,6 +10,7 @@ import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
+import { runAct } from "../acts.server";
 import type { CommandContext, Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
@@ -123,7 +124,10 @@ export async function readDepositForm(
   };
 }
 
-/** The deposit forms' command: the request submitted for the client the form was read for. */
-export function submitDeposit(context: CommandContext, client: SessionUser, deposit: DepositRequest) {
-  return submitted(context, client, requestDeposit(context.db, context.env, client, deposit));
+/** The deposit forms' command: the request submitted for the client the form was read for (the acts table's row). */
+export async function submitDeposit(context: CommandContext, client: SessionUser, deposit: DepositRequest) {
+  const asked = await runAct(context, client, "depositRequest", {
+    run: () => submitted(context, client, requestDeposit(context.db, context.env, client, deposit)),
+  });
+  return "answer" in asked ? asked.answer : { ...asked.refused, status: asked.refused.status ?? 400 };
 }

@@ -10,7 +10,7 @@ import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/schemas/money";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
-import { checkStepUp } from "../auth/step-up.server";
+import { runAct } from "../acts.server";
 import type { CommandContext, Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
@@ -189,12 +189,18 @@ export async function readWithdrawalForm(
   const verified = await mayRequestWithdrawal(context.db, context.env, client.id);
   if (!verified.ok) return verified;
   const form = await readForm(request);
-  const stepUp = await checkStepUp(context, client, form, "withdrawal");
-  if (!stepUp.ok) return { ok: false, ...refusalOf(stepUp), status: stepUp.status };
-  const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
-  if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
-  const idempotencyKey = idempotencyKeyOf(form);
-  if (!idempotencyKey) return { ok: false, error: MONEY_MESSAGES.formExpired, status: 400 };
-  // The balance check above is for the message; the insert itself re-checks, atomically.
-  return { ok: true, client, withdrawal: { ...parsed.data, idempotencyKey } };
+  // The acts runner asks for the fresh code (the acts table's `withdrawal`) before the fields are read.
+  const asked = await runAct(context, client, "withdrawal", {
+    form,
+    run: async () => {
+      const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
+      if (!parsed.ok) return { ok: false as const, ...refusalOf(parsed), status: 400 };
+      const idempotencyKey = idempotencyKeyOf(form);
+      if (!idempotencyKey) return { ok: false as const, error: MONEY_MESSAGES.formExpired, status: 400 };
+      // The balance check above is for the message; the insert itself re-checks, atomically.
+      return { ok: true as const, client, withdrawal: { ...parsed.data, idempotencyKey } };
+    },
+  });
+  if ("answer" in asked) return asked.answer;
+  return { ok: false, ...refusalOf(asked.refused), status: asked.refused.status ?? 400 };
 }
