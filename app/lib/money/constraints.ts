@@ -1,10 +1,11 @@
 /**
  * What may happen to money, in one place beside the figures (`rules.ts`, which this module builds on): what a
- * move must be covered by, what a client may cancel, which acts need a fresh code and which a second admin, and
- * what a client's verification level allows (docs/product.md, "Money rules"). The SQL conditions the server puts in
- * its statements (`coverSql`, `cancellableSql`; the levels' limits in app/server/verification/levels.server.ts)
- * and the TypeScript checks (`coverHolds`, `mayCancel`, `depositWithinLevel`) are both derived from these tables, and property tests hold them equal on random
- * ledgers. Nothing else in the code base may spell out one of these rules.
+ * move must be covered by, what a client may cancel, what an admin's own acts add up to, and what a client's
+ * verification level allows (docs/product.md, "Money rules"; which acts need a fresh code or a second admin is the
+ * acts table's, app/lib/acts.ts). The SQL conditions the server puts in its statements (`coverSql`,
+ * `cancellableSql`; the levels' limits in app/server/verification/levels.server.ts) and the TypeScript checks
+ * (`coverHolds`, `mayCancel`, `depositWithinLevel`) are both derived from these tables, and property tests hold
+ * them equal on random ledgers. Nothing else in the code base may spell out one of these rules.
  *
  * Only type imports and `./rules.ts` here, so the Node scripts can import this module as it is.
  */
@@ -62,11 +63,35 @@ export function coverSql(name: CoverRuleName, userIdSql: string, typeSql: string
   return `(${signed} > 0 OR ${figureSql(COVER_RULES[name].figure, userIdSql)} + ${signed} >= 0)`;
 }
 
+/* ---------------------------------------------------------------- what a client asks for, and who money leaves */
+
+/** The request types a client asks for themselves (every other type is an admin's entry). */
+export const CLIENT_REQUEST_TYPES = [
+  "deposit",
+  "stock_deposit",
+  "withdraw",
+] as const satisfies readonly TransactionType[];
+
+/** Whether a type is one a client asks for. */
+export const isClientRequestType = (type: string) => (CLIENT_REQUEST_TYPES as readonly string[]).includes(type);
+
+/**
+ * Money leaves only for a verified client, whoever moves it: a client's withdrawal request, its approval, and a
+ * withdrawal entry (a payout) all need the client's live identity-verification case (not ended) to be approved.
+ */
+export const VERIFIED_ONLY = {
+  types: ["withdraw"],
+  liveCaseStatus: "approved",
+} as const satisfies { types: readonly TransactionType[]; liveCaseStatus: string };
+
+/** Whether moving money of this type needs a verified client. */
+export const needsVerifiedClient = (type: string) => (VERIFIED_ONLY.types as readonly string[]).includes(type);
+
 /* ---------------------------------------------------------------- cancelling */
 
 /** What a client may cancel: a request of their own (the types a client asks for) while it waits for a decision. */
 export const CANCELLABLE = {
-  types: ["deposit", "stock_deposit", "withdraw"],
+  types: CLIENT_REQUEST_TYPES,
   statuses: ["pending"],
 } as const satisfies { types: readonly TransactionType[]; statuses: readonly TransactionStatus[] };
 
@@ -79,60 +104,6 @@ export const mayCancel = (type: TransactionType, status: TransactionStatus) =>
 export function cancellableSql(typeSql = "transaction_type", statusSql = "status"): string {
   const list = (values: readonly string[]) => values.map(quote).join(", ");
   return `(${typeSql} IN (${list(CANCELLABLE.types)}) AND ${statusSql} IN (${list(CANCELLABLE.statuses)}))`;
-}
-
-/* ---------------------------------------------------------------- a fresh code (step-up) */
-
-/**
- * The acts that need a fresh second factor, and from whom: `always` for the back office's (only admins reach them,
- * and they move every client's money), `withTwoFactor` for a client's withdrawal (a client without two-factor
- * sign-in has no code to give). Every route that runs one names it.
- */
-export const STEP_UP_ACTS = {
-  withdrawal: "withTwoFactor",
-  depositWallets: "always",
-  ledgerEntry: "always",
-  // Approving a client's deposit, stock deposit or withdrawal: each changes what the client may take out.
-  requestApproval: "always",
-  clientDeletion: "always",
-  // A second admin's approval is what makes a large move or a wallet change happen.
-  proposalApproval: "always",
-  // Approving an identity is what opens withdrawals to the client.
-  verificationApproval: "always",
-  // Approving a lost-factor request removes a client's second factors: either approval can hand over the account.
-  accessRecoveryApproval: "always",
-  // What gives an admin power over money: an invitation, new roles, a reactivation, an owner's second approval.
-  teamChange: "always",
-} as const satisfies Record<string, "always" | "withTwoFactor">;
-
-export type StepUpAction = keyof typeof STEP_UP_ACTS;
-
-export function stepUpRequired(user: { role: string; twoFactorEnabled: boolean }, action: StepUpAction): boolean {
-  return STEP_UP_ACTS[action] === "always" || user.role === "admin" || user.twoFactorEnabled;
-}
-
-/* ---------------------------------------------------------------- a second admin (four eyes) */
-
-/**
- * The acts a second admin must approve: `fromThreshold` at or above FOUR_EYES_THRESHOLD (whole US dollars; 0 means
- * every amount), `always` whatever the amount. A deposit's approval waits like a withdrawal's: it credits money
- * the client may then withdraw.
- */
-export const SECOND_ADMIN_ACTS = {
-  ledgerEntry: "fromThreshold",
-  requestApproval: "fromThreshold",
-  walletChange: "always",
-  // Removing a client's second factors after an identity check (docs/product.md, "Access recovery").
-  accessRecovery: "always",
-} as const satisfies Record<string, "always" | "fromThreshold">;
-
-export type SecondAdminAct = keyof typeof SECOND_ADMIN_ACTS;
-
-/** The smallest amount, in cents, that a `fromThreshold` act hands to a second admin (what the forms say). */
-export const secondAdminFromCents = (thresholdDollars: number) => thresholdDollars * 100;
-
-export function needsSecondAdmin(act: SecondAdminAct, thresholdDollars: number, amountCents = 0): boolean {
-  return SECOND_ADMIN_ACTS[act] === "always" || amountCents >= secondAdminFromCents(thresholdDollars);
 }
 
 /* ---------------------------------------------------------------- an admin's own acts add up (approval limits) */

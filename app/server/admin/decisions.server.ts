@@ -7,7 +7,7 @@
  * the decision is in the same batch and is written only when this decision is the one stored.
  */
 import { eq, type SQL, sql } from "drizzle-orm";
-import type { AdminLimits } from "~/lib/money/constraints";
+import { type AdminLimits, VERIFIED_ONLY } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { parseReason, REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
@@ -39,7 +39,10 @@ const coveredByBalance = (owner: SQL | string) =>
  * client (a database trigger holds the same) and only while covered. Shared by every path that approves one.
  */
 export const approvableRequest = (owner: SQL | string) =>
-  sql`(transaction_type <> 'withdraw' OR ${verifiedSql(owner)}) AND ${coveredByBalance(owner)}`;
+  sql`(transaction_type NOT IN (${sql.join(
+    VERIFIED_ONLY.types.map((type) => sql`${type}`),
+    sql`, `,
+  )}) OR ${verifiedSql(owner)}) AND ${coveredByBalance(owner)}`;
 
 /**
  * Why an approval of a pending withdrawal wrote nothing: the client is not verified, or their balance no longer

@@ -6,7 +6,7 @@
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { LedgerEntry, TransactionType } from "~/lib/ledger";
-import type { AdminLimits } from "~/lib/money/constraints";
+import { type AdminLimits, needsVerifiedClient } from "~/lib/money/constraints";
 import { signedCents } from "~/lib/money/rules";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ADMIN_MESSAGES, ENTRY_MESSAGES } from "~/lib/schemas/admin";
@@ -85,7 +85,7 @@ export function ledgerEntryWrites(
  * withdrawal entry) only from a verified client's account, as for a client's own withdrawal.
  */
 export function entryAllowed(userId: string, entry: Pick<LedgerEntry, "type" | "amountCents">): SQL {
-  const paidOut = entry.type === "withdraw" ? sql` AND ${verifiedSql(userId)}` : sql``;
+  const paidOut = needsVerifiedClient(entry.type) ? sql` AND ${verifiedSql(userId)}` : sql``;
   return sql`${isClient(userId)} AND ${coverSql("entry", userId, entry)}${paidOut}`;
 }
 
@@ -97,7 +97,8 @@ export async function entryRefusal(db: Db, userId: string, type?: TransactionTyp
   const target = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).get();
   if (!target) return ADMIN_MESSAGES.processingFailed;
   if (target.role !== "user") return ENTRY_MESSAGES.clientsOnly;
-  if (type === "withdraw" && !(await isVerified(db, userId))) return LEVEL_MONEY_MESSAGES.entryNeedsVerifiedClient;
+  if (type && needsVerifiedClient(type) && !(await isVerified(db, userId)))
+    return LEVEL_MONEY_MESSAGES.entryNeedsVerifiedClient;
   return ENTRY_MESSAGES.wouldGoNegative;
 }
 

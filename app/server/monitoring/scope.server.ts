@@ -4,13 +4,16 @@
  * which the unique key (client, rule, trigger) makes safe to repeat and to run in parallel.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { CLIENT_REQUEST_TYPES } from "~/lib/money/constraints";
 import type { MonitoringRule } from "../../../db/enums";
 import { returning } from "../db.server";
 import type { AppEnv } from "../env.server";
 
 /** A client's own request, as the alias `row` (a request is written by its client; an admin entry is not). */
 export const isClientRequest = (row: string) =>
-  sql.raw(`${row}.created_by = ${row}.user_id AND ${row}.transaction_type IN ('deposit', 'stock_deposit', 'withdraw')`);
+  sql.raw(
+    `${row}.created_by = ${row}.user_id AND ${row}.transaction_type IN (${CLIENT_REQUEST_TYPES.map((type) => `'${type}'`).join(", ")})`,
+  );
 
 /** How a detail names the kind of one request. */
 export const kindOf = (row: string) =>

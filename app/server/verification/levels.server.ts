@@ -4,7 +4,7 @@
  * statements carry themselves, so that the database decides at the moment of writing.
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { LEVEL_LIMITS, type LevelLimitName } from "~/lib/money/constraints";
+import { LEVEL_LIMITS, type LevelLimitName, VERIFIED_ONLY } from "~/lib/money/constraints";
 import {
   VERIFICATION_ROLLING_DAY_MS,
   VERIFICATION_ROLLING_MONTH_MS,
@@ -18,10 +18,10 @@ import type { Db } from "../db.server";
 import type { AppEnv } from "../env.server";
 import { figureSql } from "../ledger/figures.server";
 
-/** True while the client's live case is approved: the only state in which money may leave. */
+/** True while the client's live case is approved: the only state in which money may leave (`VERIFIED_ONLY`). */
 export const verifiedSql = (userId: string | SQLWrapper): SQL<number> =>
   sql`EXISTS (SELECT 1 FROM verification_cases vc
-              WHERE vc.user_id = ${userId} AND vc.status = 'approved' AND vc.ended_at IS NULL)`;
+              WHERE vc.user_id = ${userId} AND vc.status = ${VERIFIED_ONLY.liveCaseStatus} AND vc.ended_at IS NULL)`;
 
 export async function isVerified(db: Db, userId: string): Promise<boolean> {
   const row = await db.get<{ verified: number }>(sql`SELECT ${verifiedSql(userId)} AS verified`);
