@@ -13,6 +13,12 @@ export { BACK_OFFICE_ROLES, type BackOfficeRole };
 const EVERY_ROLE = BACK_OFFICE_ROLES;
 
 /**
+ * The role that holds every permission and manages the team (docs/product.md, "The team page"): it is never given
+ * by an invitation or a role change alone, granting it takes a second owner, and the last active one keeps it.
+ */
+export const OWNER_ROLE = "owner" satisfies BackOfficeRole;
+
+/**
  * The table. Owners may do everything; the other roles what their work needs:
  * - support reads clients, their transactions, notes and verification status, and writes notes: no money, no
  *   documents;

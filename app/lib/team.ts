@@ -4,6 +4,7 @@
  */
 import { BACK_OFFICE_ROLES, type BackOfficeRole, type TeamProposalKind } from "../../db/enums";
 import { formSchema, secret, text } from "./forms";
+import { OWNER_ROLE } from "./permissions";
 import { MESSAGES, MIN_PASSWORD_LENGTH } from "./schemas/auth";
 
 /** An invitation link works once, for 48 hours. */
@@ -27,7 +28,7 @@ export const ROLE_HINTS: Record<BackOfficeRole, string> = {
 };
 
 /** Roles an owner gives directly (invitation, role change); the owner role itself takes a second owner. */
-export const DIRECT_ROLES = BACK_OFFICE_ROLES.filter((role) => role !== "owner");
+export const DIRECT_ROLES = BACK_OFFICE_ROLES.filter((role) => role !== OWNER_ROLE);
 
 export const TEAM_PROPOSAL_LABELS: Record<TeamProposalKind, string> = {
   grant_owner: "Make owner",
@@ -87,7 +88,7 @@ export const invitationSchema = formSchema(
   [
     [(v) => isEmail(v.email), TEAM_MESSAGES.invalidEmail, "email"],
     [(v) => !v.chosen.unknown, TEAM_MESSAGES.unknownRole, "roles"],
-    [(v) => !v.chosen.roles.includes("owner"), TEAM_MESSAGES.ownerNotInvited, "roles"],
+    [(v) => !v.chosen.roles.includes(OWNER_ROLE), TEAM_MESSAGES.ownerNotInvited, "roles"],
     [(v) => v.chosen.roles.length > 0, TEAM_MESSAGES.noRole, "roles"],
   ],
   (v) => ({ email: v.email, roles: v.chosen.roles }),

@@ -3,7 +3,7 @@ import { Banner, FormErrors, SubmitButton } from "~/components/form";
 import { Moment } from "~/components/moment";
 import { StepUpDialog, StepUpField } from "~/components/step-up";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
-import { BACK_OFFICE_ROLES } from "~/lib/permissions";
+import { BACK_OFFICE_ROLES, OWNER_ROLE } from "~/lib/permissions";
 import { asksForCode } from "~/lib/step-up";
 import { formatRoles, ROLE_LABELS } from "~/lib/team";
 import type { TeamMember } from "~/server/admin/team-reads.server";
@@ -97,7 +97,7 @@ function Manage({ member, reply }: { member: TeamMember; reply: IntentReply | un
           />
         )}
         <div className="flex flex-wrap gap-2">
-          {active && !member.roles.includes("owner") ? (
+          {active && !member.roles.includes(OWNER_ROLE) ? (
             <Act intent="proposeOwner" userId={member.id} label="Propose owner" pending="Proposing…" />
           ) : null}
           {active && member.twoFactor ? (

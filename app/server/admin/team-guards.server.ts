@@ -3,7 +3,9 @@
  * page"), and the one way its changes are mailed. Every team command is an atomic batch whose first statement
  * decides: it writes only when these hold, and the rest of the batch acts only if it wrote.
  */
+
 import { type SQL, sql } from "drizzle-orm";
+import { OWNER_ROLE } from "~/lib/permissions";
 import { formatRoles } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { enqueueEmailFor } from "../mail/outbox.server";
@@ -19,7 +21,7 @@ export const isActiveAdmin = (userId: string | SQL) =>
  */
 export const isActiveOwner = (userId: string | SQL) =>
   sql`EXISTS (SELECT 1 FROM admin_roles owner_role JOIN users owner_user ON owner_user.id = owner_role.user_id
-              WHERE owner_role.user_id = ${userId} AND owner_role.role = 'owner'
+              WHERE owner_role.user_id = ${userId} AND owner_role.role = ${OWNER_ROLE}
                 AND owner_user.deactivated_at IS NULL)`;
 
 /**
@@ -28,10 +30,10 @@ export const isActiveOwner = (userId: string | SQL) =>
  */
 export const anotherActiveOwner = (userId: string) =>
   sql`EXISTS (SELECT 1 FROM admin_roles owner_role JOIN users owner_user ON owner_user.id = owner_role.user_id
-              WHERE owner_role.role = 'owner' AND owner_user.deactivated_at IS NULL AND owner_role.user_id <> ${userId})`;
+              WHERE owner_role.role = ${OWNER_ROLE} AND owner_user.deactivated_at IS NULL AND owner_role.user_id <> ${userId})`;
 
 export const holdsOwner = (userId: string) =>
-  sql`EXISTS (SELECT 1 FROM admin_roles WHERE user_id = ${userId} AND role = 'owner')`;
+  sql`EXISTS (SELECT 1 FROM admin_roles WHERE user_id = ${userId} AND role = ${OWNER_ROLE})`;
 
 /**
  * One change, mailed to the admin concerned (a deactivated one is told so) and to every active owner, each once,

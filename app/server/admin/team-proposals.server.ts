@@ -3,7 +3,9 @@
  * admin's two-factor sign-in are proposed by one owner and approved or rejected by another. They live in their own
  * table rather than the money proposals' (docs/decisions/0040-the-team-page.md).
  */
+
 import { eq, type SQL, sql } from "drizzle-orm";
+import { OWNER_ROLE } from "~/lib/permissions";
 import { TEAM_MESSAGES, TEAM_PROPOSAL_LABELS } from "~/lib/team";
 import type { TeamProposalKind } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -147,7 +149,7 @@ export async function decideTeamProposal(
     owner:
       approve &&
       kind === "grant_owner" &&
-      sql`INSERT INTO admin_roles (user_id, role, granted_by, granted_at) SELECT ${targetId}, 'owner', ${actor.id}, ${now}
+      sql`INSERT INTO admin_roles (user_id, role, granted_by, granted_at) SELECT ${targetId}, ${OWNER_ROLE}, ${actor.id}, ${now}
           WHERE ${decided} ON CONFLICT (user_id, role) DO NOTHING`,
     authenticator:
       approve && kind === "reset_two_factor" && sql`DELETE FROM two_factor WHERE user_id = ${targetId} AND ${decided}`,

@@ -3,7 +3,9 @@
  * reactivation. Each is one atomic batch whose first statement decides, under the owner protections: the acting
  * owner is still an active owner, never acts on themselves, and the team keeps an active owner.
  */
+
 import { type SQL, sql } from "drizzle-orm";
+import { OWNER_ROLE } from "~/lib/permissions";
 import { TEAM_MESSAGES } from "~/lib/team";
 import type { BackOfficeRole } from "../../../db/enums";
 import { type Actor, auditInsert } from "../audit.server";
@@ -48,7 +50,7 @@ function statusChangeRecord(
 
 /** Why a team change was refused, read after the deciding statement wrote nothing. */
 async function refusal(db: Db, actor: Owner, userId: string): Promise<Refusal> {
-  if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
+  if (!(await teamMember(db, actor.id))?.roles.includes(OWNER_ROLE)) forbidden();
   const member = await teamMember(db, userId);
   if (!member) return { ok: false, error: TEAM_MESSAGES.notAnAdmin, status: 404 };
   if (member.deactivatedAt !== null) return { ok: false, error: TEAM_MESSAGES.notActive, status: 409 };
@@ -72,15 +74,15 @@ export async function changeRoles(
   const member = await memberToChange(db, actor, userId);
   if ("ok" in member) return member;
   if (roles.length === 0) return { ok: false, error: TEAM_MESSAGES.noRole, status: 400, field: "roles" };
-  const wasOwner = member.roles.includes("owner");
-  if (roles.includes("owner") && !wasOwner) {
+  const wasOwner = member.roles.includes(OWNER_ROLE);
+  if (roles.includes(OWNER_ROLE) && !wasOwner) {
     return { ok: false, error: TEAM_MESSAGES.ownerByProposal, status: 409, field: "roles" };
   }
   if (rolesText(roles) === rolesText(member.roles)) return { ok: true, message: TEAM_MESSAGES.rolesUnchanged };
 
   const change = crypto.randomUUID();
   const target = `user:${userId}`;
-  const keepsOwner = roles.includes("owner");
+  const keepsOwner = roles.includes(OWNER_ROLE);
   const decided = sql`EXISTS (SELECT 1 FROM audit_log WHERE target = ${target} AND created_at = ${now}
                               AND action = 'team.roles' AND json_extract(detail, '$.change') = ${change})`;
   const { audit, notice } = await writeTogether(db, {
@@ -176,7 +178,7 @@ export async function reactivateAdmin(
     ...statusChangeRecord(actor, userId, member, "team.reactivate", done, now),
   });
   if (reactivated.length === 0) {
-    if (!(await teamMember(db, actor.id))?.roles.includes("owner")) forbidden();
+    if (!(await teamMember(db, actor.id))?.roles.includes(OWNER_ROLE)) forbidden();
     return { ok: false, error: TEAM_MESSAGES.alreadyActive, status: 409 };
   }
   afterCommit(context, { emailIds: notice.map((row) => row.id) });
