@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { transactionReference } from "~/lib/reference";
 import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
 import { renderStoredEmail } from "~/server/mail/templates.server";
+import backfill from "../../db/migrations/0030_rejected_withdrawal_notices_say_the_reserve_is_released.sql?raw";
 import { appEnv, countRows, createUser, insertTransaction, postForm, signedInAdmin } from "../support/fixtures";
 
 let admin: { id: string; email: string; cookie: string };
@@ -88,7 +89,10 @@ describe("the client's mail about a decision", () => {
     const notices = await noticesFor(client.email);
     expect(notices).toHaveLength(1);
     expect(notices[0]).not.toHaveProperty("reason");
-    expect(renderStoredEmail("request_decided", notices[0], appEnv).text).not.toContain("Reason:");
+    const mail = renderStoredEmail("request_decided", notices[0], appEnv).text;
+    expect(mail).not.toContain("Reason:");
+    // A deposit reserved nothing while it waited.
+    expect(mail).not.toContain("The reserved amount is available again.");
     const row = await env.DB.prepare("SELECT decision_reason FROM transactions WHERE id = ?").bind(id).first();
     expect(row).toEqual({ decision_reason: null });
   });
@@ -111,5 +115,30 @@ describe("the client's mail about a decision", () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => decidePost(client.id, "approve", id)));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(await noticesFor(client.email)).toHaveLength(1);
+  });
+});
+
+describe("a rejected withdrawal's notice stored before it carried reserveReleased", () => {
+  it("reads as it did once migration 0030 has run over it", async () => {
+    const stored = {
+      name: "Robin",
+      decision: "rejected",
+      requestType: "Withdrawal",
+      amount: 9,
+      requestedAt: Date.now(),
+    };
+    const row = await env.DB.prepare(
+      "INSERT INTO email_outbox (to_address, template, payload, status) VALUES ('old@example.com', 'request_decided', ?, 'sent') RETURNING id",
+    )
+      .bind(JSON.stringify(stored))
+      .first<{ id: number }>();
+    const before = renderStoredEmail("request_decided", stored, appEnv).text;
+    expect(before).not.toContain("The reserved amount is available again.");
+    await env.DB.prepare(backfill.replace(/^--.*$/gm, "")).run();
+    const after = await env.DB.prepare("SELECT payload FROM email_outbox WHERE id = ?")
+      .bind(row?.id)
+      .first<{ payload: string }>();
+    const mail = renderStoredEmail("request_decided", JSON.parse(after?.payload ?? "{}"), appEnv).text;
+    expect(mail).toContain("The reserved amount is available again.");
   });
 });

@@ -98,6 +98,10 @@ export const LEDGER_SIGN = FIGURES.ledgerBalance.weights.approved satisfies Reco
 export const signedCents = (type: TransactionType, cents: number) => LEDGER_SIGN[type] * cents;
 export const isCredit = (type: TransactionType) => LEDGER_SIGN[type] > 0;
 
+/** Whether a request of this type holds money back while it waits (a pending withdrawal lowers what may be withdrawn). */
+export const reservesWhilePending = (type: TransactionType) =>
+  ((FIGURES.withdrawable.weights.pending as Partial<Record<TransactionType, number>>)[type] ?? 0) < 0;
+
 /* ---------------------------------------------------------------- totals and the TypeScript formulas */
 
 interface Bucket {

@@ -7,6 +7,7 @@
 import { sql } from "drizzle-orm";
 import { typeLabel } from "~/lib/labels";
 import type { TransactionType } from "~/lib/ledger";
+import { reservesWhilePending } from "~/lib/money/rules";
 import { transactionReference } from "~/lib/reference";
 import { enqueueEmailFor } from "../mail/outbox.server";
 
@@ -34,6 +35,10 @@ export function requestDecidedNotice(request: DecidedRequest, decision: Decision
       name: request.name,
       decision: decision.status,
       requestType: typeLabel(request.transactionType),
+      // A rejected request that reserved money while pending (a withdrawal) gives it back: the mail says so.
+      ...(decision.status === "rejected" && reservesWhilePending(request.transactionType)
+        ? { reserveReleased: true }
+        : {}),
       amount: request.amountCents / 100,
       requestedAt: request.createdAt,
       reference: transactionReference(request.id),

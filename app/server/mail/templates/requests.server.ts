@@ -118,6 +118,8 @@ export const requestDecided = mailTemplate(
     requestedAt: z.number().int().positive(),
     /** The admin's reason for a rejection, when they gave one. */
     reason: z.string().trim().max(500).optional(),
+    /** A rejected request that reserved money while it waited (a withdrawal): the reserve is available again. */
+    reserveReleased: z.boolean().optional(),
     /** The request's reference ("TX-7Q2M9K"); optional so notices stored before it still render. */
     reference: z.string().regex(REFERENCE_PATTERN).optional(),
     /** The request's id: the client's notification of the decision links to it (not shown in the mail). */
@@ -130,7 +132,7 @@ export const requestDecided = mailTemplate(
         greeting(d.name),
         d.decision === "approved"
           ? `Your ${kind} request was approved.`
-          : `Your ${kind} request was rejected.${d.requestType === "Withdrawal" ? " The reserved amount is available again." : ""}`,
+          : `Your ${kind} request was rejected.${d.reserveReleased ? " The reserved amount is available again." : ""}`,
       ],
       facts: [
         ...referenceFact(d.reference),
