@@ -72,5 +72,6 @@ describe("the approval limits rule", () => {
       }),
       { numRuns: 60 },
     );
-  });
+    // Sixty histories, each written to D1: about 4 s alone, more on a busy machine.
+  }, 30_000);
 });
