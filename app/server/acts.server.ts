@@ -62,8 +62,12 @@ export async function runAct<Before = undefined, Answer = unknown>(
   if (!before.ok) return { refused: before };
   const name = typeof act === "string" ? act : act(before.data);
   if (typeof act !== "string" && !allowed(actor, ACTS[name])) return { refused: FORBIDDEN };
-  const fresh = await checkStepUp(context, actor, steps.form ?? new FormData(), name);
-  if (!fresh.ok) return { refused: subject ? { ...fresh, subject } : fresh };
+  // Only a step-up act asks: the check also holds such acts during the 24 hours after a two-factor reset, and that
+  // hold must not stop what needs no code (cancelling a request, rejecting one, suspending a client).
+  if (ACTS[name].freshCode !== "never") {
+    const fresh = await checkStepUp(context, actor, steps.form ?? new FormData(), name);
+    if (!fresh.ok) return { refused: subject ? { ...fresh, subject } : fresh };
+  }
   const granted: Granted = {
     act: name,
     secondAdmin: (amountCents = 0) => needsSecondAdmin(name, context.env.FOUR_EYES_THRESHOLD, amountCents),

@@ -13,13 +13,11 @@ import {
 } from "../support/fixtures";
 
 /**
- * The hold after a two-factor reset with a recovery code or an access recovery (docs/product.md: "24 hours: no
- * step-up act goes through") holds the acts that need a fresh code. Since the acts runner
- * (app/server/acts.server.ts) calls `checkStepUp` for every act, whatever its `freshCode`, the hold refuses every
- * act instead: a client can no longer cancel their own pending withdrawal (for instance one an intruder placed
- * before the client lost their factors and won the account back through access recovery) or ask for a deposit,
- * and an admin in the hold can no longer reject a request, write a note, suspend a client or deactivate an admin.
- * Before 2e261f5..main these all went through.
+ * The hold after a two-factor reset with a recovery code or an access recovery (docs/product.md, "Step-up for
+ * money": no step-up act goes through for 24 hours) holds only the acts whose row in the acts table asks for a fresh
+ * code. What needs none still goes through: a client cancels their own pending withdrawal (one an intruder placed
+ * before the client won the account back, say) or asks for a deposit; an admin rejects a request, writes a note,
+ * suspends a client or deactivates an admin.
  */
 beforeAll(async () => {
   await ensureDepositWallets();
