@@ -98,3 +98,8 @@ export function cardTitled(html: string, title: string): string | null {
   }
   return null;
 }
+
+/** The text of the element marked `data-testid` that holds `needle` (a description, an e-mail); null when none does. */
+export function testIdTextWith(html: string, testId: string, needle: string): string | null {
+  return testIdTexts(html, testId).find((text) => text.includes(needle)) ?? null;
+}
