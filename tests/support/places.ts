@@ -103,3 +103,17 @@ export function cardTitled(html: string, title: string): string | null {
 export function testIdTextWith(html: string, testId: string, needle: string): string | null {
   return testIdTexts(html, testId).find((text) => text.includes(needle)) ?? null;
 }
+
+/** The label a person reads for the form control named `name`: its `<label for>`. Null when it has none. */
+export function fieldLabel(html: string, name: string): string | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  const id = control && /\bid="([^"]+)"/.exec(control)?.[1];
+  if (!id) return null;
+  const [label] = elementsWith(html, "for", id).filter((element) => element.startsWith("<label"));
+  return label === undefined ? null : readText(label);
+}
+
+/** The text of every element named by `aria-label` (a region, an aside), in page order. */
+export function labelledTexts(html: string, label: string): string[] {
+  return elementsWith(html, "aria-label", label).map(readText);
+}
