@@ -117,3 +117,10 @@ export function fieldLabel(html: string, name: string): string | null {
 export function labelledTexts(html: string, label: string): string[] {
   return elementsWith(html, "aria-label", label).map(readText);
 }
+
+/** The text of every field error of the page (the messages under controls), in page order. */
+export function fieldErrors(html: string): string[] {
+  return [...html.matchAll(/<[a-z]+\s[^>]*?\bid="[^"]*-error"[^>]*>/g)].map((match) =>
+    readText(elementAt(html, match.index)),
+  );
+}
