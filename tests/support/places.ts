@@ -124,3 +124,15 @@ export function fieldErrors(html: string): string[] {
     readText(elementAt(html, match.index)),
   );
 }
+
+/** The value a description list gives `term` (`<dt>term</dt><dd>value</dd>`), as text; null when no term reads so. */
+export function termValue(html: string, term: string): string | null {
+  for (const match of html.matchAll(/<dt[\s>]/g)) {
+    const dt = elementAt(html, match.index);
+    if (readText(dt) !== term) continue;
+    const rest = html.slice(match.index + dt.length);
+    const dd = /^\s*<dd[\s>]/.exec(rest) ? elementAt(rest, rest.indexOf("<dd")) : null;
+    return dd === null ? null : readText(dd);
+  }
+  return null;
+}
