@@ -136,3 +136,8 @@ export function termValue(html: string, term: string): string | null {
   }
   return null;
 }
+
+/** The text of every `<button>` of the page (what each says it does), in page order. */
+export function buttonTexts(html: string): string[] {
+  return [...html.matchAll(/<button[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
+}
