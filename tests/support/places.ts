@@ -141,3 +141,8 @@ export function termValue(html: string, term: string): string | null {
 export function buttonTexts(html: string): string[] {
   return [...html.matchAll(/<button[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
+
+/** The text of every link (`<a>`) of the page, in page order. */
+export function linkTexts(html: string): string[] {
+  return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
+}

@@ -705,7 +705,7 @@ describe("admin desk and statement", () => {
     expect(html).toContain(`data-testid="total-users">${clients}<`);
     expect(html).toContain(`data-testid="pending-requests">${pending}<`);
     // Requests waiting for a decision are named so, apart from the monitoring alerts' own card.
-    expect(html).toContain(">Pending requests<");
+    expect(cardTitled(html, "Pending requests")).toBe(`Pending requests ${pending}`);
     expect(html).not.toContain("Active Alerts");
     expect(html).toContain(`href="/user/${client.id}"`);
     // The client's own line; money in and money out apart, never added together.
