@@ -28,6 +28,7 @@ import {
 } from "../support/fixtures";
 import { mailsTo } from "../support/notifications";
 import { addPasskey } from "../support/passkeys";
+import { alerts, buttonTexts, statuses, testIdText } from "../support/places";
 import { passwordStep, signInWithCode } from "../support/two-factor";
 
 /** An admin's decision on the request's page, with a fresh authenticator code unless the session has one. */
@@ -55,11 +56,13 @@ describe("access recovery: a client who lost every second factor gets back in af
     const offer = await getPage("/login/recovery", challenge);
     expect(offer.status).toBe(200);
     expect(offer.headers.get("Cache-Control")).toContain("no-store");
-    expect(await offer.text()).toContain("Start a request");
+    expect(buttonTexts(await offer.text())).toContain("Start a request");
 
     const { id, cookie } = await submittedRequest(client.email);
     expect(await statusOf(id)).toBe("submitted");
-    expect(await (await recoveryPage(cookie)).text()).toContain("Waiting for a first approval");
+    expect(testIdText(await (await recoveryPage(cookie)).text(), "recovery-status")).toBe(
+      "Your request: Waiting for a first approval",
+    );
     const [sent] = await mailsTo(client.email, "access_recovery");
     expect(JSON.parse(sent?.payload ?? "{}")).toMatchObject({ step: "submitted", requestId: id, clientId: client.id });
     expect(await countRows("audit_log", "action = 'access_recovery.request' AND actor_id = ?", client.id)).toBe(1);
@@ -68,12 +71,12 @@ describe("access recovery: a client who lost every second factor gets back in af
     const compliance = await createUser({ role: "admin", roles: ["compliance"] });
     const complianceCookie = await sessionCookieFor(compliance.id);
     const first = await decide(complianceCookie, id, { intent: "approve", seenStatus: "submitted" });
-    expect(await first.text()).toContain(ACCESS_RECOVERY_MESSAGES.firstApproved);
+    expect(statuses(await first.text())).toContain(ACCESS_RECOVERY_MESSAGES.firstApproved);
     expect(await statusOf(id)).toBe("first_approved");
     expect(await factorsOf(client.id)).toMatchObject({ app: 1, passkeys: 1 });
     const again = await decide(complianceCookie, id, { intent: "approve", seenStatus: "first_approved" });
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain(ACCESS_RECOVERY_MESSAGES.ownFirstApproval);
+    expect(alerts(await again.text())).toContain(ACCESS_RECOVERY_MESSAGES.ownFirstApproval);
     expect(await statusOf(id)).toBe("first_approved");
 
     // A second admin waits a day from sending (the owner's time to cancel), then restores access: every factor gone,
@@ -82,11 +85,11 @@ describe("access recovery: a client who lost every second factor gets back in af
     const ownerCookie = await sessionCookieFor(owner.id);
     const early = await decide(ownerCookie, id, { intent: "approve", seenStatus: "first_approved" });
     expect(early.status).toBe(409);
-    expect(await early.text()).toContain("The second approval opens");
+    expect(alerts(await early.text())).toContainEqual(expect.stringMatching(/^The second approval opens /));
     expect(await statusOf(id)).toBe("first_approved");
     await sentADayAgo(id);
     const second = await decide(ownerCookie, id, { intent: "approve", seenStatus: "first_approved" });
-    expect(await second.text()).toContain(ACCESS_RECOVERY_MESSAGES.approved);
+    expect(statuses(await second.text())).toContain(ACCESS_RECOVERY_MESSAGES.approved);
     expect(await statusOf(id)).toBe("approved");
     expect(await factorsOf(client.id)).toEqual({ app: 0, passkeys: 0, codes: 0 });
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
@@ -111,7 +114,9 @@ describe("access recovery: a client who lost every second factor gets back in af
       { cookie: signedIn },
     );
     expect(withdrawal.status).toBe(403);
-    expect(await withdrawal.text()).toContain(STEP_UP_MESSAGES.resetHold(Date.now() + 24 * 3_600_000).slice(0, 40));
+    expect(alerts(await withdrawal.text())).toContainEqual(
+      expect.stringContaining(STEP_UP_MESSAGES.resetHold(Date.now() + 24 * 3_600_000).slice(0, 40)),
+    );
     expect(await countRows("transactions", "user_id = ? AND transaction_type = 'withdraw'", client.id)).toBe(0);
   });
 
@@ -119,7 +124,7 @@ describe("access recovery: a client who lost every second factor gets back in af
     const client = await createUser({ twoFactor: true });
     const challenge = await afterPassword(client.email);
     const page = await (await getPage("/login/recovery", challenge)).text();
-    expect(page).toContain(ACCESS_RECOVERY_MESSAGES.notVerified);
+    expect(alerts(page)).toContain(ACCESS_RECOVERY_MESSAGES.notVerified);
     expect(page).toContain(`mailto:${appEnv.SUPPORT_EMAIL}`);
     expect(page).not.toContain("Start a request");
     const started = await postForm("/login/recovery", { intent: "start" }, { cookie: challenge });
@@ -132,7 +137,7 @@ describe("access recovery: a client who lost every second factor gets back in af
     const challenge = await afterPassword(admin.email);
     const started = await postForm("/login/recovery", { intent: "start" }, { cookie: challenge });
     expect(started.status).toBe(403);
-    expect(await started.text()).toContain(ACCESS_RECOVERY_MESSAGES.adminsAsk);
+    expect(alerts(await started.text())).toContain(ACCESS_RECOVERY_MESSAGES.adminsAsk);
     expect(await countRows("access_recovery_requests", "user_id = ?", admin.id)).toBe(0);
   });
 
@@ -142,7 +147,7 @@ describe("access recovery: a client who lost every second factor gets back in af
     expect((await photo("identity_photo", cookie)).status).toBe(200);
     const early = await postForm("/login/recovery", { intent: "submit" }, { cookie });
     expect(early.status).toBe(400);
-    expect(await early.text()).toContain(ACCESS_RECOVERY_MESSAGES.filesMissing);
+    expect(alerts(await early.text())).toContain(ACCESS_RECOVERY_MESSAGES.filesMissing);
     expect(await statusOf(await requestIdOf(client.email))).toBe("open");
 
     expect((await photo("selfie", cookie)).status).toBe(200);

@@ -21,6 +21,7 @@ import {
   TEST_PASSWORD,
   totpCode,
 } from "../support/fixtures";
+import { alerts, cardTitled, fieldErrors, statuses, testIdText } from "../support/places";
 import { secondStep } from "../support/two-factor";
 
 // Mixed case on purpose: the address is stored lower-cased.
@@ -78,7 +79,9 @@ describe("registration", () => {
     const before = await tableCounts();
     const response = await postForm("/register", { ...validRegistration(), ...broken });
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(message);
+    const html = await response.text();
+    expect(alerts(html)).toContain(message);
+    expect(fieldErrors(html)).toEqual([message]);
     expect(await tableCounts()).toEqual(before);
   });
 
@@ -118,7 +121,7 @@ describe("registration", () => {
 
     const dashboard = await getPage("/dashboard", cookie);
     expect(dashboard.status).toBe(200);
-    expect(await dashboard.text()).toContain("Welcome<!-- -->, <!-- -->Jamie");
+    expect(testIdText(await dashboard.text(), "greeting")).toBe("Welcome, Jamie");
   });
 
   it("refuses an e-mail that already has an account, whatever its case", async () => {
@@ -126,7 +129,7 @@ describe("registration", () => {
     const before = await tableCounts();
     const response = await postForm("/register", { ...validRegistration(), email: existing.email.toUpperCase() });
     expect(response.status).toBe(409);
-    expect(await response.text()).toContain(MESSAGES.emailTaken);
+    expect(alerts(await response.text())).toContain(MESSAGES.emailTaken);
     expect(await tableCounts()).toEqual(before);
   });
 
@@ -136,7 +139,7 @@ describe("registration", () => {
     const before = await tableCounts();
     const refused = await postForm("/register", validRegistration(), { ip });
     expect(refused.status).toBe(429);
-    expect(await refused.text()).toContain(MESSAGES.tooManyRegistrations);
+    expect(alerts(await refused.text())).toContain(MESSAGES.tooManyRegistrations);
     expect(await tableCounts()).toEqual(before);
     // Another address is not affected.
     expect((await postForm("/register", validRegistration(), { ip: "198.51.100.232" })).status).toBe(302);
@@ -187,8 +190,8 @@ describe("sign-in", () => {
     const wrong = await signIn(client.email, "wrong password");
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
-    expect(await unknown.text()).toContain(MESSAGES.invalidCredentials);
-    expect(await wrong.text()).toContain(MESSAGES.invalidCredentials);
+    expect(alerts(await unknown.text())).toContain(MESSAGES.invalidCredentials);
+    expect(alerts(await wrong.text())).toContain(MESSAGES.invalidCredentials);
     expect(cookieFrom(wrong)).toBe("");
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
   });
@@ -227,14 +230,14 @@ describe("sign-in", () => {
   it("asks for both fields", async () => {
     const response = await signIn("", "");
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(MESSAGES.signInRequired);
+    expect(alerts(await response.text())).toContain(MESSAGES.signInRequired);
   });
 
   it("records the login time, so the dashboard says 'Welcome back'", async () => {
     const client = await createUser({ firstName: "Morgan" });
     const response = await signIn(client.email, TEST_PASSWORD);
     const html = await (await getPage("/dashboard", cookieFrom(response))).text();
-    expect(html).toContain("Welcome back<!-- -->, <!-- -->Morgan");
+    expect(testIdText(html, "greeting")).toBe("Welcome back, Morgan");
   });
 
   it("gives a user without a profile a fresh one", async () => {
@@ -348,7 +351,7 @@ describe("password reset", () => {
     const before = await countRows("email_outbox");
     const response = await postForm("/forgot-password", { email: "nobody-here@example.com" });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(MESSAGES.resetEmailSent);
+    expect(statuses(await response.text())).toContain(MESSAGES.resetEmailSent);
     expect(await countRows("email_outbox")).toBe(before);
   });
 
@@ -356,26 +359,26 @@ describe("password reset", () => {
     const client = await createUser();
     const oldSession = await sessionCookieFor(client.id);
     const response = await postForm("/forgot-password", { email: client.email.toUpperCase() });
-    expect(await response.text()).toContain(MESSAGES.resetEmailSent);
+    expect(statuses(await response.text())).toContain(MESSAGES.resetEmailSent);
     const link = await latestResetLink(client.email);
     expect(link?.pathname).toBe("/reset-password");
     const token = link?.searchParams.get("token") ?? "";
     expect(await countRows("auth_tokens", "id = ?", token)).toBe(0); // stored hashed
     expect(await countRows("auth_tokens", "id = ?", await sha256Hex(token))).toBe(1);
 
-    expect(await (await getPage(`/reset-password?token=${token}`)).text()).toContain("Update Password");
-    const mismatch = await postForm("/reset-password", {
-      token,
-      password: "brand-new-1",
-      confirmPassword: "brand-new-2",
-    });
-    expect(await mismatch.text()).toContain(MESSAGES.passwordsDoNotMatch);
-    const short = await postForm("/reset-password", { token, password: "short", confirmPassword: "short" });
-    expect(await short.text()).toContain(MESSAGES.passwordTooShort);
+    const resetPage = `/reset-password?token=${token}`;
+    expect(await (await getPage(resetPage)).text()).toMatch(/<button type="submit"[^>]*>Update Password<\/button>/);
+    // Posted where the page's form posts (its own address, token included), so the page shown is the form again.
+    const mismatch = await postForm(resetPage, { token, password: "brand-new-1", confirmPassword: "brand-new-2" });
+    const mismatchHtml = await mismatch.text();
+    expect(alerts(mismatchHtml)).toContain(MESSAGES.passwordsDoNotMatch);
+    expect(fieldErrors(mismatchHtml)).toEqual([MESSAGES.passwordsDoNotMatch]);
+    const short = await postForm(resetPage, { token, password: "short", confirmPassword: "short" });
+    expect(alerts(await short.text())).toContain(MESSAGES.passwordTooShort);
 
     const done = await postForm("/reset-password", { token, password: "brand-new-1", confirmPassword: "brand-new-1" });
     expect(done.status).toBe(200);
-    expect(await done.text()).toContain(MESSAGES.passwordUpdatedRedirecting);
+    expect(statuses(await done.text())).toContain(MESSAGES.passwordUpdatedRedirecting);
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(0);
     expect((await getPage("/account", oldSession)).status).toBe(302);
 
@@ -385,8 +388,8 @@ describe("password reset", () => {
       confirmPassword: "another-pass",
     });
     expect(again.status).toBe(410);
-    expect(await again.text()).toContain(MESSAGES.resetLinkInvalid);
-    expect(await (await getPage(`/reset-password?token=${token}`)).text()).toContain(MESSAGES.resetLinkInvalid);
+    expect(alerts(await again.text())).toContain(MESSAGES.resetLinkInvalid);
+    expect(alerts(await (await getPage(`/reset-password?token=${token}`)).text())).toContain(MESSAGES.resetLinkInvalid);
 
     expect((await postForm("/login", { email: client.email, password: TEST_PASSWORD })).status).toBe(401);
     expect((await postForm("/login", { email: client.email, password: "brand-new-1" })).status).toBe(302);
@@ -428,13 +431,13 @@ describe("e-mail confirmation", () => {
     }>();
     const link = new URL(JSON.parse(row?.payload ?? "{}").confirmUrl);
     const first = await getPage(`${link.pathname}${link.search}`);
-    expect(await first.text()).toContain("your email address is confirmed");
+    expect(statuses(await first.text())).toContain("Thank you: your email address is confirmed.");
     const user = await env.DB.prepare("SELECT email_confirmed_at FROM users WHERE email = ?").bind(email).first<{
       email_confirmed_at: number | null;
     }>();
     expect(user?.email_confirmed_at).toBeGreaterThan(0);
-    expect(await (await getPage(`${link.pathname}${link.search}`)).text()).toContain(
-      "invalid, has expired or was already used",
+    expect(alerts(await (await getPage(`${link.pathname}${link.search}`)).text())).toContain(
+      "This confirmation link is invalid, has expired or was already used.",
     );
   });
 });
@@ -444,9 +447,11 @@ describe("account settings", () => {
     const client = await createUser({ firstName: "Robin" });
     const cookie = await sessionCookieFor(client.id);
     const page = await (await getPage("/account", cookie)).text();
-    for (const text of ["Account Information", "Profile Settings", "Change Password", client.id, client.email]) {
-      expect(page).toContain(text);
-    }
+    const information = cardTitled(page, "Account Information");
+    expect(information).toContain(`Account ID ${client.id}`);
+    expect(information).toContain(`Email Address ${client.email}`);
+    expect(cardTitled(page, "Profile Settings")).toContain("Update Profile");
+    expect(cardTitled(page, "Change Password")).toContain("Current Password");
     const response = await postForm(
       "/account",
       { intent: "profile", firstName: "Robin", lastName: "Quinn", phoneNumber: "+1 555 0199" },
@@ -533,7 +538,7 @@ describe("account settings", () => {
 
     const stale = await postForm("/reset-password", { token, password: "taken-over", confirmPassword: "taken-over" });
     expect(stale.status).toBe(410);
-    expect(await stale.text()).toContain(MESSAGES.resetLinkInvalid);
+    expect(alerts(await stale.text())).toContain(MESSAGES.resetLinkInvalid);
     expect((await postForm("/login", { email: client.email, password: "abcdef1" })).status).toBe(302);
   });
 });

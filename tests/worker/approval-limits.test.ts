@@ -13,6 +13,7 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
+import { alerts, statuses, testIdTextWith } from "../support/places";
 
 type Admin = { id: string; email: string; cookie: string };
 
@@ -33,6 +34,10 @@ const entry = (admin: Admin, clientId: string, amount: string, reason = "Wire re
 
 const approve = (admin: Admin, clientId: string, transactionId: number) =>
   postForm(`/user/${clientId}`, { intent: "approve", transactionId: String(transactionId) }, { cookie: admin.cookie });
+
+/** The client page's banner after an act: what the admin is told (a success's status, a refusal's alert). */
+const told = async (reply: Response | Promise<Response>) => statuses(await (await reply).text());
+const refused = async (reply: Response) => alerts(await reply.text());
 
 /** What went through at once: the approved rows this admin decided alone for this client. */
 async function postedBy(admin: Admin, clientId: string) {
@@ -72,27 +77,28 @@ describe("approval limits per admin: one client", () => {
     expect(appEnv.FOUR_EYES_THRESHOLD).toBe(10_000);
     const client = await fundedClient(100);
     const me = await newAdmin();
-    for (const _ of [1, 2]) expect(await (await entry(me, client.id, "4000")).text()).toContain("recorded");
+    for (const _ of [1, 2]) expect(await told(entry(me, client.id, "4000"))).toContain("Deposit of $4,000.00 recorded");
 
     // Without a reason, the entry that would wait is refused on its reason field and nothing changes.
     const noReason = await entry(me, client.id, "4000", "");
     expect(noReason.status).toBe(400);
     const limit = approvalLimitMessage("perClient", 1_200_000, THRESHOLD_CENTS);
     expect(limit).toBe("Would bring your approvals for this client today to $12,000.00.");
-    expect(await noReason.text()).toContain(`${limit} ${PROPOSAL_MESSAGES.limitReasonRequired}`);
+    expect(await refused(noReason)).toContain(`${limit} ${PROPOSAL_MESSAGES.limitReasonRequired}`);
     expect(await proposalsFor(client.id)).toEqual([]);
 
     const third = await entry(me, client.id, "4000");
     expect(third.status).toBe(200);
-    expect(await third.text()).toContain(`Awaiting second approval. ${limit}`);
+    expect(await told(third)).toContain(`Awaiting second approval. ${limit}`);
     expect(await postedBy(me, client.id)).toEqual({ count: 2, cents: 800_000 });
     expect(await proposalsFor(client.id)).toEqual([
       { kind: "ledger_entry", limit_reason: limit, note: "Wire received", proposed_by: me.id },
     ]);
     // The client's page shows the proposal and its reason on the card.
     const page = await (await getPage(`/user/${client.id}`, me.cookie)).text();
-    expect(page).toContain("Deposit of $4,000.00 for Pat Tester");
-    expect(page).toContain(`Over the approval limit: ${limit}`);
+    expect(testIdTextWith(page, "proposal", "Deposit of $4,000.00 for Pat Tester")).toContain(
+      `Over the approval limit: ${limit}`,
+    );
   });
 
   it("never lets 20 parallel $4,000 entries post a sum at or above the threshold", async () => {
@@ -109,9 +115,9 @@ describe("approval limits per admin: one client", () => {
   it("count withdrawal approvals the same way, the third and the parallel ones waiting", async () => {
     const me = await newAdmin();
     const { client, ids } = await clientWithWithdrawals(3, 400_000);
-    for (const id of ids.slice(0, 2)) expect(await (await approve(me, client.id, id)).text()).toContain("approved");
+    for (const id of ids.slice(0, 2)) expect(await told(approve(me, client.id, id))).toContain("Transaction approved");
     const third = await approve(me, client.id, ids[2] ?? 0);
-    expect(await third.text()).toContain(
+    expect(await told(third)).toContain(
       `Awaiting second approval. ${approvalLimitMessage("perClient", 1_200_000, THRESHOLD_CENTS)}`,
     );
     expect(await countRows("transactions", "id = ? AND status = 'pending'", ids[2])).toBe(1);
@@ -135,18 +141,18 @@ describe("approval limits per admin: one client", () => {
         stock: transactionType === "stock_deposit" ? "AAPL" : null,
         amountCents: 400_000,
       });
-    expect(await (await approve(me, client.id, await deposit("deposit"))).text()).toContain("Transaction approved");
-    expect(await (await approve(me, client.id, await deposit("stock_deposit"))).text()).toContain(
-      "Transaction approved",
-    );
+    expect(await told(approve(me, client.id, await deposit("deposit")))).toContain("Transaction approved");
+    expect(await told(approve(me, client.id, await deposit("stock_deposit")))).toContain("Transaction approved");
     const third = await deposit("deposit");
-    expect(await (await approve(me, client.id, third)).text()).toContain(
+    expect(await told(approve(me, client.id, third))).toContain(
       `Awaiting second approval. ${approvalLimitMessage("perClient", 1_200_000, THRESHOLD_CENTS)}`,
     );
     expect(await countRows("transactions", "id = ? AND status = 'pending'", third)).toBe(1);
     expect((await proposalsFor(client.id))[0]).toMatchObject({ kind: "request_approval", proposed_by: me.id });
     // The two approvals count toward an entry as well.
-    expect(await (await entry(me, client.id, "4000", "Wire")).text()).toContain("Awaiting second approval.");
+    expect(await told(entry(me, client.id, "4000", "Wire"))).toContainEqual(
+      expect.stringMatching(/^Awaiting second approval\. Would bring your approvals for this client today to /),
+    );
   });
 });
 
@@ -155,8 +161,8 @@ describe("approval limits per admin: what counts", () => {
     const me = await newAdmin();
     const client = await fundedClient(100);
     for (const _ of [1, 2]) await entry(other, client.id, "4000");
-    expect(await (await entry(me, client.id, "4000")).text()).toContain("recorded");
-    expect(await (await entry(me, client.id, "4000")).text()).toContain("recorded");
+    expect(await told(entry(me, client.id, "4000"))).toContain("Deposit of $4,000.00 recorded");
+    expect(await told(entry(me, client.id, "4000"))).toContain("Deposit of $4,000.00 recorded");
   });
 
   it("do not count acts older than 24 hours, nor an entry a second admin approved", async () => {
@@ -177,12 +183,12 @@ describe("approval limits per admin: what counts", () => {
     });
     // My proposal, approved by another admin: it went through four eyes, so it counts for neither of us.
     await insertTransaction(client.id, { ...mine, createdBy: me.id, decidedBy: other.id, decidedAt: now - 1_000 });
-    expect(await (await entry(me, client.id, "4000")).text()).toContain("recorded");
+    expect(await told(entry(me, client.id, "4000"))).toContain("Deposit of $4,000.00 recorded");
     // The same row an hour younger than the window would count: $9,000 + $4,000 reaches the threshold.
     const fresh = await fundedClient(100);
     await insertTransaction(fresh.id, { ...mine, createdBy: me.id, decidedBy: me.id, decidedAt: now - 3_600_000 });
-    expect(await (await entry(me, fresh.id, "4000")).text()).toContain(
-      approvalLimitMessage("perClient", 1_300_000, THRESHOLD_CENTS),
+    expect(await told(entry(me, fresh.id, "4000"))).toContain(
+      `Awaiting second approval. ${approvalLimitMessage("perClient", 1_300_000, THRESHOLD_CENTS)}`,
     );
   });
 });
@@ -196,10 +202,10 @@ describe("approval limits per admin: the daily limit across clients", () => {
     const me = await newAdmin();
     for (let i = 0; i < 5; i++) {
       const client = await fundedClient(100);
-      expect(await (await entry(me, client.id, "9000")).text()).toContain("recorded");
+      expect(await told(entry(me, client.id, "9000"))).toContain("Deposit of $9,000.00 recorded");
     }
     const sixth = await fundedClient(100);
-    const reply = await (await entry(me, sixth.id, "9000")).text();
+    const reply = await told(entry(me, sixth.id, "9000"));
     const limit = approvalLimitMessage("daily", 5_400_000, DAILY_CENTS);
     expect(limit).toBe("Would bring your approvals today to $54,000.00, above your daily limit of $50,000.00.");
     expect(reply).toContain(`Awaiting second approval. ${limit}`);

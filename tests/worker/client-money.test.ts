@@ -18,6 +18,7 @@ import {
   sessionCookieFor,
   TEST_WALLETS,
 } from "../support/fixtures";
+import { alerts, cardTitled, fieldError, heading, testIdText } from "../support/places";
 import { markVerified } from "../support/verification-state";
 
 beforeAll(async () => {
@@ -60,7 +61,9 @@ describe("deposit", () => {
       const before = await moneyCounts(client.id);
       const response = await deposit({ amount, walletType: "" }, client.cookie);
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain(MONEY_MESSAGES.invalidAmount);
+      const html = await response.text();
+      expect(fieldError(html, "amount")).toBe(MONEY_MESSAGES.invalidAmount);
+      expect(alerts(html)).toContain(MONEY_MESSAGES.invalidAmount);
       expect(await moneyCounts(client.id)).toEqual(before);
     },
   );
@@ -69,7 +72,9 @@ describe("deposit", () => {
     const client = await signedInClient();
     const before = await moneyCounts(client.id);
     const response = await deposit({ walletType }, client.cookie);
-    expect(await response.text()).toContain(MONEY_MESSAGES.selectDepositWallet);
+    const html = await response.text();
+    expect(fieldError(html, "walletType")).toBe(MONEY_MESSAGES.selectDepositWallet);
+    expect(alerts(html)).toContain(MONEY_MESSAGES.selectDepositWallet);
     expect(await moneyCounts(client.id)).toEqual(before);
   });
 
@@ -79,7 +84,7 @@ describe("deposit", () => {
     const before = await moneyCounts(client.id);
     const response = await deposit({}, client.cookie);
     expect(response.status).toBe(403);
-    expect(await response.text()).toContain(SUSPENDED_MESSAGE);
+    expect(alerts(await response.text())).toContain(SUSPENDED_MESSAGE);
     expect(await moneyCounts(client.id)).toEqual(before);
   });
 
@@ -194,30 +199,39 @@ describe("withdraw", () => {
   it("shows the withdrawable balance with 2 decimals", async () => {
     const client = await fundedClient();
     const html = await (await getPage("/withdraw", client.cookie)).text();
-    expect(html).toContain("Withdraw Funds");
-    expect(html).toContain("$100.00");
+    expect(heading(html)).toBe("Withdraw Funds");
+    expect(testIdText(html, "available-balance")).toBe("$100.00");
   });
 
-  const refusals: Array<[string, Record<string, string>, string]> = [
-    ["no amount", { amount: "", cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.invalidAmount],
-    ["a zero amount", { amount: "0", cryptoCurrency: "" }, MONEY_MESSAGES.invalidAmount],
+  /** Each refusal, the message, and the field it shows under (as well as in the form's banner). */
+  const refusals: Array<[string, Record<string, string>, string, string]> = [
+    ["no amount", { amount: "", cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.invalidAmount, "amount"],
+    ["a zero amount", { amount: "0", cryptoCurrency: "" }, MONEY_MESSAGES.invalidAmount, "amount"],
     [
       "more than the balance",
       { amount: "100.01", cryptoCurrency: "", walletAddress: "" },
       MONEY_MESSAGES.exceedsBalance,
+      "amount",
     ],
-    ["no currency", { cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.selectCryptoAndAddress],
-    ["an unknown currency", { cryptoCurrency: "DOGE" }, MONEY_MESSAGES.selectCryptoAndAddress],
-    ["no address", { walletAddress: "  " }, MONEY_MESSAGES.selectCryptoAndAddress],
-    ["an address of another network", { cryptoCurrency: "BTC" }, "Please enter a valid BTC wallet address"],
+    ["no currency", { cryptoCurrency: "", walletAddress: "" }, MONEY_MESSAGES.selectCryptoAndAddress, "cryptoCurrency"],
+    ["an unknown currency", { cryptoCurrency: "DOGE" }, MONEY_MESSAGES.selectCryptoAndAddress, "cryptoCurrency"],
+    ["no address", { walletAddress: "  " }, MONEY_MESSAGES.selectCryptoAndAddress, "walletAddress"],
+    [
+      "an address of another network",
+      { cryptoCurrency: "BTC" },
+      "Please enter a valid BTC wallet address",
+      "walletAddress",
+    ],
   ];
 
-  it.each(refusals)("refuses %s with the product's message, storing nothing", async (_name, fields, message) => {
+  it.each(refusals)("refuses %s with the product's message, storing nothing", async (_name, fields, message, field) => {
     const client = await fundedClient();
     const before = await moneyCounts(client.id);
     const response = await withdraw(fields, client.cookie);
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(message);
+    const html = await response.text();
+    expect(fieldError(html, field)).toBe(message);
+    expect(alerts(html)).toContain(message);
     expect(await moneyCounts(client.id)).toEqual(before);
   });
 
@@ -226,7 +240,7 @@ describe("withdraw", () => {
     await suspend(client.id);
     const before = await moneyCounts(client.id);
     const response = await withdraw({}, client.cookie);
-    expect(await response.text()).toContain(SUSPENDED_MESSAGE);
+    expect(alerts(await response.text())).toContain(SUSPENDED_MESSAGE);
     expect(await moneyCounts(client.id)).toEqual(before);
   });
 
@@ -285,7 +299,7 @@ describe("withdraw", () => {
     const refused = responses.filter((r) => r.status !== 302);
     expect(accepted).toHaveLength(1);
     expect(refused).toHaveLength(49);
-    for (const response of refused) expect(await response.text()).toContain(MONEY_MESSAGES.exceedsBalance);
+    for (const response of refused) expect(alerts(await response.text())).toContain(MONEY_MESSAGES.exceedsBalance);
     expect(await countRowsOf(client.id, "withdraw", "pending")).toBe(1);
     expect(await withdrawableCents(db, client.id)).toBe(2_000);
     expect(await moneyCounts(client.id)).toMatchObject({ withdrawalWallets: 1 });
@@ -336,18 +350,18 @@ describe("dashboard", () => {
     const client = await createUser({ firstName: "Nova" });
     await env.DB.prepare("UPDATE users SET last_login_at = created_at WHERE id = ?").bind(client.id).run();
     const html = await (await getPage("/dashboard", await sessionCookieFor(client.id))).text();
-    for (const text of [
-      "Welcome<!-- -->, <!-- -->Nova",
-      "No recent completed activity",
-      "No recent open positions",
-      "No completed deposits or withdrawals",
-      "No recent stock deposits",
-      "No pending or declined transactions",
-      "Fund Account",
-      "0.0<!-- -->%",
-    ]) {
-      expect(html).toContain(text);
+    expect(testIdText(html, "greeting")).toBe("Welcome, Nova");
+    for (const [panel, empty] of [
+      ["Recent Activity", "No recent completed activity"],
+      ["Open Positions", "No recent open positions"],
+      ["Total Withdrawals & Deposits", "No completed deposits or withdrawals"],
+      ["Stocks", "No recent stock deposits"],
+      ["Pending & Declined Transactions", "No pending or declined transactions"],
+    ] as const) {
+      expect(cardTitled(html, panel)).toContain(empty);
     }
+    expect(html).toMatch(/<a [^>]*href="\/deposit"[^>]*>Fund Account<\/a>/);
+    expect(cardTitled(html, "Win Rate")).toBe("Win Rate 0.0%");
   });
 
   it("shows the figures of the formulas for a 20,000-row ledger, and only this client's rows", async () => {
@@ -365,11 +379,13 @@ describe("dashboard", () => {
     const html = await (await getPage("/dashboard", client.cookie)).text();
     expect(html).toContain(`data-testid="balance-available">${formatCents(expected.available)}<`);
     expect(html).toContain(`data-testid="balance-gross">${formatCents(expected.gross)}<`);
-    expect(html).toContain(formatCents(expected.totalProfit));
-    expect(html).toContain(`${expected.winRate.toFixed(1)}<!-- -->%`);
-    expect(html).toContain(formatCents(expected.deposits));
+    expect(cardTitled(html, "Total Profit")).toBe(`Total Profit ${formatCents(expected.totalProfit)}`);
+    expect(cardTitled(html, "Win Rate")).toBe(`Win Rate ${expected.winRate.toFixed(1)}%`);
+    expect(cardTitled(html, "Total Withdrawals & Deposits")).toContain(
+      `Total Deposits ${formatCents(expected.deposits)}`,
+    );
     expect(html).not.toContain(formatCents(987_654_321));
-    expect(html).toContain("Show All");
+    expect(cardTitled(html, "Recent Activity")).toContain("Show All");
   });
 
   it("pages through approved activity for Show All, newest first, without another client's rows", async () => {
@@ -406,23 +422,23 @@ describe("dashboard", () => {
 describe("trading plans and trading room", () => {
   it("list three plans whose Get Started prefills the deposit amount", async () => {
     const html = await (await getPage("/trading-plan")).text();
-    expect(html).toContain("Select Your Trading Plan");
+    expect(heading(html)).toBe("Select Your Trading Plan");
     for (const [plan, minimum] of [
       ["Standard Plan", 2500],
       ["Master Plan", 11000],
       ["Premium Plan", 51000],
     ] as const) {
-      expect(html).toContain(plan);
+      expect(cardTitled(html, plan)).toContain("Get Started");
       expect(html).toContain(`href="/deposit?amount=${minimum}"`);
     }
-    expect(html).toContain("Unlimited");
+    expect(cardTitled(html, "Premium Plan")).toContain("Maximum Unlimited");
   });
 
   it("keep the trading room for signed-in users, with its button disabled", async () => {
     expect((await getPage("/trading-room")).headers.get("Location")).toBe("/login?redirectTo=%2Ftrading-room");
     const client = await signedInClient();
     const html = await (await getPage("/trading-room", client.cookie)).text();
-    expect(html).toContain("Join Trading Room");
+    expect(cardTitled(html, "Join Trading Room")).toContain("The trading room is not open for new members yet.");
     expect(html).toMatch(/<button type="submit" disabled=""/);
   });
 });

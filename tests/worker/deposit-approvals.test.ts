@@ -14,6 +14,7 @@ import {
   sessionCookieFor,
   totpCode,
 } from "../support/fixtures";
+import { alerts, fieldLabel, statuses, testIdTextWith } from "../support/places";
 
 /**
  * Approving a client's deposit or stock deposit is held to the rules of a withdrawal's approval: a fresh code
@@ -83,7 +84,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
   it("just below the threshold is decided at once by one admin", async () => {
     const { client, id } = await pending(THRESHOLD_CENTS - 1);
     const response = await approve(maker, client.id, id);
-    expect(await response.text()).toContain("Transaction approved");
+    expect(statuses(await response.text())).toContain("Transaction approved");
     expect(await statusOf(id)).toBe("approved");
     expect(await countRows("proposals", "transaction_id = ?", id)).toBe(0);
   });
@@ -91,7 +92,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
   it("at the threshold waits for a second admin: nothing is credited until another admin approves", async () => {
     const { client, id } = await pending(THRESHOLD_CENTS);
     const replies = await Promise.all([1, 2].map(() => approve(maker, client.id, id)));
-    for (const reply of replies) expect(await reply.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    for (const reply of replies) expect(statuses(await reply.text())).toContain(PROPOSAL_MESSAGES.awaiting);
     expect(await statusOf(id)).toBe("pending");
     expect(await balanceOf(client.id)).toBe(0);
     const proposal = await proposalOf(id);
@@ -113,12 +114,12 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
     );
     // The row says it waits instead of offering Approve; the card offers the other admin Approve and Reject.
     const page = await (await getPage(`/user/${client.id}`, checker.cookie)).text();
-    expect(page).toContain(description);
+    expect(testIdTextWith(page, "proposal", description)).toContain("Reject");
     expect(page).toContain(`aria-label="Reject: ${description}"`);
     expect(page).not.toContain(`aria-label="Approve ${noun} of $10,000.00"`);
 
     const approved = await approveProposal(checker, proposal?.id ?? 0);
-    expect(await approved.text()).toContain(PROPOSAL_MESSAGES.approved);
+    expect(statuses(await approved.text())).toContain(PROPOSAL_MESSAGES.approved);
     expect(await countRows("transactions", "id = ? AND status = 'approved' AND decided_by = ?", id, checker.id)).toBe(
       1,
     );
@@ -132,7 +133,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
     await approve(maker, client.id, id);
     const proposal = await proposalOf(id);
     const own = await approveProposal(maker, proposal?.id ?? 0);
-    expect(await own.text()).toContain(PROPOSAL_MESSAGES.ownProposal);
+    expect(alerts(await own.text())).toContain(PROPOSAL_MESSAGES.ownProposal);
     expect(await statusOf(id)).toBe("pending");
     expect(
       await dbRefusal(
@@ -159,12 +160,12 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
       const decided = (await proposalOf(id))?.status;
       if (status === "approved") {
         expect(decided).toBe("approved");
-        expect(answers[0]).toContain(PROPOSAL_MESSAGES.approved);
+        expect(statuses(answers[0])).toContain(PROPOSAL_MESSAGES.approved);
         if (type === "deposit") expect(await balanceOf(client.id)).toBe(THRESHOLD_CENTS);
       } else {
         expect(status).toBe("cancelled");
         expect(decided).toBe("pending");
-        expect(answers[0]).toContain(
+        expect(alerts(answers[0])).toContain(
           type === "deposit" ? PROPOSAL_MESSAGES.depositGone : PROPOSAL_MESSAGES.stockDepositGone,
         );
         expect(await balanceOf(client.id)).toBe(0);
@@ -187,7 +188,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
       const audits = await countRows("audit_log");
       const response = await approve({ cookie }, client.id, id);
       expect(response.status).toBe(401);
-      expect(await response.text()).toContain(STEP_UP_MESSAGES.prompt);
+      expect(fieldLabel(await response.text(), STEP_UP_FIELD)).toBe(STEP_UP_MESSAGES.prompt);
       expect(await statusOf(id)).toBe("pending");
       expect(await countRows("proposals", "transaction_id = ?", id)).toBe(0);
       expect(await countRows("audit_log")).toBe(audits);
@@ -201,7 +202,7 @@ describe.each(REQUESTS)("approving $name", ({ type, stock, noun }) => {
     const response = await approve({ cookie }, client.id, id, {
       [STEP_UP_FIELD]: totpCode(alone.totpSecret as Uint8Array),
     });
-    expect(await response.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    expect(statuses(await response.text())).toContain(PROPOSAL_MESSAGES.awaiting);
     expect(await statusOf(id)).toBe("pending");
     expect(await balanceOf(client.id)).toBe(0);
   });

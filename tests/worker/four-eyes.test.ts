@@ -22,6 +22,7 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
+import { alerts, statuses, testIdTextWith } from "../support/places";
 import { markVerified } from "../support/verification-state";
 
 type Admin = { id: string; email: string; cookie: string };
@@ -87,11 +88,11 @@ describe("a firm of one admin", () => {
     const response = await postForm(`/user/${client.id}`, entryForm("20000", { reason: "Wire received on Monday" }), {
       cookie: maker.cookie,
     });
-    expect(await response.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    expect(statuses(await response.text())).toContain(PROPOSAL_MESSAGES.awaiting);
     const desk = await (await getPage("/admin", maker.cookie)).text();
-    expect(desk).toContain('data-testid="proposal"');
-    expect(desk).toContain("Deposit of $20,000.00 for Jane Tester");
-    expect(desk).toContain(PROPOSAL_MESSAGES.secondAdminNeeded);
+    expect(testIdTextWith(desk, "proposal", "Deposit of $20,000.00 for Jane Tester")).toContain(
+      PROPOSAL_MESSAGES.secondAdminNeeded,
+    );
     expect(desk).not.toContain(`aria-label="Approve: Deposit of $20,000.00`);
     // Nobody else mailed: there is nobody else.
     expect(await countRows("email_outbox", "template = 'proposal_waiting'")).toBe(0);
@@ -120,7 +121,7 @@ describe("second approval", () => {
     it("just below the threshold are posted at once, as before", async () => {
       const client = await fundedClient();
       const response = await postForm(`/user/${client.id}`, entryForm("9999.99"), { cookie: maker.cookie });
-      expect(await response.text()).toContain("Deposit of $9,999.99 recorded");
+      expect(statuses(await response.text())).toContain("Deposit of $9,999.99 recorded");
       expect(await countRows("proposals", "user_id = ?", client.id)).toBe(0);
       expect(await balanceOf(client.id)).toBe(5_000_000 + 999_999);
     });
@@ -130,7 +131,7 @@ describe("second approval", () => {
       const before = await countRows("transactions", "user_id = ?", client.id);
       const noReason = await postForm(`/user/${client.id}`, entryForm("10000"), { cookie: maker.cookie });
       expect(noReason.status).toBe(400);
-      expect(await noReason.text()).toContain(PROPOSAL_MESSAGES.reasonRequired);
+      expect(alerts(await noReason.text())).toContain(PROPOSAL_MESSAGES.reasonRequired);
       expect(await countRows("proposals", "user_id = ?", client.id)).toBe(0);
 
       const form = entryForm("10000", { reason: "Bank wire 4411" });
@@ -138,7 +139,7 @@ describe("second approval", () => {
       const replies = await Promise.all(
         [1, 2, 3].map(() => postForm(`/user/${client.id}`, form, { cookie: maker.cookie })),
       );
-      for (const reply of replies) expect(await reply.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+      for (const reply of replies) expect(statuses(await reply.text())).toContain(PROPOSAL_MESSAGES.awaiting);
       // A replayed form is the same proposal: one row, one audit row, one mail per other admin.
       expect(await countRows("proposals", "user_id = ? AND status = 'pending'", client.id)).toBe(1);
       const row = await env.DB.prepare("SELECT id FROM proposals WHERE user_id = ?")
@@ -167,7 +168,7 @@ describe("second approval", () => {
         { intent: "approveProposal", proposalId: String(proposed.proposalId) },
         { cookie: checker.cookie },
       );
-      expect(await response.text()).toContain(PROPOSAL_MESSAGES.approved);
+      expect(statuses(await response.text())).toContain(PROPOSAL_MESSAGES.approved);
       const entry = await env.DB.prepare(
         "SELECT id, status, created_by, decided_by, balance_after_cents FROM transactions WHERE user_id = ? AND amount_cents = 2000000",
       )
@@ -233,7 +234,7 @@ describe("second approval", () => {
         { intent: "approve", transactionId: String(id) },
         { cookie: maker.cookie },
       );
-      expect(await response.text()).toContain("Transaction approved");
+      expect(statuses(await response.text())).toContain("Transaction approved");
       expect(await countRows("proposals", "transaction_id = ?", id)).toBe(0);
     });
 
@@ -244,7 +245,7 @@ describe("second approval", () => {
       for (const reply of await Promise.all(
         [1, 2].map(() => postForm(`/user/${client.id}`, form, { cookie: maker.cookie })),
       )) {
-        expect(await reply.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+        expect(statuses(await reply.text())).toContain(PROPOSAL_MESSAGES.awaiting);
       }
       expect(await countRows("transactions", "id = ? AND status = 'pending'", id)).toBe(1);
       expect(await countRows("proposals", "transaction_id = ? AND status = 'pending'", id)).toBe(1);
@@ -255,17 +256,19 @@ describe("second approval", () => {
       expect(await auditsOf(proposalId, "proposal.propose")).toBe(1);
       // The client's page shows the card to the other admin, with Approve and Reject.
       const page = await (await getPage(`/user/${client.id}`, checker.cookie)).text();
-      expect(page).toContain("Approve withdrawal of $10,000.00 for Jane Tester");
+      expect(testIdTextWith(page, "proposal", "Approve withdrawal of $10,000.00 for Jane Tester")).toContain("Reject");
       expect(page).toContain(`aria-label="Reject: Approve withdrawal of $10,000.00 for Jane Tester"`);
       const own = await (await getPage(`/user/${client.id}`, maker.cookie)).text();
-      expect(own).toContain(PROPOSAL_MESSAGES.waitingForOther);
+      expect(testIdTextWith(own, "proposal", "Approve withdrawal of $10,000.00 for Jane Tester")).toContain(
+        PROPOSAL_MESSAGES.waitingForOther,
+      );
 
       const approved = await postForm(
         `/user/${client.id}`,
         { intent: "approveProposal", proposalId: String(proposalId) },
         { cookie: checker.cookie },
       );
-      expect(await approved.text()).toContain(PROPOSAL_MESSAGES.approved);
+      expect(statuses(await approved.text())).toContain(PROPOSAL_MESSAGES.approved);
       expect(await countRows("transactions", "id = ? AND status = 'approved' AND decided_by = ?", id, checker.id)).toBe(
         1,
       );
@@ -326,19 +329,21 @@ describe("second approval", () => {
         [`wallet-${wallet.id}`]: btcAddresses[0] as string,
         [`was-${wallet.id}`]: wallet.wallet_address,
       };
-      expect(await (await postForm("/admin", fields, { cookie: maker.cookie })).text()).toContain(
+      expect(statuses(await (await postForm("/admin", fields, { cookie: maker.cookie })).text())).toContain(
         PROPOSAL_MESSAGES.awaiting,
       );
       expect((await btc())?.wallet_address).toBe(wallet.wallet_address);
       const replay = await postForm("/admin", fields, { cookie: maker.cookie });
-      expect(await replay.text()).toContain(PROPOSAL_MESSAGES.walletChangeWaiting);
+      expect(alerts(await replay.text())).toContain(PROPOSAL_MESSAGES.walletChangeWaiting);
       expect(await countRows("proposals", "wallet_id = ? AND status = 'pending'", wallet.id)).toBe(1);
       const row = await env.DB.prepare("SELECT id FROM proposals WHERE wallet_id = ? AND status = 'pending'")
         .bind(wallet.id)
         .first<{ id: number }>();
       const id = row?.id ?? 0;
       const desk = await (await getPage("/admin", checker.cookie)).text();
-      expect(desk).toContain(`Wallet BTC: ${wallet.wallet_address} → ${btcAddresses[0]}`);
+      expect(
+        testIdTextWith(desk, "proposal", `Wallet BTC: ${wallet.wallet_address} → ${btcAddresses[0]}`),
+      ).not.toBeNull();
 
       const admins = await countRows("users", "role = 'admin'");
       const noticesBefore = await countRows("email_outbox", "template = 'deposit_wallet_changed'");
@@ -410,7 +415,7 @@ describe("second approval", () => {
       const id = String(proposed.proposalId);
       const byRoute = await postForm("/admin", { intent: "approveProposal", proposalId: id }, { cookie: maker.cookie });
       expect(byRoute.status).toBe(403);
-      expect(await byRoute.text()).toContain(PROPOSAL_MESSAGES.ownProposal);
+      expect(alerts(await byRoute.text())).toContain(PROPOSAL_MESSAGES.ownProposal);
       const rejectByRoute = await postForm(
         `/user/${client.id}`,
         { intent: "rejectProposal", proposalId: id, reason: "Changed my mind" },
@@ -484,14 +489,14 @@ describe("second approval", () => {
         { cookie: checker.cookie },
       );
       expect(blank.status).toBe(400);
-      expect(await blank.text()).toContain(PROPOSAL_MESSAGES.rejectReasonRequired);
+      expect(alerts(await blank.text())).toContain(PROPOSAL_MESSAGES.rejectReasonRequired);
       expect((await proposal(proposed.proposalId))?.status).toBe("pending");
       const rejected = await postForm(
         "/admin",
         { intent: "rejectProposal", proposalId: id, reason: "No invoice on file" },
         { cookie: checker.cookie },
       );
-      expect(await rejected.text()).toContain(PROPOSAL_MESSAGES.rejected);
+      expect(statuses(await rejected.text())).toContain(PROPOSAL_MESSAGES.rejected);
       expect(await proposal(proposed.proposalId)).toMatchObject({
         status: "rejected",
         decided_by: checker.id,
@@ -522,7 +527,9 @@ describe("second approval", () => {
       });
       expect(await countRows("transactions", "user_id = ?", client.id)).toBe(1);
       // Still listed while, in real time, it has not expired; gone once it has.
-      expect(await (await getPage("/admin", checker.cookie)).text()).toContain("Deposit of $50,000.00");
+      expect(
+        testIdTextWith(await (await getPage("/admin", checker.cookie)).text(), "proposal", "Deposit of $50,000.00"),
+      ).not.toBeNull();
 
       const swept = await expireProposals(db, later);
       expect(swept.expired).toBeGreaterThanOrEqual(1);
@@ -580,7 +587,7 @@ describe("second approval", () => {
           cookie: checker.cookie,
         },
       );
-      expect(await wrongPage.text()).toContain(PROPOSAL_MESSAGES.notFound);
+      expect(alerts(await wrongPage.text())).toContain(PROPOSAL_MESSAGES.notFound);
       expect((await proposal(proposed.proposalId))?.status).toBe("pending");
       const stale = await sessionCookieFor(checker.id, Date.now(), { freshSecondFactor: false });
       const asked = await postForm(
@@ -597,7 +604,7 @@ describe("second approval", () => {
           cookie: checker.cookie,
         },
       );
-      expect(await right.text()).toContain(PROPOSAL_MESSAGES.approved);
+      expect(statuses(await right.text())).toContain(PROPOSAL_MESSAGES.approved);
       expect(await balanceOf(client.id)).toBe(5_000_000 + 1_100_000);
     });
 
@@ -680,7 +687,9 @@ describe("an admin whose roles do not decide proposals", () => {
     const support = await createUser({ role: "admin", roles: ["support"] });
     const desk = await (await getPage("/admin", await sessionCookieFor(support.id))).text();
     expect(desk).toContain(`/user/${client.id}`);
-    expect(desk).toContain(PROPOSAL_MESSAGES.decidedByRoles("Approver, Owner"));
+    expect(testIdTextWith(desk, "proposal", "Deposit of $20,000.00 for Jane Tester")).toContain(
+      PROPOSAL_MESSAGES.decidedByRoles("Approver, Owner"),
+    );
     expect(desk).not.toContain('aria-label="Approve: Deposit of $20,000.00');
   });
 });
@@ -694,7 +703,7 @@ describe("a deactivated admin", () => {
     const reply = await postForm(`/user/${client.id}`, entryForm("20000", { reason: "Wire received" }), {
       cookie: proposer.cookie,
     });
-    expect(await reply.text()).toContain(PROPOSAL_MESSAGES.awaiting);
+    expect(statuses(await reply.text())).toContain(PROPOSAL_MESSAGES.awaiting);
     expect(await countRows("email_outbox", "template = 'proposal_waiting' AND to_address = ?", gone.email)).toBe(0);
     await env.DB.prepare("UPDATE users SET deactivated_at = NULL WHERE id = ?").bind(gone.id).run();
   });

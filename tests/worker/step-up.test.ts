@@ -14,6 +14,7 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
+import { fieldLabel } from "../support/places";
 import {
   ACTIONS,
   adminReplySays,
@@ -172,7 +173,7 @@ describe("the code", () => {
     // As React writes them on the server; the browser reads attribute names in any case.
     expect(input).toContain('inputMode="numeric"');
     expect(input).toContain('autoComplete="one-time-code"');
-    expect(html).toContain(`>${STEP_UP_MESSAGES.prompt}</label>`);
+    expect(fieldLabel(html, "stepUpCode")).toBe(STEP_UP_MESSAGES.prompt);
     expect(html).toContain('name="walletAddress"');
   });
 });

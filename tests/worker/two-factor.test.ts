@@ -24,6 +24,7 @@ import {
   sessionCookieFor,
   TEST_PASSWORD,
 } from "../support/fixtures";
+import { alerts, cardTitled, fieldLabel, labelledTexts, linkTexts, statuses } from "../support/places";
 import {
   challengeCookieFrom,
   enrolThroughPages,
@@ -77,9 +78,12 @@ async function signedInClient() {
 describe("enrolment", WAITS_FOR_A_STEP, () => {
   it("shows the key as a QR code and in groups of four, stores it encrypted, and turns on with a current code", async () => {
     const client = await signedInClient();
-    expect(await (await getPage("/account/two-factor", client.cookie)).text()).toContain(
-      "Set up two-factor authentication",
-    );
+    expect(
+      cardTitled(
+        await (await getPage("/account/two-factor", client.cookie)).text(),
+        "Turn on two-factor authentication",
+      ),
+    ).toContain("Set up two-factor authentication");
 
     const started = await postForm("/account/two-factor", { intent: "start" }, { cookie: client.cookie });
     expect(started.status).toBe(302);
@@ -110,7 +114,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
         { cookie: client.cookie },
       );
       expect(unproven.status).toBe(400);
-      expect(await unproven.text()).toContain(TWO_FACTOR_MESSAGES.passwordWrong);
+      expect(alerts(await unproven.text())).toContain(TWO_FACTOR_MESSAGES.passwordWrong);
       expect((await twoFactorRow(client.id))?.confirmed_at).toBeNull();
     }
 
@@ -120,7 +124,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
       { cookie: client.cookie },
     );
     expect(wrong.status).toBe(400);
-    expect(await wrong.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await wrong.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     expect((await twoFactorRow(client.id))?.confirmed_at).toBeNull();
 
     const confirmed = await postForm(
@@ -130,7 +134,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     );
     expect(confirmed.status).toBe(200);
     const html = await confirmed.text();
-    expect(html).toContain(TWO_FACTOR_MESSAGES.turnedOn);
+    expect(statuses(html)).toContain(TWO_FACTOR_MESSAGES.turnedOn);
     const codes = recoveryCodesFrom(html);
     expect(codes).toHaveLength(10);
     expect((await twoFactorRow(client.id))?.confirmed_at).not.toBeNull();
@@ -146,8 +150,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
     // Shown once: the page does not list them again.
     expect(recoveryCodesFrom(await (await getPage("/account/two-factor", client.cookie)).text())).toEqual([]);
     const account = await (await getPage("/account", client.cookie)).text();
-    expect(account).toContain("Two-factor authentication");
-    expect(account).toContain("10 recovery codes are unused.");
+    expect(cardTitled(account, "Two-factor authentication")).toContain("10 recovery codes are unused.");
   });
 
   it("asks no password of an account made through a provider (it has none): the code alone turns it on", async () => {
@@ -180,7 +183,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
       { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(first, Date.now()) },
       { cookie: client.cookie },
     );
-    expect(await stale.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await stale.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     await postForm(
       "/account/two-factor",
       { intent: "confirm", currentPassword: TEST_PASSWORD, code: totpCodeAt(second, Date.now()) },
@@ -191,7 +194,7 @@ describe("enrolment", WAITS_FOR_A_STEP, () => {
 
     const again = await postForm("/account/two-factor", { intent: "start" }, { cookie: client.cookie });
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain(TWO_FACTOR_MESSAGES.alreadyOn);
+    expect(alerts(await again.text())).toContain(TWO_FACTOR_MESSAGES.alreadyOn);
     expect(await twoFactorRow(client.id)).toEqual(confirmedRow);
   });
 
@@ -244,7 +247,7 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("Cache-Control")).toContain("no-store");
     const html = await page.text();
-    expect(html).toContain(TWO_FACTOR_MESSAGES.codePrompt);
+    expect(fieldLabel(html, "code")).toBe(TWO_FACTOR_MESSAGES.codePrompt);
     // HTML attribute names are case-insensitive (React writes them as in JSX), and their order is React's choice.
     const codeInput = /<input[^>]*\bname="code"[^>]*>/.exec(html)?.[0];
     expect(codeInput).toMatch(/\binputmode="numeric"/i);
@@ -254,9 +257,9 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     expect(html).toContain("Lost your authenticator?");
     await giveRecoveryCodes(user.id);
     const withCodes = await (await getPage("/login/two-factor", challengeCookieFrom(first))).text();
-    expect(withCodes).toContain("Use a recovery code instead");
+    expect(linkTexts(withCodes)).toContain("Use a recovery code instead");
     const recovery = await (await getPage("/login/two-factor?method=recovery", challengeCookieFrom(first))).text();
-    expect(recovery).toContain(TWO_FACTOR_MESSAGES.recoveryPrompt);
+    expect(fieldLabel(recovery, "code")).toBe(TWO_FACTOR_MESSAGES.recoveryPrompt);
   });
 
   it("accepts the current code and one step either side, each once, and refuses two steps away", async () => {
@@ -269,17 +272,17 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     for (const at of [now - 2 * STEP, now + 2 * STEP]) {
       const refused = await attempt(at);
       expect(refused.status).toBe(400);
-      expect(await refused.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+      expect(alerts(await refused.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     }
     const previous = await attempt(now - STEP);
     expect(previous.status).toBe(302);
     expect(previous.headers.get("Location")).toBe("/dashboard");
     expect(cookieFrom(previous)).toMatch(/^session=.+/);
     // A replay of a step already used, and of one older than the newest used, are refused.
-    expect(await (await attempt(now - STEP)).text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await (await attempt(now - STEP)).text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     expect((await attempt(now)).headers.get("Location")).toBe("/dashboard");
     expect((await attempt(now + STEP)).headers.get("Location")).toBe("/dashboard");
-    expect(await (await attempt(now)).text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await (await attempt(now)).text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
 
     expect(await sessionsOf(user.id)).toBe(3);
     expect(await eventsOf(user.id, "success")).toBe(3);
@@ -295,18 +298,18 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
     for (let i = 0; i < 5; i++) {
       const wrong = await secondStep(first, String(100_000 + i));
       expect(wrong.status).toBe(400);
-      expect(await wrong.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+      expect(alerts(await wrong.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     }
     await steadyStep();
     const locked = await secondStep(first, totpCodeAt(user.totpSecret as Uint8Array, Date.now()));
     expect(locked.status).toBe(429);
-    expect(await locked.text()).toContain(TWO_FACTOR_MESSAGES.locked);
+    expect(alerts(await locked.text())).toContain(TWO_FACTOR_MESSAGES.locked);
     expect(await sessionsOf(user.id)).toBe(0);
     expect(await eventsOf(user.id, "wrong_code")).toBe(5);
     expect(await eventsOf(user.id, "locked")).toBe(1);
     // A new password step does not lift it, and the page says so before anything is sent.
     const again = await passwordStep(user.email);
-    expect(await (await getPage("/login/two-factor", challengeCookieFrom(again))).text()).toContain(
+    expect(alerts(await (await getPage("/login/two-factor", challengeCookieFrom(again))).text())).toContain(
       TWO_FACTOR_MESSAGES.locked,
     );
     expect((await secondStep(again, "abcde-fghij", { method: "recovery" })).status).toBe(429);
@@ -347,7 +350,7 @@ describe("the sign-in's second step", WAITS_FOR_A_STEP, () => {
       await passwordStep(user.email),
       totpCodeAt(other.totpSecret as Uint8Array, Date.now()),
     );
-    expect(await answer.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await answer.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     expect(await sessionsOf(user.id)).toBe(0);
   });
 
@@ -406,7 +409,7 @@ describe("recovery codes", WAITS_FOR_A_STEP, () => {
 
     const replay = await secondStep(await passwordStep(client.email), firstCode, { method: "recovery" });
     expect(replay.status).toBe(400);
-    expect(await replay.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await replay.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
 
     const typed = ` ${secondCode.toUpperCase().replace("-", " ")} `;
     expect((await secondStep(await passwordStep(client.email), typed, { method: "recovery" })).status).toBe(302);
@@ -436,15 +439,15 @@ describe("recovery codes", WAITS_FOR_A_STEP, () => {
       postForm("/account/two-factor", { intent: "regenerate", ...fields }, { cookie: client.cookie });
 
     const wrongPassword = await regenerate({ currentPassword: "not it", code: totpCodeAt(secret, Date.now()) });
-    expect(await wrongPassword.text()).toContain("Current password is incorrect");
+    expect(alerts(await wrongPassword.text())).toContain("Current password is incorrect");
     const wrongCode = await regenerate({ currentPassword: TEST_PASSWORD, code: "123456" });
-    expect(await wrongCode.text()).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(alerts(await wrongCode.text())).toContain(TWO_FACTOR_MESSAGES.invalidCode);
     expect(await countRows("recovery_codes", "user_id = ?", client.id)).toBe(10);
 
     const renewed = await regenerate({ currentPassword: TEST_PASSWORD, code: totpCodeAt(secret, Date.now()) });
     expect(renewed.status).toBe(200);
     const html = await renewed.text();
-    expect(html).toContain(TWO_FACTOR_MESSAGES.codesRegenerated);
+    expect(statuses(html)).toContain(TWO_FACTOR_MESSAGES.codesRegenerated);
     const fresh = recoveryCodesFrom(html);
     expect(fresh).toHaveLength(10);
     expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
@@ -466,16 +469,13 @@ describe("turning it off", WAITS_FOR_A_STEP, () => {
     const disable = (fields: Record<string, string>) =>
       postForm("/account/two-factor", { intent: "disable", ...fields }, { cookie: client.cookie });
 
-    expect(await (await disable({ currentPassword: "", code: "" })).text()).toContain(
-      TWO_FACTOR_MESSAGES.passwordRequired,
-    );
-    expect(await (await disable({ currentPassword: TEST_PASSWORD, code: "" })).text()).toContain(
-      TWO_FACTOR_MESSAGES.codePrompt,
-    );
-    expect(await (await disable({ currentPassword: "wrong", code: totpCodeAt(secret, Date.now()) })).text()).toContain(
+    const refusal = async (fields: Record<string, string>) => alerts(await (await disable(fields)).text());
+    expect(await refusal({ currentPassword: "", code: "" })).toContain(TWO_FACTOR_MESSAGES.passwordRequired);
+    expect(await refusal({ currentPassword: TEST_PASSWORD, code: "" })).toContain(TWO_FACTOR_MESSAGES.codePrompt);
+    expect(await refusal({ currentPassword: "wrong", code: totpCodeAt(secret, Date.now()) })).toContain(
       "Current password is incorrect",
     );
-    expect(await (await disable({ currentPassword: TEST_PASSWORD, code: "654321" })).text()).toContain(
+    expect(await refusal({ currentPassword: TEST_PASSWORD, code: "654321" })).toContain(
       TWO_FACTOR_MESSAGES.invalidCode,
     );
     expect((await twoFactorRow(client.id))?.confirmed_at).not.toBeNull();
@@ -483,7 +483,7 @@ describe("turning it off", WAITS_FOR_A_STEP, () => {
 
     const done = await disable({ currentPassword: TEST_PASSWORD, code: totpCodeAt(secret, Date.now()) });
     expect(done.status).toBe(200);
-    expect(await done.text()).toContain(TWO_FACTOR_MESSAGES.turnedOff);
+    expect(statuses(await done.text())).toContain(TWO_FACTOR_MESSAGES.turnedOff);
     expect(await twoFactorRow(client.id)).toBeNull();
     expect(await countRows("recovery_codes", "user_id = ?", client.id)).toBe(0);
     expect(await noticesOf(client.email, "two_factor_off")).toBe(1);
@@ -492,7 +492,7 @@ describe("turning it off", WAITS_FOR_A_STEP, () => {
     expect(notice.text).toContain("Signing in now needs only your password.");
     // Sent again, the same form finds nothing to turn off and queues nothing.
     const again = await disable({ currentPassword: TEST_PASSWORD, code: totpCodeAt(secret, Date.now()) });
-    expect(await again.text()).toContain(TWO_FACTOR_MESSAGES.notOn);
+    expect(alerts(await again.text())).toContain(TWO_FACTOR_MESSAGES.notOn);
     expect(await noticesOf(client.email, "two_factor_off")).toBe(1);
 
     expect((await passwordStep(client.email)).headers.get("Location")).toBe("/dashboard");
@@ -681,7 +681,7 @@ describe("admins must use two-factor", WAITS_FOR_A_STEP, () => {
     const cookie = cookieFrom(signedIn);
     expect((await getPage("/admin", cookie)).headers.get("Location")).toBe(TWO_FACTOR_SETUP_PATH);
     const page = await (await getPage(TWO_FACTOR_SETUP_PATH, cookie)).text();
-    expect(page).toContain(TWO_FACTOR_MESSAGES.adminMustSetUp);
+    expect(statuses(page)).toContain(TWO_FACTOR_MESSAGES.adminMustSetUp);
 
     await steadyStep(8_000);
     const { secret } = await enrolThroughPages(cookie, Date.now() - STEP);
@@ -697,7 +697,11 @@ describe("the dashboard's suggestion", WAITS_FOR_A_STEP, () => {
 
   it("shows until the client dismisses it, and never to a client who has it on", async () => {
     const client = await signedInClient();
-    expect(await (await getPage("/dashboard", client.cookie)).text()).toContain(SUGGESTION);
+    const suggestion = labelledTexts(
+      await (await getPage("/dashboard", client.cookie)).text(),
+      "Two-factor authentication",
+    );
+    expect(suggestion).toEqual([expect.stringContaining(SUGGESTION)]);
     const dismissed = await postForm(
       "/dashboard/two-factor-suggestion",
       { intent: "dismiss" },

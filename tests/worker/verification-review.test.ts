@@ -12,6 +12,8 @@ import {
   signedInAdmin,
   totpCode,
 } from "../support/fixtures";
+import { alerts, cardTitled, fieldLabel, statuses as successes, termValue } from "../support/places";
+import { tableRows } from "../support/tables";
 import { insertCase, submittedCase } from "../support/verification-fixtures";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
@@ -50,15 +52,17 @@ describe("the queue", () => {
     await insertCase(older.id, { submittedAt: base + 1_000, legalFirstName: "Older" });
     await insertCase(decided.id, { status: "rejected", legalFirstName: "Decided" });
     const html = await (await getPage("/admin/verifications", admin.cookie)).text();
-    expect(html.indexOf("Older Tester")).toBeGreaterThan(0);
-    expect(html.indexOf("Older Tester")).toBeLessThan(html.indexOf("Newer Tester"));
+    const queue = (page: string) => tableRows(page, "verification-queue").map((cells) => cells.join(" | "));
+    const rowOf = (page: string, name: string) => queue(page).findIndex((row) => row.includes(name));
+    expect(rowOf(html, "Older Tester")).not.toBe(-1);
+    expect(rowOf(html, "Older Tester")).toBeLessThan(rowOf(html, "Newer Tester"));
     expect(html).not.toContain("Decided Tester");
 
     const rejected = await (await getPage("/admin/verifications?status=rejected", admin.cookie)).text();
-    expect(rejected).toContain("Decided Tester");
+    expect(rowOf(rejected, "Decided Tester")).not.toBe(-1);
     expect(rejected).not.toContain("Older Tester");
     const bad = await (await getPage("/admin/verifications?status=bogus", admin.cookie)).text();
-    expect(bad).toContain(REVIEW_MESSAGES.statusFilter);
+    expect(alerts(bad)).toContain(REVIEW_MESSAGES.statusFilter);
 
     const awaiting = await countRows("verification_cases", "status = 'submitted' AND ended_at IS NULL");
     const desk = await (await getPage("/admin", admin.cookie)).text();
@@ -79,12 +83,14 @@ describe("the review page", () => {
     const client = await createUser({ firstName: "Rita" });
     const kase = await submittedCase(client.id, { legalFirstName: "Margarita" });
     const html = await (await getPage(`/admin/verifications/${kase.id}`, admin.cookie)).text();
-    expect(html).toContain("Margarita Tester");
+    expect(termValue(html, "Legal name")).toBe("Margarita Tester");
     expect(html).toContain(`<img src="/admin/documents/${kase.front.id}"`);
     expect(html).toContain(`href="/admin/documents/${kase.proof.id}"`);
-    expect(html).toContain(`Download ${DOCUMENT_KIND_LABELS.proof_of_address} (PDF)`);
-    expect(html).toContain("Deposits approved");
-    expect(html).toContain("Approve verification");
+    expect(cardTitled(html, DOCUMENT_KIND_LABELS.proof_of_address)).toContain(
+      `Download ${DOCUMENT_KIND_LABELS.proof_of_address} (PDF)`,
+    );
+    expect(termValue(html, "Deposits approved")).toMatch(/^\$[\d,]+\.\d{2}$/);
+    expect(cardTitled(html, "Approve")).toContain("Approve verification");
     // Showing the page is not a view of the files: only fetching a file is.
     expect(await viewsOf(kase.front.id)).toBe(0);
   });
@@ -108,7 +114,7 @@ describe("decisions", () => {
 
     const asked = await decide(kase.id, fields, staleCookie);
     expect(asked.status).toBe(401);
-    expect(await asked.text()).toContain(STEP_UP_MESSAGES.prompt);
+    expect(fieldLabel(await asked.text(), "stepUpCode")).toBe(STEP_UP_MESSAGES.prompt);
     expect((await caseRow(kase.id))?.status).toBe("submitted");
 
     const done = await decide(
@@ -117,7 +123,7 @@ describe("decisions", () => {
       staleCookie,
     );
     expect(done.status).toBe(200);
-    expect(await done.text()).toContain(REVIEW_MESSAGES.approved);
+    expect(successes(await done.text())).toContain(REVIEW_MESSAGES.approved);
     expect(await caseRow(kase.id)).toMatchObject({ status: "approved", reviewedBy: reviewer.id });
     expect(
       await countRows("audit_log", "action = 'verification.approve' AND target = ?", `verification:${kase.id}`),
@@ -135,12 +141,12 @@ describe("decisions", () => {
     const fields = { intent: "reject", submittedAt: String(kase.submittedAt) };
     const refused = await decide(kase.id, { ...fields, note: "  " });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain(REVIEW_MESSAGES.reasonRequired);
+    expect(alerts(await refused.text())).toContain(REVIEW_MESSAGES.reasonRequired);
     expect((await caseRow(kase.id))?.status).toBe("submitted");
     expect(await mailsTo(client.email)).toEqual([]);
 
     const done = await decide(kase.id, { ...fields, note: "The photo is blurred." });
-    expect(await done.text()).toContain(REVIEW_MESSAGES.rejected);
+    expect(successes(await done.text())).toContain(REVIEW_MESSAGES.rejected);
     expect(await caseRow(kase.id)).toMatchObject({ status: "rejected", reviewNote: "The photo is blurred." });
     expect(await mailsTo(client.email)).toEqual([
       expect.objectContaining({ decision: "rejected", note: "The photo is blurred." }),
@@ -162,19 +168,19 @@ describe("decisions", () => {
     const kase = await submittedCase(client.id);
     const fields = { intent: "request_info", submittedAt: String(kase.submittedAt) };
     const noDocument = await decide(kase.id, { ...fields, note: "Send a recent bill." });
-    expect(await noDocument.text()).toContain(REVIEW_MESSAGES.documentRequired);
+    expect(alerts(await noDocument.text())).toContain(REVIEW_MESSAGES.documentRequired);
     const noMessage = await decide(kase.id, { ...fields, documentKind: "proof_of_address" });
-    expect(await noMessage.text()).toContain(REVIEW_MESSAGES.messageRequired);
+    expect(alerts(await noMessage.text())).toContain(REVIEW_MESSAGES.messageRequired);
     const badDocument = await decide(kase.id, { ...fields, documentKind: "selfie", note: "x" });
-    expect(await badDocument.text()).toContain(REVIEW_MESSAGES.documentRequired);
+    expect(alerts(await badDocument.text())).toContain(REVIEW_MESSAGES.documentRequired);
     // The case is a passport's: it has no back to send again.
     const noSuchSide = await decide(kase.id, { ...fields, documentKind: "identity_back", note: "Send the back." });
     expect(noSuchSide.status).toBe(400);
-    expect(await noSuchSide.text()).toContain(REVIEW_MESSAGES.documentRequired);
+    expect(alerts(await noSuchSide.text())).toContain(REVIEW_MESSAGES.documentRequired);
     expect((await caseRow(kase.id))?.status).toBe("submitted");
 
     const done = await decide(kase.id, { ...fields, documentKind: "proof_of_address", note: "Send a recent bill." });
-    expect(await done.text()).toContain(REVIEW_MESSAGES.infoRequested);
+    expect(successes(await done.text())).toContain(REVIEW_MESSAGES.infoRequested);
     expect(await caseRow(kase.id)).toMatchObject({ status: "more_info_needed", documentKind: "proof_of_address" });
     expect(await mailsTo(client.email)).toEqual([
       expect.objectContaining({ decision: "more_info_needed", documentKind: "proof_of_address" }),
@@ -201,7 +207,7 @@ describe("decisions", () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(4);
     for (const reply of replies)
-      if (reply.status === 409) expect(await reply.text()).toContain(REVIEW_MESSAGES.alreadyDecided);
+      if (reply.status === 409) expect(alerts(await reply.text())).toContain(REVIEW_MESSAGES.alreadyDecided);
     expect(
       await countRows(
         "audit_log",

@@ -15,7 +15,7 @@ export function AccountCard({ account }: { account: DashboardAccount }) {
   const active = account.status === "active";
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
-      <p className="text-xl font-semibold">
+      <p className="text-xl font-semibold" data-testid="greeting">
         {account.firstVisit ? "Welcome" : "Welcome back"}, {account.firstName}
       </p>
       {/* The Account ID column is as wide as the ID, so it never breaks inside it; the e-mail takes the rest. */}
