@@ -118,7 +118,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** One banner for both forms: cleared when either is submitted, success hidden again after 3 s. */
 function useBanner(result: IntentReply | undefined) {
   const navigation = useNavigation();
-  const [shown, setShown] = useState<IntentReply | null>(null);
+  // Shown from the first render, so the page the server sends (and a browser without JavaScript) carries it too.
+  const [shown, setShown] = useState<IntentReply | null>(result ?? null);
   useEffect(() => {
     if (!result) return;
     setShown(result);

@@ -53,8 +53,9 @@ const COLUMNS_WITHOUT_ACTIONS = COLUMNS.slice(0, -1);
 
 /** A reply of one intent, shown until its timer runs out: 3 s for a success, 5 s for an error. */
 function useTimedMessage(reply: IntentReply | undefined, intent: string) {
-  const [shown, setShown] = useState<IntentReply | null>(null);
   const relevant = reply?.intent === intent ? reply : undefined;
+  // Shown from the first render, so the page the server sends (and a browser without JavaScript) carries it too.
+  const [shown, setShown] = useState<IntentReply | null>(relevant ?? null);
   const stamp = relevant?.at;
   // biome-ignore lint/correctness/useExhaustiveDependencies: one timer per reply, identified by its stamp
   useEffect(() => {
