@@ -146,3 +146,6 @@ export function buttonTexts(html: string): string[] {
 export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
+
+/** What the page says to refuse a form: its error banners and its fields' errors. */
+export const refusals = (html: string): string[] => [...alerts(html), ...fieldErrors(html)];

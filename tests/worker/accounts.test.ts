@@ -21,7 +21,7 @@ import {
   TEST_PASSWORD,
   totpCode,
 } from "../support/fixtures";
-import { alerts, cardTitled, fieldErrors, statuses, testIdText } from "../support/places";
+import { alerts, cardTitled, fieldErrors, refusals, statuses, testIdText } from "../support/places";
 import { secondStep } from "../support/two-factor";
 
 // Mixed case on purpose: the address is stored lower-cased.
@@ -457,7 +457,7 @@ describe("account settings", () => {
       { intent: "profile", firstName: "Robin", lastName: "Quinn", phoneNumber: "+1 555 0199" },
       { cookie },
     );
-    expect(await response.text()).toContain(MESSAGES.profileUpdated);
+    expect(statuses(await response.text())).toContain(MESSAGES.profileUpdated);
     expect(
       await env.DB.prepare("SELECT first_name, last_name, phone_number FROM profiles WHERE user_id = ?")
         .bind(client.id)
@@ -469,7 +469,7 @@ describe("account settings", () => {
       { intent: "profile", firstName: " ", lastName: "Q", phoneNumber: "" },
       { cookie },
     );
-    expect(await blank.text()).toContain(MESSAGES.namesRequired);
+    expect(refusals(await blank.text())).toContain(MESSAGES.namesRequired);
   });
 
   it("keeps the phone by registration's rule: required, and a phone number, never cleared or replaced by any text", async () => {
@@ -479,7 +479,9 @@ describe("account settings", () => {
       env.DB.prepare("SELECT phone_number FROM profiles WHERE user_id = ?").bind(client.id).first("phone_number");
     const update = (fields: Record<string, string>) =>
       postForm("/account", { intent: "profile", firstName: "Robin", lastName: "Quinn", ...fields }, { cookie });
-    expect(await (await update({ phoneNumber: "+44 (20) 7946-0000" })).text()).toContain(MESSAGES.profileUpdated);
+    expect(statuses(await (await update({ phoneNumber: "+44 (20) 7946-0000" })).text())).toContain(
+      MESSAGES.profileUpdated,
+    );
     for (const [fields, message] of [
       [{}, MESSAGES.phoneRequired],
       [{ phoneNumber: "   " }, MESSAGES.phoneRequired],
@@ -490,7 +492,7 @@ describe("account settings", () => {
     ] as const) {
       const response = await update(fields);
       expect(response.status, JSON.stringify(fields)).toBe(400);
-      expect(await response.text()).toContain(message);
+      expect(refusals(await response.text())).toContain(message);
       expect(await stored()).toBe("+44 (20) 7946-0000");
     }
   });
@@ -503,17 +505,21 @@ describe("account settings", () => {
       postForm("/account", { intent: "password", ...fields }, { cookie: current });
 
     expect(
-      await (
-        await change({ currentPassword: TEST_PASSWORD, newPassword: "abcdef1", confirmPassword: "abcdef2" })
-      ).text(),
+      refusals(
+        await (
+          await change({ currentPassword: TEST_PASSWORD, newPassword: "abcdef1", confirmPassword: "abcdef2" })
+        ).text(),
+      ),
     ).toContain(MESSAGES.newPasswordsDoNotMatch);
     expect(
-      await (await change({ currentPassword: "nope", newPassword: "abcdef1", confirmPassword: "abcdef1" })).text(),
+      refusals(
+        await (await change({ currentPassword: "nope", newPassword: "abcdef1", confirmPassword: "abcdef1" })).text(),
+      ),
     ).toContain(MESSAGES.currentPasswordWrong);
     expect(await countRows("sessions", "user_id = ?", client.id)).toBe(2);
 
     const done = await change({ currentPassword: TEST_PASSWORD, newPassword: "abcdef1", confirmPassword: "abcdef1" });
-    expect(await done.text()).toContain(MESSAGES.passwordUpdated);
+    expect(statuses(await done.text())).toContain(MESSAGES.passwordUpdated);
     expect((await getPage("/account", current)).status).toBe(200);
     expect((await getPage("/account", other)).status).toBe(302);
     expect((await postForm("/login", { email: client.email, password: "abcdef1" })).status).toBe(302);
@@ -534,7 +540,7 @@ describe("account settings", () => {
       { intent: "password", currentPassword: TEST_PASSWORD, newPassword: "abcdef1", confirmPassword: "abcdef1" },
       { cookie: current },
     );
-    expect(await changed.text()).toContain(MESSAGES.passwordUpdated);
+    expect(statuses(await changed.text())).toContain(MESSAGES.passwordUpdated);
 
     const stale = await postForm("/reset-password", { token, password: "taken-over", confirmPassword: "taken-over" });
     expect(stale.status).toBe(410);

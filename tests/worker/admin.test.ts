@@ -503,7 +503,7 @@ describe("deleting a client's data", () => {
       await insertTransaction(client.id, { amountCents: 1_000 }),
     ];
     const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
-    expect(await response.text()).toContain(ADMIN_MESSAGES.deleted);
+    expect(statuses(await response.text())).toContain(ADMIN_MESSAGES.deleted);
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("profiles", "user_id = ?", client.id)).toBe(0);
     expect(await countRows("transactions_archive", `id IN (${ids.join(",")})`)).toBe(2);
