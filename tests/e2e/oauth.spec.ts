@@ -99,6 +99,8 @@ test("an existing client links GitHub only after signing in with the password, t
 
   // And the password still signs in.
   await page.getByRole("button", { name: "Sign Out" }).click();
+  // Signed out first: a sign-in started while the sign-out still navigates can land back on the landing page.
+  await expect(page).toHaveURL(/\/$/);
   await signIn(page, email, "link-pass-1");
   await expect(page).toHaveURL(/\/dashboard$/);
 });
