@@ -89,13 +89,16 @@ export function actsOf<Extra extends object = object>(context: ActContext, actor
           run: (reply: Replies<Extra>, before: Before, granted: Granted) => Promise<Answer> | Answer;
         }),
   ) {
+    // A bare body is an act with nothing to check first.
+    const { run, ...rest } =
+      typeof steps === "function"
+        ? { run: (reply: Replies<Extra>, _before: Before, granted: Granted) => steps(reply, granted) }
+        : steps;
     return async (reply: Replies<Extra>) => {
-      const { run, ...rest } = typeof steps === "function" ? { run: steps } : steps;
       const outcome = await runAct<Before, Answer>(context, actor, name, {
         ...rest,
         form,
-        run: (before, granted) =>
-          typeof steps === "function" ? steps(reply, granted) : (run as typeof steps.run)(reply, before, granted),
+        run: (before, granted) => run(reply, before, granted),
       });
       return "refused" in outcome ? reply.refused(outcome.refused as Refusal) : outcome.answer;
     };
