@@ -19,6 +19,7 @@ import {
   totpCode,
 } from "../support/fixtures";
 import { personWithPasskey, sessionsOf, verifyWithPasskey } from "../support/passkeys";
+import { shownToast } from "../support/places";
 import { steadyStep } from "../support/two-factor";
 
 /**
@@ -84,7 +85,7 @@ class Browser {
     });
   }
 
-  /** Follows one redirect and returns the page's HTML (the flash toast's text is in the root loader's data). */
+  /** Follows one redirect and returns the page's HTML (its flash toast: `shownToast`). */
   async follow(response: Response) {
     const location = response.headers.get("Location");
     if (!location) throw new Error(`expected a redirect, got ${response.status}`);
@@ -413,7 +414,10 @@ describe("Google", () => {
     const replay = await again.post("/register/complete", completion({ username: "ada2" }));
     // The page itself is gone: back to /register, with the message.
     expect(replay.headers.get("Location")).toBe("/register");
-    expect((await again.follow(replay)).html).toContain(OAUTH_MESSAGES.profileExpired);
+    expect(await shownToast((await again.follow(replay)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.profileExpired,
+    });
     expect(await countRows("users", "email = ?", email)).toBe(1);
   });
 
@@ -559,7 +563,7 @@ describe("Google", () => {
       expect(browser.cookies.has("session")).toBe(false);
       expect(browser.cookies.has("oauth-state")).toBe(false);
       const { html } = await browser.follow(response);
-      expect(html).toContain(message);
+      expect(await shownToast(html)).toEqual({ type: "error", text: message });
       expect(await accountCounts()).toEqual(before);
     };
 
@@ -727,7 +731,10 @@ describe("GitHub", () => {
     fakeProviders({}, { [GITHUB_TOKEN_URL]: () => Response.json({ error: "bad_verification_code" }) });
     const browser = new Browser();
     const failed = await signInRound(browser, "github");
-    expect((await browser.follow(failed)).html).toContain(OAUTH_MESSAGES.providerError("GitHub"));
+    expect(await shownToast((await browser.follow(failed)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.providerError("GitHub"),
+    });
     vi.restoreAllMocks();
 
     fakeProviders({
@@ -741,7 +748,10 @@ describe("GitHub", () => {
       },
     });
     const unverified = await signInRound(browser, "github");
-    expect((await browser.follow(unverified)).html).toContain(OAUTH_MESSAGES.unverifiedEmail("GitHub"));
+    expect(await shownToast((await browser.follow(unverified)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.unverifiedEmail("GitHub"),
+    });
     expect(await accountCounts()).toEqual(before);
   });
 });
@@ -881,7 +891,10 @@ describe("Link on Account Settings (signed in)", () => {
     // Once more: it is linked already, and nothing more happens.
     const again = await signInRound(browser, "github");
     expect(again.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(again)).html).toContain(OAUTH_MESSAGES.alreadyLinked("GitHub"));
+    expect(await shownToast((await browser.follow(again)).html)).toEqual({
+      type: "info",
+      text: OAUTH_MESSAGES.alreadyLinked("GitHub"),
+    });
     expect(await notices(user.email, "provider_linked")).toBe(1);
   });
 
@@ -892,7 +905,10 @@ describe("Link on Account Settings (signed in)", () => {
     fakeProviders({});
     const response = await signInRound(browser, "google", { error: "access_denied", code: "" });
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.providerError("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.providerError("Google"),
+    });
     expect(await countRows("oauth_pending", "email = ?", user.email)).toBe(0);
   });
 
@@ -908,14 +924,20 @@ describe("Link on Account Settings (signed in)", () => {
     });
     let response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.linkWrongAccount("GitHub"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.linkWrongAccount("GitHub"),
+    });
     vi.restoreAllMocks();
 
     fakeProviders({
       github: { id: 4242011, name: "V", emails: [{ email: user.email, primary: true, verified: true }] },
     });
     response = await signInRound(browser, "github");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.linkedElsewhere("GitHub"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.linkedElsewhere("GitHub"),
+    });
     vi.restoreAllMocks();
 
     const admin = await createUser({ role: "admin", email: newEmail("admin-viewer") });
@@ -925,7 +947,10 @@ describe("Link on Account Settings (signed in)", () => {
       github: { id: 4242013, name: "A", emails: [{ email: admin.email, primary: true, verified: true }] },
     });
     response = await signInRound(adminBrowser, "github");
-    expect((await adminBrowser.follow(response)).html).toContain(OAUTH_MESSAGES.adminRefused);
+    expect(await shownToast((await adminBrowser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.adminRefused,
+    });
     const adminAccount = await (await adminBrowser.get("/account")).text();
     expect(adminAccount).not.toContain('href="/auth/github"');
 
@@ -949,12 +974,18 @@ describe("unlink", () => {
     expect(await (await browser.get("/account")).text()).toContain("Unlink <!-- -->Google");
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.unlinked("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "success",
+      text: OAUTH_MESSAGES.unlinked("Google"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(0);
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
 
     const again = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(again)).html).toContain(OAUTH_MESSAGES.notLinked("Google"));
+    expect(await shownToast((await browser.follow(again)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.notLinked("Google"),
+    });
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
   });
 
@@ -963,7 +994,10 @@ describe("unlink", () => {
     const account = await (await browser.get("/account")).text();
     expect(account).not.toContain("Unlink <!-- -->Google");
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.lastWayIn("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.lastWayIn("Google"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     expect(await notices(user.email, "provider_unlinked")).toBe(0);
   });
@@ -973,7 +1007,10 @@ describe("unlink", () => {
     await browser.post("/account/providers", { provider: "google", intent: "unlink" });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     const last = await browser.post("/account/providers", { provider: "github", intent: "unlink" });
-    expect((await browser.follow(last)).html).toContain(OAUTH_MESSAGES.lastWayIn("GitHub"));
+    expect(await shownToast((await browser.follow(last)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.lastWayIn("GitHub"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
   });
@@ -992,7 +1029,10 @@ describe("unlink", () => {
     const { user: other } = await signedIn({ password: true, providers: ["google"] });
     const { browser } = await signedIn({ password: true, providers: [] });
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.notLinked("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.notLinked("Google"),
+    });
     const signedOut = await new Browser().post("/account/providers", { provider: "google", intent: "unlink" });
     expect(signedOut.headers.get("Location")).toMatch(/^\/login/);
     expect(await countRows("oauth_accounts", "user_id = ?", other.id)).toBe(1);
