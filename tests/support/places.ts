@@ -4,7 +4,8 @@
  * on the page (a navigation label, the data a page hydrates from, an earlier toast) cannot make it pass.
  * Regular expressions over the server's HTML, as tests/support/tables.ts reads tables.
  */
-import { textOf } from "./tables";
+import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
+import { decodeEntities, textOf } from "./tables";
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
@@ -145,6 +146,66 @@ export function buttonTexts(html: string): string[] {
 /** The text of every link (`<a>`) of the page, in page order. */
 export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
+}
+
+/** Where the first link reading `text` goes (its `href`, entities decoded); null when no link reads so. */
+export function linkHref(html: string, text: string): string | null {
+  for (const match of html.matchAll(/<a[\s>]/g)) {
+    const link = elementAt(html, match.index);
+    if (readText(link) !== text) continue;
+    const href = /^<a\s[^>]*?\bhref="([^"]*)"/.exec(link)?.[1];
+    return href === undefined ? null : decodeEntities(href);
+  }
+  return null;
+}
+
+/**
+ * The value the form control named `name` is filled with as the page arrives (its `value` attribute, entities
+ * decoded: what a field's `defaultValue` renders to); null when the page has no such control or it has no value.
+ */
+export function fieldValue(html: string, name: string): string | null {
+  const control = new RegExp(`<input\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  const value = control && /\svalue="([^"]*)"/.exec(control)?.[1];
+  return typeof value === "string" ? decodeEntities(value) : null;
+}
+
+/**
+ * The data the page hydrates from, decoded as the browser decodes it: the chunks React Router's server wrote into
+ * `window.__reactRouterContext.streamController.enqueue(…)` scripts, in page order, read by React Router's own
+ * turbo-stream decoder. `{ loaderData, actionData, errors }`, keyed by route id.
+ */
+export async function hydrationData(
+  html: string,
+): Promise<{ loaderData?: Record<string, unknown>; actionData?: Record<string, unknown> | null }> {
+  const chunks = [
+    ...html.matchAll(
+      /<script\b[^>]*>window\.__reactRouterContext\.streamController\.enqueue\(("(?:[^"\\]|\\.)*")\);<\/script>/g,
+    ),
+  ].map(([, literal = '""']) => JSON.parse(literal) as string);
+  const body = new ReadableStream<string>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  }).pipeThrough(new TextEncoderStream());
+  const decoded = await decodeViaTurboStream(body, globalThis);
+  await decoded.done;
+  return (decoded.value ?? {}) as Awaited<ReturnType<typeof hydrationData>>;
+}
+
+/**
+ * The flash toast this page shows, as its kind and the words a person reads (the title, if any, then the
+ * description); null when it shows none. The toast is only ever rendered on the client: the server's HTML holds
+ * an empty toaster, and app/components/toasts.tsx hands the root loader's `toast` to sonner after hydration. So
+ * the place the page shows it from is the root route's entry in the hydration data, read here decoded, not a
+ * text found anywhere in the page.
+ */
+export async function shownToast(html: string): Promise<{ type: string; text: string } | null> {
+  const root = (await hydrationData(html)).loaderData?.root as
+    | { toast?: { type: string; title?: string; description: string } | null }
+    | undefined;
+  const toast = root?.toast;
+  return toast ? { type: toast.type, text: [toast.title, toast.description].filter(Boolean).join(" ") } : null;
 }
 
 /** What the page says to refuse a form: its error banners and its fields' errors. */

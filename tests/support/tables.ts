@@ -4,12 +4,13 @@
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'" };
 
+/** The entities React writes (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#x27;`) back to their characters. */
+export const decodeEntities = (markup: string) =>
+  markup.replace(/&(amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity] ?? entity);
+
 /** Markup to the text a person reads: tags dropped, entities decoded, React's text markers gone. */
 export function textOf(html: string): string {
-  return html
-    .replaceAll("<!-- -->", "")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity] ?? entity)
+  return decodeEntities(html.replaceAll("<!-- -->", "").replace(/<[^>]*>/g, ""))
     .replace(/\s+/g, " ")
     .trim();
 }

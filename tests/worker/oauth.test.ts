@@ -19,6 +19,18 @@ import {
   totpCode,
 } from "../support/fixtures";
 import { personWithPasskey, sessionsOf, verifyWithPasskey } from "../support/passkeys";
+import {
+  alerts,
+  buttonTexts,
+  cardTitled,
+  fieldError,
+  fieldValue,
+  heading,
+  linkHref,
+  shownToast,
+  statuses,
+  testIdText,
+} from "../support/places";
 import { steadyStep } from "../support/two-factor";
 
 /**
@@ -84,7 +96,7 @@ class Browser {
     });
   }
 
-  /** Follows one redirect and returns the page's HTML (the flash toast's text is in the root loader's data). */
+  /** Follows one redirect and returns the page's HTML (its flash toast: `shownToast`). */
   async follow(response: Response) {
     const location = response.headers.get("Location");
     if (!location) throw new Error(`expected a redirect, got ${response.status}`);
@@ -252,14 +264,13 @@ describe("the buttons", () => {
     expect(await none.text()).not.toContain("Continue with");
     for (const path of ["/login", "/register"]) {
       const html = await (await new Browser().get(path)).text();
-      expect(html).toContain('href="/auth/google"');
-      expect(html).toContain("Continue with <!-- -->Google");
-      expect(html).toContain('href="/auth/github"');
+      expect(linkHref(html, "Continue with Google")).toBe("/auth/google");
+      expect(linkHref(html, "Continue with GitHub")).toBe("/auth/github");
     }
     const githubOnly = new Browser({ ...withProviders, GOOGLE_CLIENT_SECRET: "" } as typeof env);
     const html = await (await githubOnly.get("/login")).text();
     expect(html).not.toContain('href="/auth/google"');
-    expect(html).toContain('href="/auth/github"');
+    expect(linkHref(html, "Continue with GitHub")).toBe("/auth/github");
     expect((await githubOnly.get("/auth/google")).status).toBe(404);
     expect((await new Browser().get("/auth/facebook")).status).toBe(404);
   });
@@ -270,9 +281,10 @@ describe("the buttons", () => {
       const response = await none.get(path);
       expect(response.status).toBe(404);
       const html = await response.text();
-      expect(html).toContain("Page not found");
+      expect(heading(html)).toBe("Page not found");
       expect(html).toMatch(/<title>[^<]+<\/title>/);
-      expect(html).toContain('href="/login"');
+      // The site's own shell, its header's way to sign in included.
+      expect(linkHref(html, "Sign In")).toBe("/login");
     }
   });
 });
@@ -359,17 +371,17 @@ describe("Google", () => {
     expect(exchange?.form?.get("redirect_uri")).toBe(`${ORIGIN}/auth/google/callback`);
 
     const page = await (await browser.get("/register/complete")).text();
-    expect(page).toContain("Complete your profile");
-    expect(page).toContain(email);
-    expect(page).toContain('value="Ada"');
-    expect(page).toContain('value="Lovelace"');
+    expect(heading(page)).toBe("Complete your profile");
+    expect(cardTitled(page, "Complete your profile")).toContain(`You signed in with Google as ${email}.`);
+    expect(fieldValue(page, "firstName")).toBe("Ada");
+    expect(fieldValue(page, "lastName")).toBe("Lovelace");
 
     // The registration's own checks and messages, nothing written on a refusal.
     const refused = await browser.post("/register/complete", completion({ username: "" }));
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain(MESSAGES.usernameRequired);
+    expect(fieldError(await refused.text(), "username")).toBe(MESSAGES.usernameRequired);
     const noTerms = await browser.post("/register/complete", completion({ terms: "" }));
-    expect(await noTerms.text()).toContain(MESSAGES.termsRequired);
+    expect(fieldError(await noTerms.text(), "terms")).toBe(MESSAGES.termsRequired);
     expect(await countRows("users", "email = ?", email)).toBe(0);
 
     const held = browser.cookies.get("oauth-pending") ?? "";
@@ -401,10 +413,10 @@ describe("Google", () => {
 
     const dashboard = await browser.get("/dashboard");
     expect(dashboard.status).toBe(200);
-    expect(await dashboard.text()).toContain("Welcome<!-- -->, <!-- -->Ada");
+    expect(testIdText(await dashboard.text(), "greeting")).toBe("Welcome, Ada");
     // No password to change: Account Settings says how to add one instead of asking for the current one.
     const account = await (await browser.get("/account")).text();
-    expect(account).toContain("Your account has no password yet");
+    expect(cardTitled(account, "Password")).toContain("Your account has no password yet");
     expect(account).not.toContain("Current Password");
 
     // The same completed sign-up again: it is spent.
@@ -413,7 +425,10 @@ describe("Google", () => {
     const replay = await again.post("/register/complete", completion({ username: "ada2" }));
     // The page itself is gone: back to /register, with the message.
     expect(replay.headers.get("Location")).toBe("/register");
-    expect((await again.follow(replay)).html).toContain(OAUTH_MESSAGES.profileExpired);
+    expect(await shownToast((await again.follow(replay)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.profileExpired,
+    });
     expect(await countRows("users", "email = ?", email)).toBe(1);
   });
 
@@ -468,8 +483,8 @@ describe("Google", () => {
     expect(unknown.status).toBe(401);
     expect(withoutPassword.status).toBe(401);
     // The same refusal for both; that their times match too is `npm run bench`'s to show (docs/decisions/0059).
-    expect(unknown.text).toContain(MESSAGES.invalidCredentials);
-    expect(withoutPassword.text).toContain(MESSAGES.invalidCredentials);
+    expect(alerts(unknown.text)).toContain(MESSAGES.invalidCredentials);
+    expect(alerts(withoutPassword.text)).toContain(MESSAGES.invalidCredentials);
   });
 
   it("signs a linked person in, recording the sign-in with Google as its method", async () => {
@@ -559,7 +574,7 @@ describe("Google", () => {
       expect(browser.cookies.has("session")).toBe(false);
       expect(browser.cookies.has("oauth-state")).toBe(false);
       const { html } = await browser.follow(response);
-      expect(html).toContain(message);
+      expect(await shownToast(html)).toEqual({ type: "error", text: message });
       expect(await accountCounts()).toEqual(before);
     };
 
@@ -679,9 +694,9 @@ describe("GitHub", () => {
     const response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/register/complete");
     const page = await (await browser.get("/register/complete")).text();
-    expect(page).toContain(email);
-    expect(page).toContain('value="Grace"');
-    expect(page).toContain('value="Brewster Hopper"');
+    expect(cardTitled(page, "Complete your profile")).toContain(`You signed in with GitHub as ${email}.`);
+    expect(fieldValue(page, "firstName")).toBe("Grace");
+    expect(fieldValue(page, "lastName")).toBe("Brewster Hopper");
 
     const exchange = calls.find((call) => call.url === GITHUB_TOKEN_URL);
     expect(exchange?.headers.get("Authorization")).toBe(
@@ -727,7 +742,10 @@ describe("GitHub", () => {
     fakeProviders({}, { [GITHUB_TOKEN_URL]: () => Response.json({ error: "bad_verification_code" }) });
     const browser = new Browser();
     const failed = await signInRound(browser, "github");
-    expect((await browser.follow(failed)).html).toContain(OAUTH_MESSAGES.providerError("GitHub"));
+    expect(await shownToast((await browser.follow(failed)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.providerError("GitHub"),
+    });
     vi.restoreAllMocks();
 
     fakeProviders({
@@ -741,7 +759,10 @@ describe("GitHub", () => {
       },
     });
     const unverified = await signInRound(browser, "github");
-    expect((await browser.follow(unverified)).html).toContain(OAUTH_MESSAGES.unverifiedEmail("GitHub"));
+    expect(await shownToast((await browser.follow(unverified)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.unverifiedEmail("GitHub"),
+    });
     expect(await accountCounts()).toEqual(before);
   });
 });
@@ -764,7 +785,7 @@ describe("an e-mail that already has an account", () => {
     expect(await countRows("oauth_accounts", "user_id = ?", owner.id)).toBe(0);
     expect(await countRows("oauth_pending", "email = ? AND purpose = 'link'", owner.email)).toBe(1);
     const login = await (await browser.get("/login?redirectTo=%2Faccount%2Flink")).text();
-    expect(login).toContain(OAUTH_MESSAGES.linkRequired("Google"));
+    expect(statuses(login)).toContain(OAUTH_MESSAGES.linkRequired("Google"));
   });
 
   it("is refused without proof: signed out, or signed in to another account", async () => {
@@ -775,11 +796,11 @@ describe("an e-mail that already has an account", () => {
     const someoneElse = await createUser({ email: newEmail("someone") });
     await signInAs(browser, someoneElse.id);
     const page = await (await browser.get("/account/link")).text();
-    expect(page).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
+    expect(alerts(page)).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
     expect(page).not.toContain("Link <!-- -->Google");
     const refused = await browser.post("/account/link", { intent: "link" });
     expect(refused.status).toBe(409);
-    expect(await refused.text()).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
+    expect(alerts(await refused.text())).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
     expect(await countRows("oauth_accounts", "user_id IN (?, ?)", owner.id, someoneElse.id)).toBe(0);
     expect(await notices(someoneElse.email, "provider_linked")).toBe(0);
     expect(await notices(owner.email, "provider_linked")).toBe(0);
@@ -790,7 +811,7 @@ describe("an e-mail that already has an account", () => {
     const elsewhere = new Browser();
     await signInAs(elsewhere, owner.id);
     const refused = await elsewhere.post("/account/link", { intent: "link" });
-    expect(await refused.text()).toContain(OAUTH_MESSAGES.linkExpired);
+    expect(alerts(await refused.text())).toContain(OAUTH_MESSAGES.linkExpired);
     expect(await countRows("oauth_accounts", "user_id = ?", owner.id)).toBe(0);
   });
 
@@ -801,7 +822,7 @@ describe("an e-mail that already has an account", () => {
       .run();
     await browser.post("/login", { email: owner.email, password: TEST_PASSWORD, redirectTo: "/account/link" });
     const refused = await browser.post("/account/link", { intent: "link" });
-    expect(await refused.text()).toContain(OAUTH_MESSAGES.linkExpired);
+    expect(alerts(await refused.text())).toContain(OAUTH_MESSAGES.linkExpired);
     expect(await countRows("oauth_accounts", "user_id = ?", owner.id)).toBe(0);
     expect(OAUTH_PENDING_TTL_MS).toBe(15 * 60 * 1000);
   });
@@ -815,8 +836,10 @@ describe("an e-mail that already has an account", () => {
     });
     expect(signedIn.headers.get("Location")).toBe("/account/link");
     const page = await (await browser.get("/account/link")).text();
-    expect(page).toContain(owner.email);
-    expect(page).toContain("Link <!-- -->Google");
+    expect(cardTitled(page, "Link a sign-in provider")).toContain(
+      `Link the Google account ${owner.email} to your account?`,
+    );
+    expect(buttonTexts(page)).toContain("Link Google");
     // Nothing is linked by looking at the page.
     expect(await countRows("oauth_accounts", "user_id = ?", owner.id)).toBe(0);
 
@@ -828,8 +851,7 @@ describe("an e-mail that already has an account", () => {
     expect(await countRows("oauth_pending", "email = ?", owner.email)).toBe(0);
     expect(await notices(owner.email, "provider_linked")).toBe(1);
     const account = await (await browser.get("/account")).text();
-    expect(account).toContain("Sign-in providers");
-    expect(account).toContain(`Linked as ${owner.email}`);
+    expect(cardTitled(account, "Sign-in providers")).toContain(`Google Linked as ${owner.email} since`);
 
     // Confirming again does nothing more.
     const again = await browser.post("/account/link", { intent: "link" });
@@ -870,7 +892,8 @@ describe("Link on Account Settings (signed in)", () => {
     const browser = new Browser();
     await signInAs(browser, user.id);
     const account = await (await browser.get("/account")).text();
-    expect(account).toContain('href="/auth/github"');
+    expect(cardTitled(account, "Sign-in providers")).toContain("GitHub Not linked Link your GitHub account");
+    expect(linkHref(account, "Link your GitHub account")).toBe("/auth/github");
     const response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/account/link");
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(0);
@@ -881,7 +904,10 @@ describe("Link on Account Settings (signed in)", () => {
     // Once more: it is linked already, and nothing more happens.
     const again = await signInRound(browser, "github");
     expect(again.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(again)).html).toContain(OAUTH_MESSAGES.alreadyLinked("GitHub"));
+    expect(await shownToast((await browser.follow(again)).html)).toEqual({
+      type: "info",
+      text: OAUTH_MESSAGES.alreadyLinked("GitHub"),
+    });
     expect(await notices(user.email, "provider_linked")).toBe(1);
   });
 
@@ -892,7 +918,10 @@ describe("Link on Account Settings (signed in)", () => {
     fakeProviders({});
     const response = await signInRound(browser, "google", { error: "access_denied", code: "" });
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.providerError("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.providerError("Google"),
+    });
     expect(await countRows("oauth_pending", "email = ?", user.email)).toBe(0);
   });
 
@@ -908,14 +937,20 @@ describe("Link on Account Settings (signed in)", () => {
     });
     let response = await signInRound(browser, "github");
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.linkWrongAccount("GitHub"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.linkWrongAccount("GitHub"),
+    });
     vi.restoreAllMocks();
 
     fakeProviders({
       github: { id: 4242011, name: "V", emails: [{ email: user.email, primary: true, verified: true }] },
     });
     response = await signInRound(browser, "github");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.linkedElsewhere("GitHub"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.linkedElsewhere("GitHub"),
+    });
     vi.restoreAllMocks();
 
     const admin = await createUser({ role: "admin", email: newEmail("admin-viewer") });
@@ -925,7 +960,10 @@ describe("Link on Account Settings (signed in)", () => {
       github: { id: 4242013, name: "A", emails: [{ email: admin.email, primary: true, verified: true }] },
     });
     response = await signInRound(adminBrowser, "github");
-    expect((await adminBrowser.follow(response)).html).toContain(OAUTH_MESSAGES.adminRefused);
+    expect(await shownToast((await adminBrowser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.adminRefused,
+    });
     const adminAccount = await (await adminBrowser.get("/account")).text();
     expect(adminAccount).not.toContain('href="/auth/github"');
 
@@ -946,15 +984,21 @@ describe("unlink", () => {
 
   it("unlinks while the password remains, with one provider_unlinked notice", async () => {
     const { user, browser } = await signedIn({ password: true, providers: ["google"] });
-    expect(await (await browser.get("/account")).text()).toContain("Unlink <!-- -->Google");
+    expect(buttonTexts(await (await browser.get("/account")).text())).toContain("Unlink Google");
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.unlinked("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "success",
+      text: OAUTH_MESSAGES.unlinked("Google"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(0);
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
 
     const again = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(again)).html).toContain(OAUTH_MESSAGES.notLinked("Google"));
+    expect(await shownToast((await browser.follow(again)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.notLinked("Google"),
+    });
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
   });
 
@@ -963,7 +1007,10 @@ describe("unlink", () => {
     const account = await (await browser.get("/account")).text();
     expect(account).not.toContain("Unlink <!-- -->Google");
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.lastWayIn("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.lastWayIn("Google"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     expect(await notices(user.email, "provider_unlinked")).toBe(0);
   });
@@ -973,7 +1020,10 @@ describe("unlink", () => {
     await browser.post("/account/providers", { provider: "google", intent: "unlink" });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     const last = await browser.post("/account/providers", { provider: "github", intent: "unlink" });
-    expect((await browser.follow(last)).html).toContain(OAUTH_MESSAGES.lastWayIn("GitHub"));
+    expect(await shownToast((await browser.follow(last)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.lastWayIn("GitHub"),
+    });
     expect(await countRows("oauth_accounts", "user_id = ?", user.id)).toBe(1);
     expect(await notices(user.email, "provider_unlinked")).toBe(1);
   });
@@ -992,7 +1042,10 @@ describe("unlink", () => {
     const { user: other } = await signedIn({ password: true, providers: ["google"] });
     const { browser } = await signedIn({ password: true, providers: [] });
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
-    expect((await browser.follow(response)).html).toContain(OAUTH_MESSAGES.notLinked("Google"));
+    expect(await shownToast((await browser.follow(response)).html)).toEqual({
+      type: "error",
+      text: OAUTH_MESSAGES.notLinked("Google"),
+    });
     const signedOut = await new Browser().post("/account/providers", { provider: "google", intent: "unlink" });
     expect(signedOut.headers.get("Location")).toMatch(/^\/login/);
     expect(await countRows("oauth_accounts", "user_id = ?", other.id)).toBe(1);
