@@ -125,3 +125,12 @@ export const NOTIFICATION_KINDS = [
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const MAIL_CATEGORIES = ["requests", "entries", "verification"] as const;
 export type MailCategory = (typeof MAIL_CATEGORIES)[number];
+
+/** The chains the deposit watcher reads, and what it credits from each (USDT is the ERC-20 token on Ethereum). */
+export const CHAIN_NETWORKS = ["bitcoin", "ethereum"] as const;
+export type ChainNetworkName = (typeof CHAIN_NETWORKS)[number];
+export const CHAIN_ASSETS = ["BTC", "ETH", "USDT_ERC20"] as const;
+export type ChainAsset = (typeof CHAIN_ASSETS)[number];
+/** A payment seen on chain: moving through its confirmations, then credited, held for review, or dropped. */
+export const CHAIN_PAYMENT_STATUSES = ["seen", "credited", "held", "dropped"] as const;
+export type ChainPaymentStatus = (typeof CHAIN_PAYMENT_STATUSES)[number];

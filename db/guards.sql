@@ -330,6 +330,27 @@ BEGIN
   SELECT RAISE(ABORT, 'a pending transaction may only be approved, rejected or cancelled');
 END;
 
+-- ======== Money rules › Deposits on chain
+
+CREATE TRIGGER `chain_payments_settled_are_final`
+BEFORE UPDATE ON `chain_payments`
+WHEN OLD.status <> 'seen' AND (NEW.status IS NOT OLD.status OR NEW.transaction_id IS NOT OLD.transaction_id)
+BEGIN
+  SELECT RAISE(ABORT, 'a settled chain payment is final');
+END;
+
+CREATE TRIGGER `deposit_addresses_no_delete`
+BEFORE DELETE ON `deposit_addresses`
+BEGIN
+  SELECT RAISE(ABORT, 'a deposit address is kept: payments to it are still watched');
+END;
+
+CREATE TRIGGER `deposit_addresses_no_update`
+BEFORE UPDATE OF `user_id`, `network`, `key_id`, `derivation_index`, `address` ON `deposit_addresses`
+BEGIN
+  SELECT RAISE(ABORT, 'a deposit address is never reassigned');
+END;
+
 -- ======== Money rules › Figures
 
 CREATE TRIGGER `ledger_totals_after_delete`
@@ -611,12 +632,25 @@ CHECK("admin_roles"."role" IN ('support', 'operator', 'approver', 'compliance', 
 -- auth_tokens
 CHECK("auth_tokens"."purpose" IN ('reset', 'confirm'))
 
+-- chain_payments
+CHECK("chain_payments"."asset" IN ('BTC', 'ETH', 'USDT_ERC20'))
+CHECK("chain_payments"."network" IN ('bitcoin', 'ethereum'))
+CHECK("chain_payments"."status" IN ('seen', 'credited', 'held', 'dropped'))
+CHECK("chain_payments"."output_index" >= 0)
+CHECK("chain_payments"."confirmations" >= 0)
+CHECK("chain_payments"."status" IN ('seen', 'dropped') OR "chain_payments"."transaction_id" IS NOT NULL)
+
 -- client_flags
 CHECK("client_flags"."flag" IN ('watch', 'vip', 'do_not_contact'))
 
 -- client_notes
 CHECK(length(trim("client_notes"."body")) BETWEEN 1 AND 2000)
 CHECK(json_valid("client_notes"."flags_added") AND json_type("client_notes"."flags_added") = 'array' AND json_valid("client_notes"."flags_removed") AND json_type("client_notes"."flags_removed") = 'array')
+
+-- deposit_addresses
+CHECK("deposit_addresses"."network" IN ('bitcoin', 'ethereum'))
+CHECK("deposit_addresses"."derivation_index" >= 0 AND "deposit_addresses"."derivation_index" <= 2147483647)
+CHECK("deposit_addresses"."address" = lower("deposit_addresses"."address"))
 
 -- email_outbox
 CHECK("email_outbox"."status" IN ('pending', 'sent', 'captured', 'failed'))

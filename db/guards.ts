@@ -21,6 +21,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/_by_role$/, "Back-office roles › Where the table is enforced"],
   [/^access_recovery_requests_/, "Account security › Access recovery"],
   [/^(admin_invitations|admin_roles|team_proposals)_/, "Back-office roles › The team page"],
+  [/^(chain_payments|deposit_addresses)_/, "Money rules › Deposits on chain"],
   [/^client_notes_/, "Back-office roles › Client notes"],
   [/^audit_log_/, "Money rules › Audit log"],
   [/^desk_counts_/, "Screens › Desk (`/admin`)"],

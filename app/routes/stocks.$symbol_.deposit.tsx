@@ -7,8 +7,8 @@ import { errorFor, refusalOf, refuse } from "~/lib/forms";
 import { MONEY_MESSAGES, STOCK_MESSAGES } from "~/lib/schemas/money";
 import { findStock } from "~/lib/stocks";
 import { depositFormClosed } from "~/lib/verification-money";
+import { claimWalletViews } from "~/server/chain/deposit-page.server";
 import { readDepositForm, submitDeposit } from "~/server/ledger/deposit-requests.server";
-import { depositWalletViews } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { requestTakenToDashboard } from "~/server/toast.server";
 import { depositLevelView } from "~/server/verification/levels.server";
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     symbol: stock?.symbol ?? (params.symbol ?? "").toUpperCase(),
     known: Boolean(stock),
-    wallets: await depositWalletViews(context.db),
+    wallets: await claimWalletViews(context),
     idempotencyKey: crypto.randomUUID(),
     // What the client's verification level allows (docs/product.md, "Identity verification").
     level: await depositLevelView(context.db, context.env, user.id),

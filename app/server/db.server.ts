@@ -2,7 +2,8 @@ import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQLWra
 import type { BatchItem } from "drizzle-orm/batch";
 import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import * as schema from "../../db/schema";
+import * as chainSchema from "../../db/chain-schema";
+import * as mainSchema from "../../db/schema";
 
 /**
  * What the app queries through: the request's D1 session (`env.DB.withSession(...)`), or the binding itself
@@ -10,6 +11,9 @@ import * as schema from "../../db/schema";
  * so no code path may rely on them.
  */
 export type D1Client = Pick<D1DatabaseSession, "prepare" | "batch">;
+
+/** Every table: the main schema and the chain deposits' tables, kept in their own file. */
+const schema = { ...mainSchema, ...chainSchema };
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Client };
 

@@ -20,7 +20,11 @@ const base58check = createBase58check(sha256);
 
 /** BIP141 P2WPKH: witness version 0 and the key's HASH160, in bech32 (BIP173). */
 export function segwitAddress(publicKey: Uint8Array, prefix: string): string {
-  const program = ripemd160(sha256(publicKey));
+  return p2wpkhAddress(ripemd160(sha256(publicKey)), prefix);
+}
+
+/** The P2WPKH address of a 20-byte witness program, as a block's output script carries it. */
+export function p2wpkhAddress(program: Uint8Array, prefix: string): string {
   return bech32.encode(prefix, [0, ...bech32.toWords(program)]);
 }
 

@@ -5,12 +5,14 @@
  * (unverified past the deadline) asks for none.
  */
 import { sql } from "drizzle-orm";
+import { CHAIN_DEPOSIT_TEXTS } from "~/lib/chain/deposit-texts";
 import { type FormRefusal, type Parsed, refusalOf } from "~/lib/forms";
 import type { FeedTransaction } from "~/lib/realtime";
 import { idempotencyKeyOf, MONEY_MESSAGES, parseDepositForm } from "~/lib/schemas/money";
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { runAct } from "../acts.server";
+import { depositWalletsOf } from "../chain/deposit-page.server";
 import type { CommandContext, Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
@@ -19,7 +21,7 @@ import { readForm } from "../form.server";
 import { emailTemplates } from "../mail/templates.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { depositRemainingCents, depositWithinLevelSql, readClientLevel } from "../verification/levels.server";
-import { FEED_RETURNING, listDepositWallets } from "./reads.server";
+import { FEED_RETURNING } from "./reads.server";
 import {
   activeProfile,
   deskName,
@@ -104,7 +106,10 @@ export async function readDepositForm(
   const { level } = await readClientLevel(context.db, context.env, requester.client.id);
   if (level === "restricted") return { ok: false, error: VERIFICATION_MESSAGES.restricted, status: 403 };
   const form = await readForm(request);
-  const parsed = parseDepositForm(form, await listDepositWallets(context.db));
+  const { watched, claims } = await depositWalletsOf(context);
+  const named = watched.find((wallet) => wallet.walletType === form.get("walletType"));
+  if (named) return { ok: false, error: CHAIN_DEPOSIT_TEXTS.noClaimForWatched(named.walletType), status: 400 };
+  const parsed = parseDepositForm(form, claims);
   if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
   const stock = checkStock?.(form);
   if (stock && !stock.ok) return { ok: false, ...refusalOf(stock), status: 400 };

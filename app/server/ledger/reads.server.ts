@@ -5,7 +5,6 @@
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
-import { qrPath } from "~/lib/qr";
 import { type FeedTransaction, feedTransactionColumns } from "~/lib/realtime";
 import { accountQuery } from "../accounts.server";
 import type { Db } from "../db.server";
@@ -148,10 +147,4 @@ export function listDepositWallets(db: Db) {
     })
     .from(depositWallets)
     .orderBy(depositWallets.walletType);
-}
-
-/** The firm's wallets with their QR codes, for the deposit forms. */
-export async function depositWalletViews(db: Db) {
-  const wallets = await listDepositWallets(db);
-  return wallets.map((wallet) => ({ ...wallet, qr: qrPath(wallet.walletAddress) }));
 }

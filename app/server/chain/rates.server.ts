@@ -1,0 +1,45 @@
+/**
+ * USD prices of the watched assets from a CoinGecko-style API (`/api/v3/simple/price`; locally the chain
+ * simulator's), read when a payment is credited. A price older than RATE_MAX_AGE_MS is not a price: the credit
+ * waits. One read per watcher run, whatever the number of payments.
+ */
+import type { ChainAsset } from "../../../db/enums";
+import { ChainApiError } from "./esplora.server";
+
+const IDS: Record<ChainAsset, string> = { BTC: "bitcoin", ETH: "ethereum", USDT_ERC20: "tether" };
+
+export interface UsdRate {
+  /** USD per whole coin, as the API wrote it. */
+  usd: string;
+  /** When the source last updated it (ms). */
+  at: number;
+  source: string;
+}
+
+export async function readUsdRates(ratesUrl: string): Promise<Partial<Record<ChainAsset, UsdRate>>> {
+  const path = `/api/v3/simple/price?ids=${Object.values(IDS).join(",")}&vs_currencies=usd&include_last_updated_at=true`;
+  const response = await fetch(`${ratesUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ChainApiError(`Rates: HTTP ${response.status}`);
+  }
+  const prices = (await response.json()) as Record<string, { usd?: unknown; last_updated_at?: unknown }>;
+  const source = new URL(ratesUrl).host;
+  const rates: Partial<Record<ChainAsset, UsdRate>> = {};
+  for (const [asset, id] of Object.entries(IDS) as Array<[ChainAsset, string]>) {
+    const price = prices[id];
+    if (typeof price?.usd === "number" && price.usd > 0 && typeof price.last_updated_at === "number") {
+      rates[asset] = { usd: String(price.usd), at: price.last_updated_at * 1000, source };
+    }
+  }
+  return rates;
+}
+
+/** Whole cents of an amount in smallest units at a USD rate, rounded down (the client is never credited more). */
+export function usdCents(units: bigint, decimals: number, usd: string): number {
+  const [whole = "0", fraction = ""] = usd.split(".");
+  const rateScale = fraction.length;
+  const rate = BigInt(whole + fraction);
+  const cents = (units * rate * 100n) / 10n ** BigInt(decimals + rateScale);
+  return Number(cents);
+}

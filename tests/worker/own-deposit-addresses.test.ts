@@ -1,0 +1,94 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { deriveAddress, readAccountKey } from "~/lib/chain/addresses";
+import { depositAddressFor } from "~/server/chain/deposit-addresses.server";
+import { chainSettings } from "~/server/chain/settings.server";
+import { watchedWallet } from "~/server/chain/watched-wallets.server";
+import { ETHEREUM, TESTNET } from "../support/chain-vectors";
+import { createUser, db, dbRefusal } from "../support/fixtures";
+
+/**
+ * Each client's own deposit address (docs/product.md, "Deposits on chain"): given on first use at the key's next
+ * index, the same on every later view, never the same as another client's, never moved.
+ */
+const settings = chainSettings({
+  ...env,
+  BITCOIN_ESPLORA_URL: "http://127.0.0.1:9/bitcoin/api",
+  BITCOIN_NETWORK: "testnet",
+  ETHEREUM_RPC_URL: "http://127.0.0.1:9/ethereum",
+} as never);
+
+function wallet(walletType: string, key: string) {
+  const watched = watchedWallet({ walletType, walletAddress: key }, settings);
+  if (!watched) throw new Error(`${walletType} is not watched`);
+  return watched;
+}
+
+const btc = wallet("BTC", TESTNET.accountVpub);
+const eth = wallet("ETH", ETHEREUM.accountXpub);
+const usdt = wallet("USDT (ERC20)", ETHEREUM.accountXpub);
+const testnetKey = readAccountKey(TESTNET.accountVpub, "bitcoin");
+
+describe("a client's own deposit address", () => {
+  it("is the key's next address, given once and the same on every later view", async () => {
+    const first = await createUser();
+    const second = await createUser();
+    const a = await depositAddressFor(db, first.id, btc);
+    const again = await depositAddressFor(db, first.id, btc);
+    const b = await depositAddressFor(db, second.id, btc);
+    expect(again).toBe(a);
+    expect(b).not.toBe(a);
+    if (!testnetKey.ok) throw new Error(testnetKey.error);
+    const rows = await env.DB.prepare(
+      "SELECT user_id, derivation_index, address FROM deposit_addresses WHERE key_id = ? ORDER BY derivation_index",
+    )
+      .bind(btc.keyId)
+      .all<{ user_id: string; derivation_index: number; address: string }>();
+    for (const row of rows.results) expect(row.address).toBe(deriveAddress(testnetKey.key, row.derivation_index));
+    expect(rows.results.map((r) => r.user_id)).toEqual([first.id, second.id]);
+    // The first client of this key gets the key's first address, as the wallet software shows it.
+    expect(a).toBe(TESTNET.first);
+  });
+
+  it("is different for each of twenty clients asking at the same moment", async () => {
+    const clients = await Promise.all(Array.from({ length: 20 }, () => createUser()));
+    const addresses = await Promise.all(clients.map((c) => depositAddressFor(db, c.id, btc)));
+    expect(new Set(addresses).size).toBe(20);
+  });
+
+  it("is one address for Ether and USDT when both wallets hold the same Ethereum key, shown with its checksum", async () => {
+    const client = await createUser();
+    const forEther = await depositAddressFor(db, client.id, eth);
+    const forUsdt = await depositAddressFor(db, client.id, usdt);
+    expect(forUsdt).toBe(forEther);
+    expect(forEther).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(forEther).not.toBe(forEther.toLowerCase());
+  });
+
+  it("is never moved to another client, nor deleted", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    await depositAddressFor(db, owner.id, btc);
+    expect(
+      await dbRefusal(
+        env.DB.prepare("UPDATE deposit_addresses SET user_id = ? WHERE user_id = ?").bind(other.id, owner.id).run(),
+      ),
+    ).toContain("never reassigned");
+    expect(
+      await dbRefusal(env.DB.prepare("DELETE FROM deposit_addresses WHERE user_id = ?").bind(owner.id).run()),
+    ).toContain("still watched");
+  });
+});
+
+describe("which wallets are watched", () => {
+  it("takes a key only where its chain's API is set, and a Bitcoin key only of the configured network", () => {
+    const unconfigured = chainSettings({ ...env } as never);
+    expect(watchedWallet({ walletType: "BTC", walletAddress: TESTNET.accountVpub }, unconfigured)).toBeNull();
+    const mainnet = chainSettings({ ...env, BITCOIN_ESPLORA_URL: "http://127.0.0.1:9/b" } as never);
+    expect(watchedWallet({ walletType: "BTC", walletAddress: TESTNET.accountVpub }, mainnet)).toBeNull();
+    expect(
+      watchedWallet({ walletType: "BTC", walletAddress: "tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl" }, settings),
+    ).toBeNull();
+    expect(watchedWallet({ walletType: "USDT (TRC20)", walletAddress: ETHEREUM.accountXpub }, settings)).toBeNull();
+  });
+});
