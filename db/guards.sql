@@ -292,6 +292,13 @@ BEGIN
   SELECT RAISE(ABORT, 'only its owner may cancel a pending request');
 END;
 
+CREATE TRIGGER `transactions_cancel_own_requests_only`
+BEFORE UPDATE OF `status` ON `transactions`
+WHEN OLD.status = 'pending' AND NEW.status = 'cancelled' AND OLD.created_by IS NOT OLD.user_id
+BEGIN
+  SELECT RAISE(ABORT, 'only a request the client made may be cancelled');
+END;
+
 -- ======== Money rules › Decisions
 
 CREATE TRIGGER `transactions_decided_are_immutable`

@@ -9,6 +9,7 @@ import { purgeExpiredNotes } from "../app/server/admin/notes.server";
 import { expireProposals } from "../app/server/admin/proposal-expiry.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
 import { edgeLocation } from "../app/server/auth/client-meta.server";
+import { runChainWatcher } from "../app/server/chain/watcher.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
@@ -112,6 +113,15 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   ctx.waitUntil(purgeExpiredVerifications(db, bindings.DOCUMENTS, controller.scheduledTime));
   ctx.waitUntil(purgeExpiredNotes(db, controller.scheduledTime));
+  // Deposits on chain: new blocks read, payments confirmed, credited or held (docs/decisions/0067).
+  ctx.waitUntil(
+    runChainWatcher({ db, env, bindings, ctx }).then((runs) => {
+      for (const run of runs) {
+        if (run.error) console.error(`chain watcher: ${run.network}: ${run.error}`);
+        else if (run.credited + run.held > 0) console.log("chain watcher", run.network, run.credited, run.held);
+      }
+    }),
+  );
   ctx.waitUntil(
     evaluateRecentRequests(db, env, controller.scheduledTime).then((written) => {
       if (written > 0) publishToDesk({ bindings, ctx }, { type: "alerts.changed" });

@@ -63,7 +63,9 @@ export type FeedEvent =
   /** Desk only: a note was written on a client, so their open back-office page reloads its notes and flags. */
   | { type: "client.notes.changed"; userId: string }
   /** Client only: their notifications were marked read, so their other open pages re-read the bell's count. */
-  | { type: "notifications.changed"; userId: string };
+  | { type: "notifications.changed"; userId: string }
+  /** Client only: a payment to their deposit address was seen, confirmed further, credited, held or dropped. */
+  | { type: "chain_payments.changed"; userId: string };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -119,7 +121,8 @@ export function parseFeedEvent(value: unknown): FeedEvent | null {
     value.type === "client.deleted" ||
     value.type === "verification.changed" ||
     value.type === "client.notes.changed" ||
-    value.type === "notifications.changed"
+    value.type === "notifications.changed" ||
+    value.type === "chain_payments.changed"
   )
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;

@@ -7,12 +7,14 @@ import { FigureCards, MoneyInAndOut, StocksPanel } from "~/components/dashboard/
 import { Empty, Panel, ViewAll } from "~/components/dashboard/panels";
 import { RecentActivity } from "~/components/dashboard/recent-activity";
 import { TransactionList } from "~/components/dashboard/transaction-list";
+import { IncomingPayments } from "~/components/incoming-payments";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { summarizeVerification } from "~/lib/verification-summary";
 import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-factor.server";
+import { incomingPayments } from "~/server/chain/incoming.server";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
@@ -28,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   const verificationState = stateOf(also.verification);
   return {
+    incoming: await incomingPayments(context.db, context.bindings, user.id),
     suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
     verification: verificationState
       ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
@@ -61,6 +64,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     balanceLine,
     suggestTwoFactor,
     verification,
+    incoming,
   } = loaderData;
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
@@ -81,6 +85,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {suggestTwoFactor ? <TwoFactorSuggestion /> : null}
       {verification ? <VerificationStatusCard summary={verification} /> : null}
 
+      <IncomingPayments payments={incoming} />
       <AccountCard account={account} />
       <FigureCards summary={summary} />
       <BalancePanel points={balanceLine} />

@@ -3,6 +3,7 @@ import { CancelRequestButton } from "~/components/cancel-request-button";
 import { Banner } from "~/components/form";
 import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filter-form";
 import { HistoryPageLinks } from "~/components/history-page-links";
+import { IncomingPayments } from "~/components/incoming-payments";
 import { Moment } from "~/components/moment";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
@@ -13,6 +14,7 @@ import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { incomingPayments } from "~/server/chain/incoming.server";
 import { clientHistory } from "~/server/ledger/client-history.server";
 import { requireClient } from "~/server/session.server";
 import type { Route } from "./+types/transactions";
@@ -22,7 +24,11 @@ export const meta: Route.MetaFunction = pageMeta(() => [{ title: "History" }]);
 /** The client's own transactions, filtered by the URL's query, 50 a page by keyset. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
-  return { accountId: user.id, ...(await clientHistory(context.db, user.id, new URL(request.url))) };
+  return {
+    accountId: user.id,
+    incoming: await incomingPayments(context.db, context.bindings, user.id),
+    ...(await clientHistory(context.db, user.id, new URL(request.url))),
+  };
 }
 
 const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount", "Status", "Action"] as const;
@@ -34,7 +40,7 @@ const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount"
 const ROWS_CLASS = `${LIST_ROWS} [&>tr>td:first-child]:whitespace-nowrap [&>tr>td:first-child>span]:font-mono`;
 
 export default function TransactionHistory({ loaderData }: Route.ComponentProps) {
-  const { accountId, filters, submitted, errors, rows, next, previous } = loaderData;
+  const { accountId, incoming, filters, submitted, errors, rows, next, previous } = loaderData;
   const navigation = useNavigation();
   // An admin's decision on a request shown here changes its status without a reload, as on the dashboard.
   const refresh = useThrottledRevalidate();
@@ -51,6 +57,7 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
         </a>
       </div>
 
+      <IncomingPayments payments={incoming} />
       <article className="rounded-xl border border-border bg-surface p-5">
         <HistoryFilterForm look="client" idPrefix="history" submitted={submitted} clearTo="/transactions" />
         {errors.length > 0 ? (

@@ -97,3 +97,12 @@ BEFORE DELETE ON `deposit_addresses`
 BEGIN
   SELECT RAISE(ABORT, 'a deposit address is kept: payments to it are still watched');
 END;
+--> statement-breakpoint
+-- A client cancels only a request they made: a deposit seen on chain and held for review (written by the watcher,
+-- with no author) is the desk's to decide.
+CREATE TRIGGER `transactions_cancel_own_requests_only`
+BEFORE UPDATE OF `status` ON `transactions`
+WHEN OLD.status = 'pending' AND NEW.status = 'cancelled' AND OLD.created_by IS NOT OLD.user_id
+BEGIN
+  SELECT RAISE(ABORT, 'only a request the client made may be cancelled');
+END;

@@ -79,7 +79,7 @@ describe("a client cancels their own pending request", () => {
   it("offers Cancel on each pending row of the dashboard, named after the request", async () => {
     const client = await fundedClient();
     await requestWithdrawal(client, "12.50");
-    await insertTransaction(client.id, { transactionType: "deposit", amountCents: 2_000 });
+    await insertTransaction(client.id, { createdBy: client.id, transactionType: "deposit", amountCents: 2_000 });
     const html = await (await getPage("/dashboard", client.cookie)).text();
     expect(html).toContain('aria-label="Cancel withdrawal of $12.50"');
     expect(html).toContain('aria-label="Cancel deposit of $20.00"');
@@ -87,8 +87,13 @@ describe("a client cancels their own pending request", () => {
 
   it("cancels deposits and stock deposits too, and a suspended client may still cancel", async () => {
     const client = await fundedClient();
-    const deposit = await insertTransaction(client.id, { transactionType: "deposit", amountCents: 700 });
+    const deposit = await insertTransaction(client.id, {
+      createdBy: client.id,
+      transactionType: "deposit",
+      amountCents: 700,
+    });
     const stock = await insertTransaction(client.id, {
+      createdBy: client.id,
       transactionType: "stock_deposit",
       stock: "AAPL",
       amountCents: 900,
@@ -124,13 +129,17 @@ describe("a client cancels their own pending request", () => {
   it("refuses a decided request, an already cancelled one and an admin's entry", async () => {
     const client = await fundedClient();
     const actor = { id: client.id, email: client.email };
-    const approved = await insertTransaction(client.id, { amountCents: 300 });
+    const approved = await insertTransaction(client.id, { createdBy: client.id, amountCents: 300 });
     await decideTransaction(db, { id: admin.id, email: admin.email }, approved, "approved", { limits: appEnv });
-    const rejected = await insertTransaction(client.id, { amountCents: 300 });
+    const rejected = await insertTransaction(client.id, { createdBy: client.id, amountCents: 300 });
     await decideTransaction(db, { id: admin.id, email: admin.email }, rejected, "rejected", { limits: appEnv });
-    const cancelled = await insertTransaction(client.id, { amountCents: 300 });
+    const cancelled = await insertTransaction(client.id, { createdBy: client.id, amountCents: 300 });
     expect((await cancelRequest(db, actor, cancelled)).ok).toBe(true);
-    const profit = await insertTransaction(client.id, { transactionType: "profit", tradingPair: "EUR/USD" });
+    const profit = await insertTransaction(client.id, {
+      createdBy: client.id,
+      transactionType: "profit",
+      tradingPair: "EUR/USD",
+    });
 
     expect(await cancelRequest(db, actor, approved)).toEqual({ ok: false, error: CANCEL_MESSAGES.alreadyDecided });
     expect(await cancelRequest(db, actor, rejected)).toEqual({ ok: false, error: CANCEL_MESSAGES.alreadyDecided });
@@ -160,7 +169,7 @@ describe("the database's guards", () => {
   it("refuse a client deciding a request, and a cancel by anyone but the owner or of an admin's entry", async () => {
     const client = await createUser();
     const other = await createUser();
-    const id = await insertTransaction(client.id);
+    const id = await insertTransaction(client.id, { createdBy: client.id });
     const update = (status: string, by: string, rowId = id) =>
       env.DB.prepare("UPDATE transactions SET status = ?, decided_by = ?, decided_at = ? WHERE id = ?")
         .bind(status, by, Date.now(), rowId)
@@ -169,12 +178,31 @@ describe("the database's guards", () => {
     expect(await dbRefusal(update("rejected", client.id))).toContain("only an admin may approve or reject a request");
     expect(await dbRefusal(update("cancelled", other.id))).toContain("only its owner may cancel a pending request");
     expect(await dbRefusal(update("cancelled", admin.id))).toContain("only its owner may cancel a pending request");
-    const profit = await insertTransaction(client.id, { transactionType: "profit", tradingPair: "EUR/USD" });
+    const profit = await insertTransaction(client.id, {
+      createdBy: client.id,
+      transactionType: "profit",
+      tradingPair: "EUR/USD",
+    });
     expect(await dbRefusal(update("cancelled", client.id, profit))).toContain("only its owner may cancel");
     expect((await rowOf(id))?.status).toBe("pending");
 
     await update("cancelled", client.id);
     expect(await dbRefusal(update("approved", admin.id))).toContain("transaction already decided");
+  });
+
+  it("refuse the client's cancel of a deposit they did not ask for: one seen on chain and held for the desk", async () => {
+    const client = await createUser();
+    const held = await insertTransaction(client.id, { idempotencyKey: "chain:BTC:ab:0", amountCents: 5_000 });
+    expect(
+      await dbRefusal(
+        env.DB.prepare("UPDATE transactions SET status = 'cancelled', decided_by = ?, decided_at = ? WHERE id = ?")
+          .bind(client.id, Date.now(), held)
+          .run(),
+      ),
+    ).toContain("only a request the client made may be cancelled");
+    const refused = await cancelRequest(db, { id: client.id, email: client.email }, held);
+    expect(refused).toEqual({ ok: false, error: CANCEL_MESSAGES.notCancellable });
+    expect((await rowOf(held))?.status).toBe("pending");
   });
 });
 

@@ -108,6 +108,7 @@ describe("migrations on an empty D1", () => {
       "team_proposals_decided_are_immutable",
       "team_proposals_second_owner_approves",
       "transactions_cancel_by_owner",
+      "transactions_cancel_own_requests_only",
       "transactions_decided_are_immutable",
       "transactions_decided_by_admin",
       "transactions_delete_requires_archive",

@@ -53,8 +53,8 @@ async function writeLedger(userId: string, adminId: string, operations: LedgerOp
     }
     statements.push(
       env.DB.prepare(
-        "INSERT INTO transactions (user_id, transaction_type, amount_cents, status, stock, created_at) VALUES (?, ?, ?, 'pending', ?, ?)",
-      ).bind(userId, op.transactionType, op.amountCents, stock, op.createdAt),
+        "INSERT INTO transactions (user_id, transaction_type, amount_cents, status, stock, created_at, created_by) VALUES (?, ?, ?, 'pending', ?, ?, ?)",
+      ).bind(userId, op.transactionType, op.amountCents, stock, op.createdAt, userId),
     );
     const { status, decidedAt, movedAt } = decided(op, NOW);
     if (status !== "pending") {

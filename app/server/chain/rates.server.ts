@@ -29,7 +29,9 @@ export async function readUsdRates(ratesUrl: string): Promise<Partial<Record<Cha
   for (const [asset, id] of Object.entries(IDS) as Array<[ChainAsset, string]>) {
     const price = prices[id];
     if (typeof price?.usd === "number" && price.usd > 0 && typeof price.last_updated_at === "number") {
-      rates[asset] = { usd: String(price.usd), at: price.last_updated_at * 1000, source };
+      // Fixed-point text, never an exponent: the credit multiplies by it exactly.
+      const usd = price.usd.toFixed(8).replace(/\.?0+$/, "");
+      rates[asset] = { usd, at: price.last_updated_at * 1000, source };
     }
   }
   return rates;

@@ -35,7 +35,7 @@ export async function cancelRequest(
   const { cancelled } = await writeTogether(db, {
     cancelled: returning<FeedTransaction>(
       sql`UPDATE transactions SET status = 'cancelled', decided_by = ${owner.id}, decided_at = ${now}
-          WHERE id = ${transactionId} AND user_id = ${owner.id} AND ${sql.raw(cancellableSql())}
+          WHERE id = ${transactionId} AND user_id = ${owner.id} AND created_by IS user_id AND ${sql.raw(cancellableSql())}
           RETURNING ${FEED_RETURNING}`,
     ),
     // Written only for the cancel this batch made (same owner and moment), so a replay adds no second row.
@@ -57,12 +57,18 @@ export async function cancelRequest(
   if (row) return { ok: true, transaction: row };
 
   const current = await db
-    .select({ status: transactions.status, userId: transactions.userId, type: transactions.transactionType })
+    .select({
+      status: transactions.status,
+      userId: transactions.userId,
+      createdBy: transactions.createdBy,
+      type: transactions.transactionType,
+    })
     .from(transactions)
     .where(eq(transactions.id, transactionId))
     .get();
   if (!current || current.userId !== owner.id) return { ok: false, error: CANCEL_MESSAGES.notFound };
-  if (!isCancellable(current.type)) {
+  // A deposit seen on chain and held for review is the desk's to decide: the coins have arrived.
+  if (!isCancellable(current.type) || current.createdBy !== owner.id) {
     return { ok: false, error: CANCEL_MESSAGES.notCancellable };
   }
   if (current.status === "cancelled") return { ok: false, error: CANCEL_MESSAGES.alreadyCancelled };

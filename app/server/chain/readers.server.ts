@@ -1,0 +1,137 @@
+/**
+ * The two chains as the scan reads them. Bitcoin: one raw block per read, its P2WPKH outputs matched against our
+ * addresses in one statement; unconfirmed payments asked only at the addresses /deposit showed in the last hour
+ * (their number follows the clients depositing now, not the clients the firm has). Ethereum: one block per read for
+ * Ether, and the USDT contract's Transfer logs of the whole range in one read.
+ */
+import { sql } from "drizzle-orm";
+import { blockOutputs } from "~/lib/chain/bitcoin-block";
+import { SEGWIT_PREFIXES } from "~/lib/chain/encodings";
+import type { Db } from "../db.server";
+import { esplora } from "./esplora.server";
+import { evmRpc } from "./evm-rpc.server";
+import type { BlockRead, ChainReader, Found } from "./scan.server";
+import type { ChainSettings } from "./settings.server";
+import { ownersOf } from "./sightings.server";
+
+/** How long after /deposit showed an address its unconfirmed payments are looked for. */
+export const MEMPOOL_WATCH_MS = 60 * 60_000;
+
+export function bitcoinReader(db: Db, settings: ChainSettings["bitcoin"] & { esploraUrl: string }): ChainReader {
+  const api = esplora(settings.esploraUrl);
+  const prefix = SEGWIT_PREFIXES[settings.network];
+  return {
+    network: "bitcoin",
+    tipHeight: () => api.tipHeight(),
+    blockHash: (height) => api.blockHash(height),
+    async readBlocks(from, to) {
+      const blocks: BlockRead[] = [];
+      for (let height = from; height <= to; height++) {
+        const hash = await api.blockHash(height);
+        if (!hash) break;
+        const parsed = blockOutputs(await api.rawBlock(hash), prefix);
+        const owners = await ownersOf(
+          db,
+          "bitcoin",
+          parsed.outputs.map((o) => o.address),
+        );
+        const found = parsed.outputs.flatMap((output): Found[] => {
+          const userId = owners.get(output.address);
+          if (!userId) return [];
+          const txid = parsed.txidOf(output.tx);
+          const sighting = { asset: "BTC" as const, network: "bitcoin" as const, txid, outputIndex: output.vout };
+          return [
+            {
+              userId,
+              sighting: { ...sighting, address: output.address, units: output.value, height, blockHash: hash },
+            },
+          ];
+        });
+        blocks.push({ height, hash, found });
+      }
+      return blocks;
+    },
+    async mempool(now) {
+      const shown = await db.all<{ address: string; user_id: string }>(
+        sql`SELECT address, user_id FROM deposit_addresses
+            WHERE network = 'bitcoin' AND shown_at > ${now - MEMPOOL_WATCH_MS}`,
+      );
+      const found: Found[] = [];
+      for (const row of shown) {
+        for (const output of await api.mempoolOutputs(row.address)) {
+          found.push({
+            userId: row.user_id,
+            sighting: {
+              asset: "BTC",
+              network: "bitcoin",
+              txid: output.txid,
+              outputIndex: output.vout,
+              address: row.address,
+              units: output.value,
+              height: null,
+              blockHash: null,
+            },
+          });
+        }
+      }
+      return found;
+    },
+    stillKnown: async (txid) => (await api.txStatus(txid)) !== null,
+  };
+}
+
+export function ethereumReader(db: Db, settings: ChainSettings["ethereum"] & { rpcUrl: string }): ChainReader {
+  const api = evmRpc(settings.rpcUrl);
+  return {
+    network: "ethereum",
+    tipHeight: () => api.tipHeight(),
+    blockHash: async (height) => (await api.block(height))?.hash ?? null,
+    async readBlocks(from, to) {
+      const read = [];
+      for (let height = from; height <= to; height++) {
+        const block = await api.block(height);
+        if (!block) break;
+        read.push(block);
+      }
+      if (read.length === 0) return [];
+      const tokens = await api.tokenTransfers(settings.usdtContract, from, from + read.length - 1);
+      const owners = await ownersOf(db, "ethereum", [
+        ...read.flatMap((b) => b.transfers.map((t) => t.to)),
+        ...tokens.map((t) => t.to),
+      ]);
+      return read.map((block): BlockRead => {
+        const ether = block.transfers.flatMap((t): Found[] => {
+          const userId = owners.get(t.to);
+          if (!userId) return [];
+          const sighting = { asset: "ETH" as const, network: "ethereum" as const, txid: t.txid, outputIndex: 0 };
+          return [
+            {
+              userId,
+              sighting: { ...sighting, address: t.to, units: t.value, height: block.height, blockHash: block.hash },
+            },
+          ];
+        });
+        // A log whose block hash is not the block read now belongs to a block replaced meanwhile: the next run reads it.
+        const usdt = tokens.flatMap((t): Found[] => {
+          const userId = owners.get(t.to);
+          if (!userId || t.height !== block.height || t.blockHash !== block.hash) return [];
+          const sighting = {
+            asset: "USDT_ERC20" as const,
+            network: "ethereum" as const,
+            txid: t.txid,
+            outputIndex: t.logIndex,
+          };
+          return [
+            {
+              userId,
+              sighting: { ...sighting, address: t.to, units: t.value, height: block.height, blockHash: block.hash },
+            },
+          ];
+        });
+        return { height: block.height, hash: block.hash, found: [...ether, ...usdt] };
+      });
+    },
+    mempool: async () => [],
+    stillKnown: (txid) => api.knowsTransaction(txid),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * One watcher run over one chain (docs/decisions/0067): take the chain's lease (a second run at the same moment
+ * does nothing), step back to where a reorganisation forked if the block we stopped at is no longer on the chain,
+ * read the new blocks from the last one scanned (at most a few per run, so an outage is caught up over the next
+ * runs), record the payments to our clients' addresses, ask where unconfirmed ones are now, and count every open
+ * payment's confirmations. Reads per run grow with blocks, not with clients.
+ */
+import { sql } from "drizzle-orm";
+import type { ChainNetworkName } from "../../../db/enums";
+import type { Db } from "../db.server";
+import {
+  countConfirmations,
+  dropPayment,
+  recordSighting,
+  type Sighting,
+  unconfirmAbove,
+  unconfirmedPayments,
+} from "./sightings.server";
+
+export interface Found {
+  sighting: Sighting;
+  userId: string;
+}
+
+export interface BlockRead {
+  height: number;
+  hash: string;
+  found: Found[];
+}
+
+/** A chain as the scan reads it: one per API (Esplora for Bitcoin, JSON-RPC for Ethereum). */
+export interface ChainReader {
+  network: ChainNetworkName;
+  tipHeight(): Promise<number>;
+  blockHash(height: number): Promise<string | null>;
+  /** The blocks from `from` to `to`, in order, with the payments to our clients in them. */
+  readBlocks(from: number, to: number): Promise<BlockRead[]>;
+  /** Unconfirmed payments to our clients' recently shown addresses ([] where the chain's mempool is not read). */
+  mempool(now: number): Promise<Found[]>;
+  /** Whether the chain still knows a transaction (in a block or waiting). */
+  stillKnown(txid: string): Promise<boolean>;
+}
+
+/** Blocks read per run: Bitcoin's come every 10 minutes, Ethereum's every 12 seconds (5 a minute). */
+export const BLOCKS_PER_RUN: Record<ChainNetworkName, number> = { bitcoin: 6, ethereum: 30 };
+/** Block hashes kept to find a fork: deeper reorganisations than this are an incident for people, not the watcher. */
+export const FORK_SEARCH_DEPTH = 100;
+/** On the first run, where reading starts below the tip. */
+const FIRST_RUN_BACK = 3;
+const LEASE_MS = 55_000;
+
+export interface ScanResult {
+  tip: number;
+  height: number;
+  /** Clients whose payments changed: their pages are told. */
+  touched: Set<string>;
+}
+
+async function takeLease(db: Db, reader: ChainReader, owner: string, now: number) {
+  const leased = await db.get<{ height: number; hash: string }>(
+    sql`UPDATE chain_scans SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
+        WHERE network = ${reader.network} AND lease_until < ${now} RETURNING height, block_hash AS hash`,
+  );
+  if (leased) return leased;
+  const exists = await db.get(sql`SELECT 1 AS one FROM chain_scans WHERE network = ${reader.network}`);
+  if (exists) return null;
+  const start = Math.max(0, (await reader.tipHeight()) - FIRST_RUN_BACK);
+  const hash = await reader.blockHash(start);
+  if (!hash) return null;
+  return (
+    (await db.get<{ height: number; hash: string }>(
+      sql`INSERT INTO chain_scans (network, height, block_hash, lease_owner, lease_until, updated_at)
+          VALUES (${reader.network}, ${start}, ${hash}, ${owner}, ${now + LEASE_MS}, ${now})
+          ON CONFLICT (network) DO NOTHING RETURNING height, block_hash AS hash`,
+    )) ?? null
+  );
+}
+
+/** The highest height at or below the cursor whose kept hash the chain still has. */
+async function forkPoint(db: Db, reader: ChainReader, height: number): Promise<number> {
+  for (let h = height - 1; h > height - FORK_SEARCH_DEPTH && h >= 0; h--) {
+    const kept = await db.get<{ hash: string }>(
+      sql`SELECT hash FROM chain_blocks WHERE network = ${reader.network} AND height = ${h}`,
+    );
+    if (!kept) return h;
+    if ((await reader.blockHash(h)) === kept.hash) return h;
+  }
+  return Math.max(0, height - FORK_SEARCH_DEPTH);
+}
+
+const userIds = (rows: Array<{ userId: string }>[]) => rows.flat().map((r) => r.userId);
+
+export async function scanChain(
+  db: Db,
+  reader: ChainReader,
+  owner: string,
+  now = Date.now(),
+): Promise<ScanResult | null> {
+  const cursor = await takeLease(db, reader, owner, now);
+  if (!cursor) return null;
+  const touched = new Set<string>();
+  const mine = sql`network = ${reader.network} AND lease_owner = ${owner}`;
+  try {
+    const tip = await reader.tipHeight();
+    let height = cursor.height;
+    if ((await reader.blockHash(height)) !== cursor.hash) {
+      const fork = await forkPoint(db, reader, height);
+      const forkHash = (await reader.blockHash(fork)) ?? "";
+      const [unconfirmed] = await db.batch([
+        db.all<{ userId: string }>(unconfirmAbove(reader.network, fork, now)),
+        db.run(sql`DELETE FROM chain_blocks WHERE network = ${reader.network} AND height > ${fork}`),
+        db.run(
+          sql`UPDATE chain_scans SET height = ${fork}, block_hash = ${forkHash}, updated_at = ${now} WHERE ${mine}`,
+        ),
+      ]);
+      for (const id of userIds([unconfirmed])) touched.add(id);
+      height = fork;
+    }
+    const last = Math.min(tip, height + BLOCKS_PER_RUN[reader.network]);
+    const blocks = last > height ? await reader.readBlocks(height + 1, last) : [];
+    for (const block of blocks) {
+      const recorded = await db.batch([
+        db.run(
+          sql`INSERT INTO chain_blocks (network, height, hash) VALUES (${reader.network}, ${block.height}, ${block.hash})
+              ON CONFLICT (network, height) DO UPDATE SET hash = excluded.hash`,
+        ),
+        db.run(
+          sql`UPDATE chain_scans SET height = ${block.height}, block_hash = ${block.hash}, updated_at = ${now}
+              WHERE ${mine}`,
+        ),
+        db.run(
+          sql`DELETE FROM chain_blocks WHERE network = ${reader.network} AND height <= ${block.height - FORK_SEARCH_DEPTH}`,
+        ),
+        ...block.found.map((f) => db.all<{ userId: string }>(recordSighting(f.sighting, f.userId, now))),
+      ]);
+      for (const id of userIds(recorded.slice(3) as Array<{ userId: string }>[])) touched.add(id);
+      height = block.height;
+    }
+    const pending = await reader.mempool(now);
+    if (pending.length > 0) {
+      const recorded = await db.batch(
+        pending.map((f) => db.all<{ userId: string }>(recordSighting(f.sighting, f.userId, now))) as [
+          never,
+          ...never[],
+        ],
+      );
+      for (const id of userIds(recorded as Array<{ userId: string }>[])) touched.add(id);
+    }
+    for (const payment of await unconfirmedPayments(db, reader.network)) {
+      if (await reader.stillKnown(payment.txid)) continue;
+      for (const row of await db.all<{ userId: string }>(dropPayment(payment.id, now))) touched.add(row.userId);
+    }
+    for (const row of await db.all<{ userId: string }>(countConfirmations(reader.network, tip, now)))
+      touched.add(row.userId);
+    return { tip, height, touched };
+  } finally {
+    await db.run(sql`UPDATE chain_scans SET lease_until = 0 WHERE ${mine}`);
+  }
+}

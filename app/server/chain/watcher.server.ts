@@ -1,0 +1,87 @@
+/**
+ * The deposit watcher, run by the scheduled handler every minute (docs/decisions/0067): each configured chain is
+ * scanned (scan.server.ts), then its payments with their confirmations are credited or held (credit.server.ts). The
+ * clients whose payments changed hear it on their feed; a credit or hold is a new ledger row, told like any other,
+ * judged by the monitoring rules and mailed. A chain whose API fails is tried again at the next run; the others go on.
+ */
+import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
+import type { CommandContext } from "../command-context.server";
+import { afterCommit } from "../commands.server";
+import type { Db } from "../db.server";
+import { creditPayment, markWaiting, readyPayments, WAITING } from "./credit.server";
+import { readUsdRates, type UsdRate } from "./rates.server";
+import { bitcoinReader, ethereumReader } from "./readers.server";
+import { type ChainReader, type ScanResult, scanChain } from "./scan.server";
+import { type ChainSettings, chainSettings } from "./settings.server";
+
+export interface WatcherRun {
+  network: ChainNetworkName;
+  scan: ScanResult | null;
+  credited: number;
+  held: number;
+  error?: string;
+}
+
+function readers(db: Db, settings: ChainSettings): Array<{ reader: ChainReader; confirmations: number }> {
+  const { bitcoin, ethereum } = settings;
+  return [
+    ...(bitcoin.esploraUrl
+      ? [
+          {
+            reader: bitcoinReader(db, { ...bitcoin, esploraUrl: bitcoin.esploraUrl }),
+            confirmations: bitcoin.confirmations,
+          },
+        ]
+      : []),
+    ...(ethereum.rpcUrl
+      ? [
+          {
+            reader: ethereumReader(db, { ...ethereum, rpcUrl: ethereum.rpcUrl }),
+            confirmations: ethereum.confirmations,
+          },
+        ]
+      : []),
+  ];
+}
+
+export async function runChainWatcher(context: CommandContext, now = Date.now()): Promise<WatcherRun[]> {
+  const settings = chainSettings(context.bindings);
+  const owner = crypto.randomUUID();
+  let rates: Promise<Partial<Record<ChainAsset, UsdRate>>> | undefined;
+  const ratesNow = () => {
+    // One read per run, and only when something is ready to credit.
+    rates ??= settings.ratesUrl ? readUsdRates(settings.ratesUrl).catch(() => ({})) : Promise.resolve({});
+    return rates;
+  };
+  const runs: WatcherRun[] = [];
+  for (const { reader, confirmations } of readers(context.db, settings)) {
+    const run: WatcherRun = { network: reader.network, scan: null, credited: 0, held: 0 };
+    runs.push(run);
+    try {
+      run.scan = await scanChain(context.db, reader, owner, now);
+      if (!run.scan) continue;
+      const touched = new Set(run.scan.touched);
+      for (const payment of await readyPayments(context.db, reader.network, confirmations)) {
+        const rate = (await ratesNow())[payment.asset];
+        const credited = await creditPayment(context.db, context.env, payment, rate, now);
+        if (!credited) continue;
+        touched.add(credited.userId);
+        if (credited.held) run.held++;
+        else run.credited++;
+        afterCommit(context, {
+          emailIds: credited.emailIds,
+          events: [
+            { userId: credited.userId, event: { type: "transaction.created", transaction: credited.transaction } },
+          ],
+          monitorTransactionId: credited.transaction.id,
+        });
+      }
+      afterCommit(context, {
+        events: [...touched].map((userId) => ({ userId, event: { type: "chain_payments.changed", userId } })),
+      });
+    } catch (error) {
+      run.error = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return runs;
+}
