@@ -8,7 +8,7 @@ import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
 import type { CommandContext } from "../command-context.server";
 import { afterCommit } from "../commands.server";
 import type { Db } from "../db.server";
-import { creditPayment, markWaiting, readyPayments, WAITING } from "./credit.server";
+import { creditPayment, readyPayments } from "./credit.server";
 import { readUsdRates, type UsdRate } from "./rates.server";
 import { bitcoinReader, ethereumReader } from "./readers.server";
 import { type ChainReader, type ScanResult, scanChain } from "./scan.server";
