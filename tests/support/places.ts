@@ -76,6 +76,19 @@ export function fieldError(html: string, name: string): string | null {
   return message === undefined ? null : readText(message);
 }
 
+/**
+ * The hint under the form control named `name` (what the field takes): the element its `aria-describedby` points at
+ * whose id ends in `-hint`, as the error above. Null when the control names no hint.
+ */
+export function fieldHint(html: string, name: string): string | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  const described = control && /\baria-describedby="([^"]+)"/.exec(control)?.[1];
+  const hintId = described?.split(" ").find((id) => id.endsWith("-hint"));
+  if (!hintId) return null;
+  const [hint] = elementsWith(html, "id", hintId);
+  return hint === undefined ? null : readText(hint);
+}
+
 /** The page's main heading, its `<h1>`, as text. */
 export function heading(html: string): string | null {
   const start = /<h1[\s>]/.exec(html)?.index;

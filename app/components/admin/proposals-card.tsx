@@ -10,6 +10,7 @@ import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import { asksForCode } from "~/lib/step-up";
 import { formatRoles } from "~/lib/team";
+import { KeyAddresses } from "./key-addresses";
 
 interface ProposalRow {
   id: number;
@@ -17,6 +18,8 @@ interface ProposalRow {
   reason: string | null;
   /** Why an act under the threshold waits: the proposer's approval limit it would break. */
   limitReason?: string | null;
+  /** A wallet change to an extended public key: the key's first addresses, derived by the server. */
+  keyAddresses?: string[] | null;
   proposedBy: string;
   proposerEmail: string;
   proposedAt: number;
@@ -86,6 +89,7 @@ export function ProposalsCard({
                   Proposed by {proposal.proposerEmail} on {formatDateTimeUtc(proposal.proposedAt)} · expires{" "}
                   {formatDateTimeUtc(proposal.expiresAt)}
                 </p>
+                {proposal.keyAddresses ? <KeyAddresses addresses={proposal.keyAddresses} /> : null}
                 {proposal.reason ? <p className="mt-1 break-words">Reason: {proposal.reason}</p> : null}
                 {proposal.limitReason ? (
                   <p className="mt-1 break-words" data-testid="proposal-limit">

@@ -4,14 +4,19 @@ import { toast } from "sonner";
 import { Banner, FormErrors, useFieldError } from "~/components/form";
 import { Modal } from "~/components/modal";
 import { StepUpField } from "~/components/step-up";
+import { WALLET_KEY_MESSAGES } from "~/lib/chain/wallet-messages";
+import { watchedChainOf } from "~/lib/chain/wallets";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { asksForCode } from "~/lib/step-up";
 import { WALLET_MODAL_CLOSE_MS } from "~/lib/timers";
+import { KeyAddresses } from "./key-addresses";
 import { ReasonField } from "./reason-field";
+import { useWalletValue } from "./use-wallet-value";
 
 /**
- * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address, and an
+ * The desk's Update Deposit Wallets button and modal: each wallet by type with its editable address (or, where
+ * the chain is watched, the account's extended public key, with its first addresses shown as it is typed), and an
  * optional reason the second admin reads. A wallet whose change already waits for a second admin says so, with the
  * address proposed, and its field is not editable until that change is decided. A saved change shows in the
  * modal's banner and a toast, and the modal closes 1.5 s later.
@@ -91,19 +96,27 @@ export function WalletsModal({ wallets, reply }: { wallets: DeskWallet[]; reply?
 type DeskWallet = { id: number; walletType: string; walletAddress: string; awaitingAddress: string | null };
 
 /**
- * One wallet's address; an error about it (the reply's field `wallet-{id}`) shows under it. While a change of it
- * waits for a second admin, the address proposed shows under the label and the field is read-only (a disabled
- * field is not sent, so the save leaves this wallet alone).
+ * One wallet's address or key; an error about it (the reply's field `wallet-{id}`, or a key that does not read)
+ * shows under it, and a key that reads shows its first addresses there instead. While a change of it waits for a
+ * second admin, the value proposed shows under the label and the field is read-only (a disabled field is not
+ * sent, so the save leaves this wallet alone).
  */
 function WalletField({ wallet, reply }: { wallet: DeskWallet; reply?: IntentReply }) {
   const name = `wallet-${wallet.id}`;
-  const field = useFieldError(name, reply?.tone === "error" && reply.field === name ? reply.message : undefined);
+  const [value, setValue] = useState(wallet.walletAddress);
+  const read = useWalletValue(wallet.walletType, value);
+  const serverError = reply?.tone === "error" && reply.field === name ? reply.message : undefined;
+  const field = useFieldError(name, read?.kind === "refused" ? read.error : serverError, true);
   const awaitingId = `${name}-awaiting`;
+  const previewId = `${name}-addresses`;
   return (
     <div>
       <label htmlFor={name} className="block text-sm font-medium">
         {wallet.walletType}
       </label>
+      <p id={field.hintId} className="text-xs text-ink-muted">
+        {watchedChainOf(wallet.walletType) ? WALLET_KEY_MESSAGES.takesKey : WALLET_KEY_MESSAGES.takesAddress}
+      </p>
       {wallet.awaitingAddress ? (
         <p id={awaitingId} className="mt-1 text-xs text-pending [overflow-wrap:anywhere]">
           {`${PROPOSAL_MESSAGES.awaiting}: `}
@@ -116,16 +129,23 @@ function WalletField({ wallet, reply }: { wallet: DeskWallet; reply?: IntentRepl
         id={name}
         name={name}
         defaultValue={wallet.walletAddress}
+        onChange={(event) => setValue(event.currentTarget.value)}
         spellCheck={false}
+        autoComplete="off"
         disabled={wallet.awaitingAddress !== null}
         {...field.controlProps}
         aria-describedby={
-          [field.controlProps["aria-describedby"], wallet.awaitingAddress ? awaitingId : null]
+          [
+            field.controlProps["aria-describedby"],
+            wallet.awaitingAddress ? awaitingId : null,
+            read?.kind === "key" ? previewId : null,
+          ]
             .filter(Boolean)
             .join(" ") || undefined
         }
         className="mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 font-mono text-sm disabled:cursor-not-allowed disabled:opacity-70"
       />
+      {read?.kind === "key" ? <KeyAddresses id={previewId} addresses={read.addresses} /> : null}
       {field.errorText}
     </div>
   );

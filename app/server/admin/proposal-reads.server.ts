@@ -1,10 +1,12 @@
 /**
  * The 'Awaiting second approval' card's rows: proposals still waiting (pending, not yet expired, and for a
  * withdrawal still pending), oldest
- * first, with who proposed them, the client's name and what they would do; and how many admins the firm has,
+ * first, with who proposed them, the client's name and what they would do (for a wallet's new key, its first
+ * addresses); and how many admins the firm has,
  * since with one nobody can approve.
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { keyAddressesOf } from "~/lib/chain/wallet-value";
 import { displayName } from "~/lib/person-name";
 import { describeProposal } from "~/lib/proposals";
 import type { Db } from "../db.server";
@@ -75,6 +77,8 @@ export function toWaitingProposal(row: Awaited<ReturnType<typeof waitingProposal
     description: describeProposal({ ...row, clientName }),
     reason: row.note,
     limitReason: row.limitReason,
+    // A wallet change to a key: its first addresses, derived here from the stored key, never taken from the form.
+    keyAddresses: row.kind === "wallet_change" ? keyAddressesOf(row.walletType, row.newAddress) : null,
     proposedBy: row.proposedBy,
     proposerEmail: row.proposerEmail ?? "an admin",
     proposedAt: row.proposedAt,

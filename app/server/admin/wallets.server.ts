@@ -1,10 +1,12 @@
 /**
- * The firm's deposit wallets: the rules of a change, whoever makes it. Only the addresses that changed count,
- * each checked for its network's format (a typo in a deposit address loses client money), and a change starts
+ * The firm's deposit wallets: the rules of a change, whoever makes it. Only the values that changed count, each
+ * checked (a typo in a deposit address loses client money): an address for its network's format, an extended
+ * public key, where the chain is watched, read for that chain (never a private one), and a change starts
  * from the address the form showed: a wallet changed since (another admin's) is never overwritten. Every change
  * waits for a second admin (proposals.server.ts); when it is made, every admin is mailed.
  */
 import { asc, type SQL, sql } from "drizzle-orm";
+import { keyAddressesOf, readWalletValue } from "~/lib/chain/wallet-value";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Result } from "../commands.server";
@@ -45,7 +47,15 @@ export function deskWalletsQuery(db: Db) {
     .orderBy(asc(depositWallets.walletType));
 }
 
-/** The wallets the form changed, checked: something changed, nothing changed meanwhile, every address well formed. */
+/** Why a wallet may not take this value, prefixed by its type so the admin knows which field; null when it may. */
+function valueRefusal(walletType: string, value: string): string | null {
+  const read = readWalletValue(walletType, value);
+  if (read.kind === "refused") return `${walletType}: ${read.error}`;
+  if (read.kind === "key") return null;
+  return isValidAddress(walletType, value) ? null : invalidAddressMessage(walletType);
+}
+
+/** The wallets the form changed, checked: something changed, nothing changed meanwhile, every value well formed. */
 export async function walletChangesOf(
   db: Db,
   submitted: SubmittedWallet[],
@@ -60,18 +70,20 @@ export async function walletChangesOf(
   if (changes.some((c) => c.wallet.walletAddress !== c.oldAddress)) {
     return { ok: false, error: ADMIN_MESSAGES.walletChangedMeanwhile };
   }
-  const invalid = changes.filter((c) => !isValidAddress(c.wallet.walletType, c.newAddress));
-  if (invalid.length > 0) {
-    return { ok: false, error: invalid.map((c) => invalidAddressMessage(c.wallet.walletType)).join("; ") };
-  }
+  const refusals = changes.flatMap((c) => valueRefusal(c.wallet.walletType, c.newAddress) ?? []);
+  if (refusals.length > 0) return { ok: false, error: refusals.join("; ") };
   return { ok: true, changes };
 }
 
-/** The mail to every admin that a deposit wallet changed, written only when `changed` holds (same batch). */
+/**
+ * The mail to every admin that a deposit wallet changed, written only when `changed` holds (same batch). A new key
+ * goes with its first addresses, derived here from the stored proposal, for every admin to compare.
+ */
 export function walletChangedNotice(
   change: { walletType: string; oldAddress: string; newAddress: string; changedBy: string },
   changed: SQL,
 ) {
+  const keyAddresses = keyAddressesOf(change.walletType, change.newAddress);
   return enqueueEmailFor({
     template: "deposit_wallet_changed",
     data: {
@@ -79,6 +91,7 @@ export function walletChangedNotice(
       previousAddress: change.oldAddress,
       newAddress: change.newAddress,
       changedBy: change.changedBy.slice(0, 320),
+      ...(keyAddresses ? { newKeyAddresses: keyAddresses } : {}),
     },
     to: sql`email`,
     from: sql`users WHERE role = 'admin' AND deactivated_at IS NULL AND ${changed}`,

@@ -4,21 +4,44 @@ import { address, mailTemplate, walletType } from "./template.server";
 
 /** The mails among admins: a deposit wallet changed, a proposal waits for a second admin, a proposal was decided. */
 
+const ORDINALS = ["First", "Second", "Third"];
+
 export const depositWalletChanged = mailTemplate(
-  z.object({ walletType, previousAddress: z.string().max(200), newAddress: address, changedBy: z.string().max(320) }),
+  z.object({
+    walletType,
+    previousAddress: z.string().max(200),
+    newAddress: address,
+    changedBy: z.string().max(320),
+    /** Set when the new value is an account's extended public key: its first addresses, derived by the Worker. */
+    newKeyAddresses: z.array(address).min(1).max(3).optional(),
+  }),
   (d, env) =>
-    compose(env, `Deposit wallet changed: ${d.walletType}`, {
-      paragraphs: [
-        `The ${d.walletType} deposit address that clients pay into was changed by ${d.changedBy}.`,
-        "If this change was not expected, check the audit log and restore the address at once.",
-      ],
-      facts: [
-        ["Wallet type", d.walletType],
-        ["Previous address", d.previousAddress || "(none)"],
-        ["New address", d.newAddress],
-        ["Changed by", d.changedBy],
-      ],
-    }),
+    d.newKeyAddresses
+      ? compose(env, `Deposit wallet changed: ${d.walletType}`, {
+          paragraphs: [
+            `The ${d.walletType} deposit wallet now holds an extended public key, changed by ${d.changedBy}. Each client is given deposit addresses of their own, derived from it.`,
+            "Compare the first addresses below with your wallet software. If this change was not expected, check the audit log and restore the wallet at once.",
+          ],
+          facts: [
+            ["Wallet type", d.walletType],
+            ["Previous value", d.previousAddress || "(none)"],
+            ["New extended public key", d.newAddress],
+            ...d.newKeyAddresses.map((a, i): Fact => [`${ORDINALS[i] ?? "Next"} address`, a]),
+            ["Changed by", d.changedBy],
+          ],
+        })
+      : compose(env, `Deposit wallet changed: ${d.walletType}`, {
+          paragraphs: [
+            `The ${d.walletType} deposit address that clients pay into was changed by ${d.changedBy}.`,
+            "If this change was not expected, check the audit log and restore the address at once.",
+          ],
+          facts: [
+            ["Wallet type", d.walletType],
+            ["Previous address", d.previousAddress || "(none)"],
+            ["New address", d.newAddress],
+            ["Changed by", d.changedBy],
+          ],
+        }),
 );
 
 /** What a proposal would do, as its card says it ("Deposit of $20,000.00 for Jane Doe"). */
