@@ -9,15 +9,15 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chainWorkerVars } from "./chain-simulator/client.ts";
 import { control } from "./chain-simulator/control.ts";
 import { esplora } from "./chain-simulator/esplora.ts";
-import { USDT_CONTRACT } from "./chain-simulator/ethereum-chain.ts";
 import { ethereumRpc } from "./chain-simulator/ethereum-rpc.ts";
 import { rates } from "./chain-simulator/rates.ts";
 import { json, Refusal, type Reply, text } from "./chain-simulator/reply.ts";
 import { NAMESPACE, type Service, Worlds } from "./chain-simulator/world.ts";
 
-export { USDT_CONTRACT };
+export { chainControl, chainWorkerVars, USDT_CONTRACT } from "./chain-simulator/client.ts";
 
 export interface ChainSimulator {
   /** `http://127.0.0.1:<port>`, without a namespace. */
@@ -38,16 +38,7 @@ export function chainSimulatorPort(environment: NodeJS.ProcessEnv = process.env)
 }
 
 /** The Worker's settings that point it at one world of a simulator. */
-export function chainSimulatorVars(simulatorUrl: string, ns = DEV_NAMESPACE): Record<string, string> {
-  const world = `${simulatorUrl}/${ns}`;
-  return {
-    BITCOIN_ESPLORA_URL: `${world}/bitcoin/api`,
-    ETHEREUM_RPC_URL: `${world}/ethereum`,
-    RATES_URL: `${world}/rates`,
-    USDT_ERC20_CONTRACT: USDT_CONTRACT,
-    BITCOIN_NETWORK: "testnet",
-  };
-}
+export const chainSimulatorVars = (simulatorUrl: string, ns = DEV_NAMESPACE) => chainWorkerVars(simulatorUrl, ns);
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

@@ -5,8 +5,7 @@
  */
 import { digestOf, quantity, randomBytes, toHex, word } from "./bytes.ts";
 
-/** Sepolia's test USDT, the token the simulator's USDT payments go through. */
-export const USDT_CONTRACT = "0x7169d38820dfd117c3fa1f22a697dba58d90ba06";
+export { USDT_CONTRACT } from "./client.ts";
 export const USDT_DECIMALS = 6;
 /** keccak256("Transfer(address,address,uint256)"): topic 0 of every ERC-20 transfer log. */
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
