@@ -41,5 +41,7 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/setup/migrate.ts"],
+    // The chain simulator the tests reach by `inject("chainSimulatorUrl")`, one for the run.
+    globalSetup: ["./tests/setup/chain-simulator.ts"],
   },
 });

@@ -41,7 +41,11 @@ const { values, positionals } = (() => {
   }
 })();
 const [command = "", first, second] = positionals;
-if (values.help || !command) usage();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!command) usage();
 
 const origin = `http://127.0.0.1:${chainSimulatorPort()}`;
 const chain = chainControl(origin, DEV_NAMESPACE);

@@ -17,6 +17,57 @@ const ALICE = "0x1111111111111111111111111111111111111111";
 const BOB = "0x2222222222222222222222222222222222222222";
 const padded = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
 
+interface Tx {
+  hash: string;
+  from: string;
+  to: string;
+  value: string;
+  blockNumber: string | null;
+  blockHash: string | null;
+  transactionIndex: string | null;
+}
+interface Block {
+  number: string;
+  hash: string;
+  parentHash: string;
+  timestamp: string;
+  transactions: Tx[];
+}
+interface Log {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  transactionIndex: string;
+  logIndex: string;
+  removed: boolean;
+}
+interface Receipt {
+  status: string;
+  gasUsed: string;
+  effectiveGasPrice: string;
+  blockNumber: string;
+  blockHash: string;
+  logs: Log[];
+}
+/** What each method answers; a null (past the tip, unknown) is compared as it is. */
+interface Results {
+  eth_chainId: string;
+  eth_blockNumber: string;
+  eth_getBlockByNumber: Block;
+  eth_getLogs: Log[];
+  eth_getTransactionByHash: Tx;
+  eth_getTransactionReceipt: Receipt;
+}
+interface RpcAnswer {
+  jsonrpc: string;
+  id: number | null;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
 let simulator: ChainSimulator;
 before(async () => {
   simulator = await startChainSimulator();
@@ -26,15 +77,15 @@ after(() => simulator.close());
 function world(ns: string) {
   const chain = chainControl(simulator.url, ns);
   let id = 0;
-  const rpc = async (method: string, ...params: unknown[]) => {
+  const rpc = async <M extends keyof Results>(method: M, ...params: unknown[]): Promise<Results[M]> => {
     const response = await fetch(chain.ethereumRpcUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
     });
-    const body = await response.json();
+    const body = (await response.json()) as RpcAnswer;
     if (body.error) throw new Error(`${body.error.code} ${body.error.message}`);
-    return body.result;
+    return body.result as Results[M];
   };
   return { chain, rpc };
 }
@@ -70,7 +121,7 @@ describe("Ethereum through JSON-RPC", () => {
     const block = await rpc("eth_getBlockByNumber", "0x3e9", true);
     assert.equal(block.hash, hashes[0]);
     assert.equal(block.transactions.length, 1);
-    const [tx] = block.transactions;
+    const [tx] = block.transactions as [Tx];
     assert.deepEqual(
       {
         hash: tx.hash,
@@ -117,7 +168,7 @@ describe("Ethereum through JSON-RPC", () => {
       topics: [TRANSFER],
     });
     assert.equal(all.length, 3);
-    const [alice, bob] = all;
+    const [alice, bob] = all as [Log, Log, Log];
     assert.deepEqual(
       { ...alice, topics: [alice.topics[0], alice.topics[2]] },
       {
@@ -132,7 +183,7 @@ describe("Ethereum through JSON-RPC", () => {
         removed: false,
       },
     );
-    assert.match(alice.topics[1], /^0x0{24}[0-9a-f]{40}$/);
+    assert.match(alice.topics[1] ?? "", /^0x0{24}[0-9a-f]{40}$/);
     assert.deepEqual([bob.transactionHash, bob.transactionIndex, bob.logIndex], [toBob.txid, "0x2", "0x1"]);
     assert.equal(bob.data, `0x${(500_000).toString(16).padStart(64, "0")}`);
 
@@ -177,10 +228,10 @@ describe("Ethereum through JSON-RPC", () => {
 
   test("answers batches, and errors as JSON-RPC error objects", async () => {
     const { chain } = world("eth-errors");
-    const post = async (body: string) =>
-      (
-        await fetch(chain.ethereumRpcUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body })
-      ).json();
+    const post = async (body: string) => {
+      const init = { method: "POST", headers: { "Content-Type": "application/json" }, body };
+      return (await (await fetch(chain.ethereumRpcUrl, init)).json()) as RpcAnswer & RpcAnswer[];
+    };
     const batch = await post(
       JSON.stringify([
         { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] },
@@ -189,10 +240,10 @@ describe("Ethereum through JSON-RPC", () => {
       ]),
     );
     assert.deepEqual(batch[0], { jsonrpc: "2.0", id: 1, result: "0x3e8" });
-    assert.equal(batch[1].error.code, -32601);
-    assert.equal(batch[2].error.code, -32602);
-    assert.equal((await post("{not json")).error.code, -32700);
-    assert.equal((await post('{"jsonrpc":"2.0","id":4}')).error.code, -32600);
+    assert.equal(batch[1]?.error?.code, -32601);
+    assert.equal(batch[2]?.error?.code, -32602);
+    assert.equal((await post("{not json")).error?.code, -32700);
+    assert.equal((await post('{"jsonrpc":"2.0","id":4}')).error?.code, -32600);
     assert.equal((await fetch(chain.ethereumRpcUrl)).status, 405);
   });
 });

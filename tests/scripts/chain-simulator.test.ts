@@ -21,6 +21,28 @@ import { readBlock } from "./bitcoin-bytes.ts";
 const ADDRESS = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx";
 const PROGRAM = "751e76e8199196d454941c45d1b3a323f1433bd6";
 
+interface EsploraStatus {
+  confirmed: boolean;
+  block_height?: number;
+  block_hash?: string;
+  block_time?: number;
+}
+interface EsploraTx {
+  txid: string;
+  fee: number;
+  vin: Array<{ txid: string; vout: number }>;
+  vout: Array<{ scriptpubkey: string; scriptpubkey_address: string; scriptpubkey_type: string; value: number }>;
+  status: EsploraStatus;
+}
+interface EsploraBlock {
+  id: string;
+  height: number;
+  previousblockhash: string;
+  timestamp: number;
+  tx_count: number;
+}
+type Prices = Record<string, { usd: number; last_updated_at?: number }>;
+
 let simulator: ChainSimulator;
 before(async () => {
   simulator = await startChainSimulator();
@@ -32,7 +54,7 @@ function world(ns: string) {
   const chain = chainControl(simulator.url, ns);
   const get = (path: string) => fetch(`${chain.esploraUrl}${path}`);
   const read = async (path: string) => (await get(path)).text();
-  const readJson = async (path: string) => (await get(path)).json();
+  const readJson = async <T>(path: string) => (await (await get(path)).json()) as T;
   const rawBlock = async (hash: string) =>
     readBlock(Buffer.from(await (await get(`/block/${hash}/raw`)).arrayBuffer()));
   return { chain, get, read, readJson, rawBlock };
@@ -45,7 +67,7 @@ describe("bitcoin through Esplora's API", () => {
     const tip = await read("/blocks/tip/hash");
     assert.match(tip, /^[0-9a-f]{64}$/);
     assert.equal(await read("/block-height/100"), tip);
-    const block = await readJson(`/block/${tip}`);
+    const block = await readJson<EsploraBlock>(`/block/${tip}`);
     assert.deepEqual(
       { id: block.id, height: block.height, previous: block.previousblockhash, txs: block.tx_count },
       { id: tip, height: 100, previous: await read("/block-height/99"), txs: 1 },
@@ -72,9 +94,9 @@ describe("bitcoin through Esplora's API", () => {
     assert.deepEqual(Object.keys(paid).sort(), ["asset", "network", "outputIndex", "txid"]);
     assert.equal(paid.network, "bitcoin");
     assert.equal(paid.asset, "BTC");
-    const mempool = await readJson(`/address/${ADDRESS}/txs/mempool`);
+    const mempool = await readJson<EsploraTx[]>(`/address/${ADDRESS}/txs/mempool`);
     assert.equal(mempool.length, 1);
-    const [tx] = mempool;
+    const [tx] = mempool as [EsploraTx];
     assert.equal(tx.txid, paid.txid);
     assert.deepEqual(tx.status, { confirmed: false });
     assert.equal(tx.fee, 1000);
@@ -84,18 +106,18 @@ describe("bitcoin through Esplora's API", () => {
       scriptpubkey_type: "v0_p2wpkh",
       value: 1_000_000,
     });
-    assert.deepEqual(await readJson(`/tx/${paid.txid}/status`), { confirmed: false });
+    assert.deepEqual(await readJson<EsploraStatus>(`/tx/${paid.txid}/status`), { confirmed: false });
 
     const { height, hashes } = await chain.mine(2);
     assert.equal(height, 102);
     assert.equal(await read("/blocks/tip/hash"), hashes[1]);
-    assert.deepEqual(await readJson(`/address/${ADDRESS}/txs/mempool`), []);
-    const status = await readJson(`/tx/${paid.txid}/status`);
+    assert.deepEqual(await readJson<EsploraTx[]>(`/address/${ADDRESS}/txs/mempool`), []);
+    const status = await readJson<EsploraStatus>(`/tx/${paid.txid}/status`);
     assert.deepEqual(
       { ...status, block_time: undefined },
       { confirmed: true, block_height: 101, block_hash: hashes[0], block_time: undefined },
     );
-    assert.deepEqual((await readJson(`/tx/${paid.txid}`)).status, status);
+    assert.deepEqual((await readJson<EsploraTx>(`/tx/${paid.txid}`)).status, status);
 
     const block = await rawBlock(hashes[0] as string);
     assert.equal(block.hash, hashes[0]);
@@ -122,38 +144,36 @@ describe("bitcoin through Esplora's API", () => {
     assert.notEqual(await read("/block-height/101"), hashes[0]);
     assert.notEqual(await read("/block-height/102"), hashes[1]);
     assert.equal(
-      (await readJson(`/block/${await read("/block-height/102")}`)).previousblockhash,
+      (await readJson<EsploraBlock>(`/block/${await read("/block-height/102")}`)).previousblockhash,
       await read("/block-height/101"),
     );
     assert.equal((await get(`/block/${hashes[0]}`)).status, 404);
-    assert.deepEqual(await readJson(`/tx/${kept.txid}/status`), { confirmed: false });
-    assert.equal((await readJson(`/address/${ADDRESS}/txs/mempool`))[0].txid, kept.txid);
+    assert.deepEqual(await readJson<EsploraStatus>(`/tx/${kept.txid}/status`), { confirmed: false });
+    assert.equal((await readJson<EsploraTx[]>(`/address/${ADDRESS}/txs/mempool`))[0]?.txid, kept.txid);
     const { hashes: again } = await chain.mine(1);
-    assert.equal((await readJson(`/tx/${kept.txid}/status`)).block_hash, again[0]);
+    assert.equal((await readJson<EsploraStatus>(`/tx/${kept.txid}/status`)).block_hash, again[0]);
 
     const dropped = await chain.pay({ address: ADDRESS, amount: "0.2" });
     await chain.mine(1);
     await chain.reorg(1, { drop: true });
     const gone = await get(`/tx/${dropped.txid}`);
     assert.deepEqual([gone.status, await gone.text()], [404, "Transaction not found"]);
-    assert.equal((await readJson(`/tx/${kept.txid}/status`)).confirmed, true);
+    assert.equal((await readJson<EsploraStatus>(`/tx/${kept.txid}/status`)).confirmed, true);
   });
 
   test("replace-by-fee: the same input spent again to another address, the old txid gone", async () => {
     const { chain, get, readJson } = world("btc-replace");
     const paid = await chain.pay({ address: ADDRESS, amount: "0.03", fee: "0.00002" });
-    const before = await readJson(`/tx/${paid.txid}`);
+    const before = await readJson<EsploraTx>(`/tx/${paid.txid}`);
     assert.equal(before.fee, 2000);
     const { txid } = await chain.replace(paid.txid);
     assert.notEqual(txid, paid.txid);
     assert.equal((await get(`/tx/${paid.txid}`)).status, 404);
-    assert.deepEqual(await readJson(`/address/${ADDRESS}/txs/mempool`), []);
-    const replacement = await readJson(`/tx/${txid}`);
-    assert.deepEqual(replacement.vin[0].txid, before.vin[0].txid);
+    assert.deepEqual(await readJson<EsploraTx[]>(`/address/${ADDRESS}/txs/mempool`), []);
+    const replacement = await readJson<EsploraTx>(`/tx/${txid}`);
+    assert.deepEqual(replacement.vin[0]?.txid, before.vin[0]?.txid);
     assert.ok(replacement.fee > before.fee);
-    assert.ok(
-      replacement.vout.every((output: { scriptpubkey_address: string }) => output.scriptpubkey_address !== ADDRESS),
-    );
+    assert.ok(replacement.vout.every((output) => output.scriptpubkey_address !== ADDRESS));
     await chain.mine(1);
     await assert.rejects(chain.replace(txid), /only a mempool tx can be replaced/);
   });
@@ -165,15 +185,15 @@ describe("rates, outages, namespaces", () => {
   test("rates in CoinGecko's shape, and a rate set with or without its time", async () => {
     const chain = chainControl(simulator.url, "rates");
     const now = Math.floor(Date.now() / 1000);
-    const prices = await (await fetch(`${chain.ratesUrl}${PRICE}`)).json();
+    const prices = (await (await fetch(`${chain.ratesUrl}${PRICE}`)).json()) as Prices;
     assert.deepEqual(Object.keys(prices), ["bitcoin", "ethereum", "tether"]);
-    assert.deepEqual([prices.bitcoin.usd, prices.ethereum.usd, prices.tether.usd], [65000, 3200, 1]);
-    assert.ok(Math.abs(prices.bitcoin.last_updated_at - now) <= 2);
+    assert.deepEqual([prices.bitcoin?.usd, prices.ethereum?.usd, prices.tether?.usd], [65000, 3200, 1]);
+    assert.ok(Math.abs((prices.bitcoin?.last_updated_at ?? 0) - now) <= 2);
     await chain.rate("BTC", 70_123.5, 1_700_000_000);
     await chain.rate("ETH", 2_500);
-    const changed = await (await fetch(`${chain.ratesUrl}${PRICE}`)).json();
+    const changed = (await (await fetch(`${chain.ratesUrl}${PRICE}`)).json()) as Prices;
     assert.deepEqual(changed.bitcoin, { usd: 70_123.5, last_updated_at: 1_700_000_000 });
-    assert.equal(changed.ethereum.usd, 2_500);
+    assert.equal(changed.ethereum?.usd, 2_500);
     const plain = await (await fetch(`${chain.ratesUrl}/api/v3/simple/price?ids=tether&vs_currencies=usd`)).json();
     assert.deepEqual(plain, { tether: { usd: 1 } });
   });
@@ -217,7 +237,7 @@ describe("rates, outages, namespaces", () => {
     await assert.rejects(chain.reorg(500), /at most 100 blocks deep/);
     const unknown = await fetch(`${simulator.url}/refusals/control/explode`, { method: "POST", body: "{}" });
     assert.equal(unknown.status, 400);
-    assert.match((await unknown.json()).error, /unknown command/);
+    assert.match(((await unknown.json()) as { error: string }).error, /unknown command/);
   });
 });
 
@@ -233,7 +253,7 @@ describe("npm run chain and npm run dev's settings", () => {
     const txid = /: ([0-9a-f]{64}) \(output \d\)/.exec(paid)?.[1];
     assert.ok(txid, paid);
     assert.match((await chain("mine", "2")).stdout, /^Mined 2 bitcoin block\(s\): height 102, tip [0-9a-f]{64}\.$/m);
-    const status = await (await fetch(`${simulator.url}/dev/bitcoin/api/tx/${txid}/status`)).json();
+    const status = (await (await fetch(`${simulator.url}/dev/bitcoin/api/tx/${txid}/status`)).json()) as EsploraStatus;
     assert.equal(status.block_height, 101);
     await assert.rejects(chain("mine", "--network", "dogecoin"), /network must be one of bitcoin, ethereum/);
     await assert.rejects(
