@@ -48,6 +48,8 @@ if (values.help) {
 if (!command) usage();
 
 const origin = `http://127.0.0.1:${chainSimulatorPort()}`;
+/** This command again, as typed for this simulator: for the hints after a payment and an outage. */
+const again = `${process.env.CHAIN_SIMULATOR_PORT ? `CHAIN_SIMULATOR_PORT=${process.env.CHAIN_SIMULATOR_PORT} ` : process.env.PORT && process.env.PORT !== "8787" ? `PORT=${process.env.PORT} ` : ""}npm run chain --`;
 const chain = chainControl(origin, DEV_NAMESPACE);
 const network = (values.network ?? "bitcoin") as ChainNetwork;
 const wholeNumber = (text: string | undefined, name: string, fallback?: number) => {
@@ -68,7 +70,7 @@ async function run(): Promise<string> {
         fee: values.fee,
       });
       const where = paid.network === "bitcoin" ? `output ${paid.outputIndex}` : `log index ${paid.outputIndex}`;
-      return `Paid ${second} ${paid.asset} to ${first}: ${paid.txid} (${where}), in the mempool until \`npm run chain -- mine${paid.network === "ethereum" ? " --network ethereum" : ""}\`.`;
+      return `Paid ${second} ${paid.asset} to ${first}: ${paid.txid} (${where}), in the mempool until \`${again} mine${paid.network === "ethereum" ? " --network ethereum" : ""}\`.`;
     }
     case "mine": {
       const { height, hashes } = await chain.mine(wholeNumber(first, "n", 1), network);
@@ -96,7 +98,7 @@ async function run(): Promise<string> {
       if (!first) usage(`${command} needs bitcoin, ethereum or rates`);
       await chain.outage(first as ChainNetwork | "rates", command === "fail");
       return command === "fail"
-        ? `${first} answers 503 to every read (\`npm run chain -- ok ${first}\` ends it).`
+        ? `${first} answers 503 to every read (\`${again} ok ${first}\` ends it).`
         : `${first} answers again.`;
     }
     case "state": {

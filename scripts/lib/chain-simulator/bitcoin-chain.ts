@@ -54,7 +54,7 @@ export class BitcoinChain {
     this.miner = { value: SUBSIDY, program, address: p2wpkhAddress("tb", program) };
     const start = nowSeconds() - START_HEIGHT * BLOCK_SECONDS;
     for (let height = 0; height <= START_HEIGHT; height++) {
-      // The same hashes for the same namespace at every start: a developer's notes stay true after a restart.
+      // Ten minutes apart up to now, as a chain that has been running; each a block of its own namespace.
       this.append([], start + height * BLOCK_SECONDS, digestOf(ns, height, "genesis").slice(0, 8));
     }
   }

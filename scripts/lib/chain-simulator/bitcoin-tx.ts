@@ -109,10 +109,17 @@ export function dummyInput(outpoint?: { txid: string; vout: number }): BitcoinIn
   };
 }
 
-/** The block's first transaction: the height as BIP 34 asks, then `tag` so that a replaced block differs. */
+/** A script number: little-endian, as few bytes as it takes, a zero byte added where the top bit would read as sign. */
+function scriptNumber(value: number): Uint8Array {
+  const bytes: number[] = [];
+  for (let rest = value; rest > 0; rest = Math.floor(rest / 256)) bytes.push(rest % 256);
+  if ((bytes.at(-1) ?? 0) & 0x80) bytes.push(0);
+  return Uint8Array.from(bytes);
+}
+
+/** The block's first transaction: the height pushed as BIP 34 asks, then `tag` so that a replaced block differs. */
 export function coinbaseTx(height: number, tag: Uint8Array, payee: BitcoinOutput): BitcoinTx {
-  const heightBytes = uint32LE(height).slice(0, height < 0x8000 ? 2 : 3);
-  const scriptSig = concat(withLength(heightBytes), withLength(tag));
+  const scriptSig = concat(withLength(scriptNumber(height)), withLength(tag));
   const input: BitcoinInput = { txid: COINBASE_TXID, vout: 0xffffffff, scriptSig, sequence: 0xffffffff, witness: [] };
   return buildTx([input], [payee], 0n);
 }

@@ -78,7 +78,7 @@ export class EthereumChain {
     const number = this.blocks.length;
     const block: EthBlock = {
       number,
-      // Stable for the starting blocks of a namespace; a random salt for mined ones, so a replaced block differs.
+      // Of this namespace, and salted: a block mined again in a reorg gets another hash.
       hash: hex32(digestOf(this.ns, "ethereum", number, salt)),
       parentHash: number === 0 ? word("0") : this.tip.hash,
       timestamp,
