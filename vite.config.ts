@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
-import { devLoop, devMailVars, devSettings } from "./scripts/lib/vite-dev-loop.ts";
+import { devChainVars, devLoop, devMailVars, devSettings } from "./scripts/lib/vite-dev-loop.ts";
 
 /**
  * The React Router build (`react-router build`, options in react-router.config.ts): the browser's assets in
@@ -12,9 +12,9 @@ import { devLoop, devMailVars, devSettings } from "./scripts/lib/vite-dev-loop.t
  *
  * `npm run dev` is `vite dev` (docs/decisions/0061): the Cloudflare plugin runs the whole Worker, the Hono middleware
  * in front of the router, the Durable Objects and the scheduled handler, in workerd, with the router's modules served
- * by Vite; the dev loop plugin migrates and seeds the local D1, starts the mail simulator and runs the cron. Both only
- * for `serve`: with the Cloudflare plugin, `react-router build` would write the Worker bundled by Vite, a generated
- * wrangler.json and a .wrangler/deploy/config.json redirecting every later wrangler command to it.
+ * by Vite; the dev loop plugin migrates and seeds the local D1, starts the mail and chain simulators and runs the
+ * cron. Both only for `serve`: with the Cloudflare plugin, `react-router build` would write the Worker bundled by
+ * Vite, a generated wrangler.json and a .wrangler/deploy/config.json redirecting every later wrangler command to it.
  */
 export default defineConfig(async ({ command }) => {
   const dev = command === "serve" ? await devSettings() : undefined;
@@ -27,7 +27,7 @@ export default defineConfig(async ({ command }) => {
               viteEnvironment: { name: "ssr" },
               inspectorPort: dev.inspectorPort,
               persistState: dev.stateDir ? { path: dev.stateDir } : true,
-              config: { vars: devMailVars(dev) },
+              config: { vars: { ...devMailVars(dev), ...devChainVars(dev) } },
             }),
           ]
         : []),
@@ -43,7 +43,7 @@ export default defineConfig(async ({ command }) => {
       // Not minified (Vite's default for a server build, as serverMinify: false was): readable stack traces.
     },
     ...(dev && {
-      // Loopback only, on PORT and no other: the mail simulator's port and `npm run mail` follow it.
+      // Loopback only, on PORT and no other: the simulators' ports, `npm run mail` and `npm run chain` follow it.
       server: { host: "127.0.0.1", port: dev.port, strictPort: true },
       // The setup's output and the demo logins stay above Vite's banner.
       clearScreen: false,

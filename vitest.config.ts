@@ -21,6 +21,11 @@ export default defineConfig({
           // Resend's own address, as deployed: a developer's .dev.vars (read here too) points it at the local mail
           // simulator, which production refuses. The tests stand in for the provider by mocking fetch.
           RESEND_BASE_URL: "https://api.resend.com",
+          // No chain or rate API off this machine (wrangler.toml names mempool.space and CoinGecko): a test that
+          // watches a chain points these at its own world of the run's chain simulator (inject("chainSimulatorUrl")).
+          BITCOIN_ESPLORA_URL: "",
+          ETHEREUM_RPC_URL: "",
+          RATES_URL: "",
           PASSWORD_HASH_COST: "fast",
           TOTP_ENCRYPTION_KEY: "dGVzdC10b3RwLWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
           // Cloudflare's always-pass Turnstile test keys: no siteverify call. Tests that need a real secret
@@ -41,5 +46,7 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     setupFiles: ["./tests/setup/migrate.ts"],
+    // The chain simulator the tests reach by `inject("chainSimulatorUrl")`, one for the run.
+    globalSetup: ["./tests/setup/chain-simulator.ts"],
   },
 });

@@ -3,11 +3,16 @@
  * local D1 (migrated and seeded from scratch each run) so tests never touch the developer's data. Started and
  * stopped by Playwright (playwright.config.ts), and by the measurement scripts (scripts/lib/local-server.ts).
  *
+ * It runs a chain simulator beside it (scripts/lib/chain-simulator.ts) on E2E_PORT + 2000 (or CHAIN_SIMULATOR_PORT),
+ * and points the app at its `dev` world, so that a browser test can pay and mine with
+ * `chainControl("http://127.0.0.1:<that port>", "dev")` (tests/support/chain.ts).
+ *
  * Not `wrangler dev`: its proxy exits on a request the browser abandons, which failed the test running at that
  * moment and the next one while it restarted (docs/decisions/0057, 0060).
  */
 import { mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { chainSimulatorPort, chainSimulatorVars, startChainSimulator } from "./lib/chain-simulator.ts";
 import { FAKE_PROVIDER_SETTINGS } from "./lib/fake-oauth-settings.ts";
 import { applyMigrations, ensureDevVars, ROOT } from "./lib/local-d1.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
@@ -42,6 +47,12 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
+const chain = await startChainSimulator({
+  port: chainSimulatorPort({ PORT: String(port), CHAIN_SIMULATOR_PORT: process.env.CHAIN_SIMULATOR_PORT }),
+  log: (line) => console.log(line),
+});
+console.log(`chain simulator: ${chain.url}/dev`);
+
 const server = await startLocalWorker({
   port,
   persistTo,
@@ -56,6 +67,8 @@ const server = await startLocalWorker({
     // No key whatever .dev.vars holds (the mail simulator's, for npm run dev): mail stays in the local mailbox,
     // captured, and never leaves for the provider address of wrangler.toml.
     RESEND_API_KEY: "",
+    // Deposits on chain are read from the simulator beside this server, whatever .dev.vars says.
+    ...chainSimulatorVars(chain.url),
   },
 });
 
@@ -64,6 +77,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await server.dispose();
+  await chain.close();
   process.exit(0);
 };
 process.on("SIGINT", stop);

@@ -259,6 +259,12 @@ export interface WorkerBindings {
   DOCUMENTS: R2Bucket;
   /** Statement PDFs of closed months, built once (private like DOCUMENTS; a cache: anything in it may be deleted). */
   STATEMENTS: R2Bucket;
+  /** Where deposits paid on chain are read (wrangler.toml [vars]; the chain simulator's locally). */
+  BITCOIN_ESPLORA_URL?: string;
+  ETHEREUM_RPC_URL?: string;
+  RATES_URL?: string;
+  USDT_ERC20_CONTRACT?: string;
+  BITCOIN_NETWORK?: string;
   [key: string]: unknown;
 }
 

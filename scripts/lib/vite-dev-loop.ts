@@ -1,7 +1,8 @@
 /**
  * What `npm run dev` (`vite dev`, the Cloudflare Vite plugin running the Worker in workerd; docs/decisions/0061) adds
  * around the Worker: the local D1 migrated and seeded before workerd opens it (scripts/dev-setup.ts), the mail
- * simulator, and the scheduled handler on a timer, since the plugin fires no cron trigger by itself.
+ * simulator, the chain simulator (the blockchains and rates deposits are watched on), and the scheduled handler on a
+ * timer, since the plugin fires no cron trigger by itself.
  *
  * Settings (environment):
  * - PORT: the port to serve on (8787).
@@ -10,10 +11,12 @@
  * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
  *   cron's every minute).
  * - MAIL_SIMULATOR_PORT: the mail simulator's port (PORT + 1000).
+ * - CHAIN_SIMULATOR_PORT: the chain simulator's port (PORT + 2000).
  */
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import type { Plugin, ViteDevServer } from "vite";
+import { type ChainSimulator, chainSimulatorPort, chainSimulatorVars, startChainSimulator } from "./chain-simulator.ts";
 import { freePort } from "./free-port.ts";
 import { BIN, devVar, ensureDevVars, quietEnv, ROOT } from "./local-d1.ts";
 import { type MailSimulator, mailSimulatorPort, simulatorSettings, startMailSimulator } from "./mail-simulator.ts";
@@ -28,6 +31,7 @@ export interface DevSettings {
   stateDir?: string;
   cronEveryMs: number;
   mailSimulatorPort: number;
+  chainSimulatorPort: number;
 }
 
 /**
@@ -38,7 +42,7 @@ export interface DevSettings {
 interface ProcessState {
   settings?: Promise<DevSettings>;
   setUp?: Promise<void>;
-  running?: { mail: MailSimulator; cron: NodeJS.Timeout; listening: Promise<void> };
+  running?: { mail: MailSimulator; chain: ChainSimulator; cron: NodeJS.Timeout; listening: Promise<void> };
 }
 const processWide = globalThis as { [key: symbol]: ProcessState | undefined };
 const KEY = Symbol.for("brokerage.dev-loop");
@@ -59,6 +63,7 @@ export function devSettings(env: NodeJS.ProcessEnv = process.env): Promise<DevSe
       stateDir: env.DEV_STATE_DIR ? resolve(env.DEV_STATE_DIR) : undefined,
       cronEveryMs,
       mailSimulatorPort: mailSimulatorPort(env),
+      chainSimulatorPort: chainSimulatorPort(env),
     };
   })();
   return shared.settings;
@@ -72,6 +77,16 @@ export function devMailVars(settings: DevSettings): Record<string, string> {
     `http://127.0.0.1:${settings.mailSimulatorPort}`,
   );
   return RESEND_BASE_URL ? { RESEND_BASE_URL } : {};
+}
+
+/**
+ * The Worker's chain settings for dev: the chain simulator's `dev` world, each unless .dev.vars sets it (the plugin
+ * reads .dev.vars over the config, so a developer watching a real node or testnet keeps their own).
+ */
+export function devChainVars(settings: DevSettings): Record<string, string> {
+  ensureDevVars();
+  const vars = chainSimulatorVars(`http://127.0.0.1:${settings.chainSimulatorPort}`);
+  return Object.fromEntries(Object.entries(vars).filter(([name]) => !devVar(name)));
 }
 
 function setUp(settings: DevSettings): Promise<void> {
@@ -115,6 +130,16 @@ async function startAround(settings: DevSettings, server: ViteDevServer): Promis
         "set MAIL_SIMULATOR_PORT to a free port.",
     );
   });
+  const chain = await startChainSimulator({
+    port: settings.chainSimulatorPort,
+    log: (line) => console.log(line),
+  }).catch(async (error: Error) => {
+    await mail.close();
+    throw new Error(
+      `the chain simulator cannot listen on port ${settings.chainSimulatorPort} (${error.message}): ` +
+        "set CHAIN_SIMULATOR_PORT to a free port.",
+    );
+  });
   let busy = false;
   const cron = setInterval(async () => {
     if (busy) return;
@@ -126,11 +151,11 @@ async function startAround(settings: DevSettings, server: ViteDevServer): Promis
   cron.unref();
   // Not before the server listens, which is after the Worker's first load: a minute or more on a first start.
   const listening = new Promise<void>((ready) => server.httpServer?.once("listening", ready));
-  shared.running = { mail, cron, listening };
-  printNotes(settings, mail.url);
+  shared.running = { mail, chain, cron, listening };
+  printNotes(settings, mail.url, chain.url);
 }
 
-function printNotes(settings: DevSettings, simulatorUrl: string): void {
+function printNotes(settings: DevSettings, simulatorUrl: string, chainUrl: string): void {
   const { port } = settings;
   // `npm run mail` finds the simulator the way its port was chosen.
   const mail = `${process.env.MAIL_SIMULATOR_PORT ? `MAIL_SIMULATOR_PORT=${settings.mailSimulatorPort} ` : port === 8787 ? "" : `PORT=${port} `}npm run mail --`;
@@ -140,6 +165,11 @@ function printNotes(settings: DevSettings, simulatorUrl: string): void {
       ? `Mail goes to the local mail simulator on ${simulatorUrl}: \`${mail} fail\` for a provider outage, ` +
           `\`${mail} ok\` to end it, \`${mail} status\` for what it accepted.`
       : `Mail goes to ${baseUrl} (RESEND_BASE_URL in .dev.vars); the mail simulator on ${simulatorUrl} is idle.`,
+  );
+  const chain = `${process.env.CHAIN_SIMULATOR_PORT ? `CHAIN_SIMULATOR_PORT=${settings.chainSimulatorPort} ` : port === 8787 ? "" : `PORT=${port} `}npm run chain --`;
+  console.log(
+    `The chains and rates deposits are read from are the local chain simulator's, on ${chainUrl}/dev: ` +
+      `\`${chain} pay <address> <amount>\`, \`${chain} mine\`, \`${chain} state\` (\`${chain} --help\` for the rest).`,
   );
   console.log(`The scheduled handler (mail retries, clean-up) runs every ${settings.cronEveryMs / 1000} s.`);
 }
