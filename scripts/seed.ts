@@ -31,13 +31,33 @@ export {
   DEMO_SUPPORT_ADMIN,
 };
 
-/** Well-formed but unusable addresses: test vectors and burn addresses nobody holds keys for. */
+/**
+ * The firm's deposit wallets. Bitcoin, Ether and USDT on Ethereum hold watch-only account keys, so each demo client
+ * gets addresses of their own and `npm run chain -- pay <address> 0.01` credits them: the published test keys of
+ * BIP39's "abandon … about" mnemonic (testnet for Bitcoin), which no one should ever fund for real. USDT on Tron holds
+ * an address, and its deposits stay claims.
+ */
 export const DEMO_DEPOSIT_WALLETS = [
-  { walletType: "BTC", walletAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" },
-  { walletType: "ETH", walletAddress: "0x000000000000000000000000000000000000dEaD" },
-  { walletType: "USDT (ERC20)", walletAddress: "0x1111111111111111111111111111111111111111" },
+  {
+    walletType: "BTC",
+    walletAddress:
+      "vpub5Y6cjg78GGuNLsaPhmYsiw4gYX3HoQiRBiSwDaBXKUafCt9bNwWQiitDk5VZ5BVxYnQdwoTyXSs2JHRPAgjAvtbBrf8ZhDYe2jWAqvZVnsc",
+  },
+  {
+    walletType: "ETH",
+    walletAddress:
+      "xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt",
+  },
+  {
+    walletType: "USDT (ERC20)",
+    walletAddress:
+      "xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt",
+  },
   { walletType: "USDT (TRC20)", walletAddress: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb" },
 ];
+
+/** The address the demo client's past deposits were paid to, before the firm's wallets were watched. */
+const PAST_DEPOSIT_ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
 type SeedTransaction = {
   type: "deposit" | "stock_deposit" | "fee_deposit" | "withdraw" | "profit" | "loss";
@@ -120,7 +140,7 @@ export async function buildSeedStatements(totpKey: string, now = Date.now()): Pr
     const approved = tx.status === "approved";
     if (approved) balance += signedCents(tx.type, tx.cents);
     const decided = tx.status !== "pending";
-    const walletAddress = tx.byAdmin ? "admin" : (DEMO_DEPOSIT_WALLETS[0]?.walletAddress ?? null);
+    const walletAddress = tx.byAdmin ? "admin" : PAST_DEPOSIT_ADDRESS;
     statements.push(
       `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, withdrawal_wallet_address, balance_after_cents, trading_pair, stock, created_by, decided_by, decided_at, created_at) VALUES (${[
         DEMO_CLIENT.id,

@@ -5,7 +5,7 @@ import { COPY_CONFIRMATION_MS } from "~/lib/timers";
 export const COPIED_MESSAGE = "Wallet address copied to clipboard";
 
 /** Copies a value; says so in a toast and inline, for 2 seconds (docs/product.md, "Constants"). */
-export function CopyButton({ value, disabled }: { value: string; disabled?: boolean }) {
+export function CopyButton({ value, disabled, label }: { value: string; disabled?: boolean; label?: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -29,6 +29,8 @@ export function CopyButton({ value, disabled }: { value: string; disabled?: bool
         type="button"
         onClick={copy}
         disabled={disabled || !value}
+        // Several on a page (each own deposit address): the name says which, and starts with the visible word.
+        aria-label={label ? `${copied ? "Copied!" : "Copy"} ${label}` : undefined}
         className="shrink-0 rounded-md border border-border px-3 py-2 text-sm font-medium hover:bg-surface-raised disabled:opacity-50"
       >
         {copied ? "Copied!" : "Copy"}

@@ -52,7 +52,7 @@ export function OwnDepositAddresses({ addresses }: { addresses: OwnDepositAddres
                   >
                     {own.address}
                   </output>
-                  <CopyButton value={own.address} />
+                  <CopyButton value={own.address} label={`your ${own.walletType} address`} />
                 </div>
               </div>
             </div>

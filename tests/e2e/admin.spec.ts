@@ -16,7 +16,7 @@ test("an admin approves a client's deposit, posts a profit, suspends and reactiv
   const client = await clientContext.newPage();
   const clientName = `Quinn${Date.now() % 100000}`;
   await registerClient(client, clientName);
-  await submitDepositRequest(client, "250", "ETH");
+  await submitDepositRequest(client, "250");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
   await expect(client.getByTestId("balance-available")).toHaveText("$0.00");
 

@@ -18,21 +18,26 @@ test("the demo client deposits with the QR code and copy button and sees the pen
   const submit = page.getByRole("button", { name: "Submit Deposit" });
   await expect(submit).toBeDisabled();
   await page.getByLabel("Amount (USD)").fill("321.09");
-  await page.getByLabel("Payment Wallet").selectOption("BTC");
+  await page.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
+  // The claim wallet's address (the wallets spec may be moving it meanwhile: any Tron address it holds).
   const address = page.getByLabel("Wallet Address");
-  await expect(address).toHaveValue("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+  await expect(address).toHaveValue(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+  const shown = await address.inputValue();
   await expect(submit).toBeEnabled();
 
-  await page.getByRole("button", { name: "Copy" }).click();
-  await expect(page.getByRole("button", { name: "Copied!" })).toBeVisible();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Copied!", exact: true })).toBeVisible();
   await expect(page.getByText("Wallet address copied to clipboard").first()).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
-  await expect(page.getByRole("button", { name: "Copy" })).toBeVisible({ timeout: 4_000 });
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+  await expect(page.getByRole("button", { name: "Copy", exact: true })).toBeVisible({ timeout: 4_000 });
 
   await page.getByRole("button", { name: "Show QR Code" }).click();
-  const dialog = page.getByRole("dialog", { name: "BTC deposit address" });
+  const dialog = page.getByRole("dialog", { name: "USDT (TRC20) deposit address" });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole("img", { name: "QR code of the BTC address" })).toHaveAttribute("width", "200");
+  await expect(dialog.getByRole("img", { name: "QR code of the USDT (TRC20) address" })).toHaveAttribute(
+    "width",
+    "200",
+  );
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
 

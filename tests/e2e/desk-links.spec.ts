@@ -7,7 +7,7 @@ test("the desk's client links open the client page without reloading the documen
   const client = await clientContext.newPage();
   const clientName = `Lane${Date.now() % 100000}`;
   await registerClient(client, clientName);
-  await submitDepositRequest(client, "75", "ETH");
+  await submitDepositRequest(client, "75");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
   await clientContext.close();
 

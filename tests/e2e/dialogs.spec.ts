@@ -134,7 +134,7 @@ test("cancelling a request, rejecting one and deleting a client: danger buttons,
   const firstName = `Dana${Date.now() % 100000}`;
   const email = await registerClient(page, firstName);
   const accountId = (await page.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
-  await submitDepositRequest(page, "45", "ETH");
+  await submitDepositRequest(page, "45");
   await expect(page.getByText("Deposit request submitted successfully")).toBeVisible();
 
   // The client's Cancel: 'Keep it' is the one way out, and the dialog starts on it.

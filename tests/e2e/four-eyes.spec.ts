@@ -113,7 +113,7 @@ test("a $15,000 deposit request's approval waits for a second admin, who approve
   // Verified: an unverified client's deposits stop at UNVERIFIED_DEPOSIT_LIMIT (docs/product.md, "Identity verification").
   await markVerifiedInDatabase(email);
   const accountId = (await client.getByText(/^[0-9a-f-]{36}$/).textContent()) ?? "";
-  await submitDepositRequest(client, "15000", "BTC");
+  await submitDepositRequest(client, "15000");
   await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
 
   // Admin A's Approve on the row proposes (after the code, if the sign-in's is no longer fresh).

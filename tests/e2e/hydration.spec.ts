@@ -52,7 +52,7 @@ test("a form shows its pending state while the server works, then lands where th
   );
 
   await page.getByLabel("Amount (USD)").fill("321.09");
-  await page.getByLabel("Payment Wallet").selectOption("BTC");
+  await page.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
   await page.getByRole("button", { name: "Submit Deposit" }).click();
   const pendingButton = page.getByRole("button", { name: "Processing..." });
   await expect(pendingButton).toBeVisible();
@@ -77,7 +77,7 @@ test("the live feed updates an open page: a request made in another tab appears 
   const otherTab = await context.newPage();
   await otherTab.goto("/deposit");
   await otherTab.getByLabel("Amount (USD)").fill("456.78");
-  await otherTab.getByLabel("Payment Wallet").selectOption("ETH");
+  await otherTab.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
   await otherTab.getByRole("button", { name: "Submit Deposit" }).click();
   await expect(otherTab).toHaveURL(/\/dashboard$/);
 

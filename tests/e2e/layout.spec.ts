@@ -5,8 +5,8 @@ test("a toast appears below the header and never covers its links", async ({ pag
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/deposit");
-  await page.getByLabel("Payment Wallet").selectOption("BTC");
-  await page.getByRole("button", { name: "Copy" }).click();
+  await page.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
   const toast = page.locator("[data-sonner-toast]").first();
   await expect(toast).toBeVisible();
   const header = await page.locator("header").first().boundingBox();

@@ -27,7 +27,7 @@ test("three deposits just under the large amount raise a structuring alert live;
   )[0]?.id;
   expect(clientId).toBeTruthy();
   for (const amount of ["9000", "9200", "9400"]) {
-    await submitDepositRequest(client, amount, "BTC");
+    await submitDepositRequest(client, amount);
     await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
   }
 

@@ -25,7 +25,7 @@ test("the bell rises live when an admin decides the client's request, and falls 
   const bell = client.getByTestId("notification-bell");
   await expect(bell).toHaveAccessibleName("Notifications");
 
-  await submitDepositRequest(client, "321.00", "BTC");
+  await submitDepositRequest(client, "321.00");
   await expect(client).toHaveURL(/\/dashboard$/);
 
   const adminContext = await browser.newContext();

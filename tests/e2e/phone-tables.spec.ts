@@ -95,7 +95,7 @@ test("on a phone every back-office table and the client's statement fit the scre
   await page.getByLabel("Wallet Address").fill("0x7777777777777777777777777777777777777777");
   await page.getByRole("button", { name: "Submit Withdrawal" }).click();
   await expect(page.getByText("Withdrawal request submitted successfully")).toBeVisible();
-  await submitDepositRequest(page, "65", "ETH");
+  await submitDepositRequest(page, "65");
   await expect(page.getByText("Deposit request submitted successfully")).toBeVisible();
 
   // The client's page: every column of a pending row, named, and its Approve and Reject on screen.

@@ -18,7 +18,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await admin.goto(`/user/${accountId}`);
   await expect(admin.getByText("No transactions found")).toBeVisible();
 
-  await submitDepositRequest(client, "777.77", "BTC");
+  await submitDepositRequest(client, "777.77");
   await expect(client).toHaveURL(/\/dashboard$/);
 
   // No reload on the admin's page: the row arrives over the client's feed.
@@ -35,7 +35,7 @@ test("an admin sees a client's deposit appear live, and the client sees the appr
   await expect(admin.locator("tr").filter({ hasText: "$777.77" })).toHaveCount(1);
 
   // The client's History is live as well: a request decided while it is open changes status in place.
-  await submitDepositRequest(client, "123.45", "BTC");
+  await submitDepositRequest(client, "123.45");
   await expect(client).toHaveURL(/\/dashboard$/);
   await client.goto("/transactions");
   const historyRow = client.locator("tr").filter({ hasText: "$123.45" });

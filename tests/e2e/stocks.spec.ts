@@ -43,10 +43,10 @@ test("a client buys a stock by deposit and sees it in the dashboard's Stocks pan
   await expect(client.getByLabel("Stock")).toHaveValue("NVDA");
 
   await client.getByLabel("Amount (USD)").fill("640");
-  await client.getByLabel("Payment Wallet").selectOption("BTC");
-  const dialog = client.getByRole("dialog", { name: "BTC deposit address" });
+  await client.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
+  const dialog = client.getByRole("dialog", { name: "USDT (TRC20) deposit address" });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText("Scan this QR code with your BTC wallet to send the deposit.")).toBeVisible();
+  await expect(dialog.getByText("Scan this QR code with your USDT (TRC20) wallet to send the deposit.")).toBeVisible();
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   await client.getByRole("button", { name: "Submit Deposit" }).click();

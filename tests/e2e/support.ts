@@ -194,11 +194,16 @@ export async function registerClient(page: Page, firstName: string) {
   return email;
 }
 
-/** A signed-in client asks to deposit `amount` dollars to the firm's wallet of that currency, through /deposit. */
-export async function submitDepositRequest(page: Page, amount: string, wallet: "BTC" | "ETH") {
+/**
+ * The demo's wallet that takes claims: the others are watched on chain, and a client pays their own address there.
+ */
+export const CLAIM_WALLET = "USDT (TRC20)";
+
+/** A signed-in client asks to deposit `amount` dollars to the firm's claim wallet, through /deposit. */
+export async function submitDepositRequest(page: Page, amount: string) {
   await page.goto("/deposit");
   await page.getByLabel("Amount (USD)").fill(amount);
-  await page.getByLabel("Payment Wallet").selectOption(wallet);
+  await page.getByLabel("Payment Wallet").selectOption(CLAIM_WALLET);
   await page.getByRole("button", { name: "Submit Deposit" }).click();
 }
 

@@ -47,7 +47,7 @@ for (const [label, viewport] of [
     await registerClient(client, firstName);
 
     // Unverified: a deposit within the limit is taken, a withdrawal is not offered.
-    await submitDepositRequest(client, "300", "ETH");
+    await submitDepositRequest(client, "300");
     await expect(client.getByText("Deposit request submitted successfully")).toBeVisible();
     await client.goto("/withdraw");
     await expect(client.getByText("Verify your identity before you withdraw.")).toBeVisible();

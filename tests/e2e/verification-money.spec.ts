@@ -45,12 +45,12 @@ for (const viewport of [
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     // Over the limit: refused with what is left, and nothing is stored.
     await page.getByLabel("Amount (USD)").fill("2500");
-    await page.getByLabel("Payment Wallet").selectOption("ETH");
+    await page.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
     await page.getByRole("button", { name: "Submit Deposit" }).click();
     await expect(page.getByRole("alert").first()).toContainText(
       "Until your identity is verified, your deposits may total at most $2,000.00: you can still deposit $2,000.00.",
     );
-    await submitDepositRequest(page, "500", "ETH");
+    await submitDepositRequest(page, "500");
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/deposit");
     await expect(page.getByTestId("verification-level")).toContainText("You can still deposit $1,500.00.");

@@ -72,6 +72,12 @@ export const CLIENT_REQUEST_TYPES = [
   "withdraw",
 ] as const satisfies readonly TransactionType[];
 
+/**
+ * A deposit seen on chain has no author (the watcher writes it) but is the client's money in, like their own
+ * deposit request: its ledger key starts with this, followed by the asset, transaction and output.
+ */
+export const CHAIN_DEPOSIT_KEY_PREFIX = "chain:";
+
 /** Whether a type is one a client asks for. */
 export const isClientRequestType = (type: string) => (CLIENT_REQUEST_TYPES as readonly string[]).includes(type);
 

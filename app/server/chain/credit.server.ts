@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import { ASSET_DECIMALS, ASSET_NAMES, formatUnits } from "~/lib/chain/deposit-texts";
 import { formatCents } from "~/lib/format";
 import { typeLabel } from "~/lib/labels";
+import { CHAIN_DEPOSIT_KEY_PREFIX } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
 import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
@@ -57,7 +58,7 @@ export function readyPayments(db: Db, network: ChainNetworkName, confirmations: 
   );
 }
 
-const keyOf = (p: ReadyPayment) => `chain:${p.asset}:${p.txid}:${p.outputIndex}`;
+const keyOf = (p: ReadyPayment) => `${CHAIN_DEPOSIT_KEY_PREFIX}${p.asset}:${p.txid}:${p.outputIndex}`;
 
 /** The client's History line: what arrived, where, at which rate. */
 function memoOf(p: ReadyPayment, rate: UsdRate) {

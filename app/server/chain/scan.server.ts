@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { ChainNetworkName } from "../../../db/enums";
-import type { Db } from "../db.server";
+import { type Db, returning, type Write, writeTogether } from "../db.server";
 import {
   countConfirmations,
   dropPayment,
@@ -88,7 +88,19 @@ async function forkPoint(db: Db, reader: ChainReader, height: number): Promise<n
   return Math.max(0, height - FORK_SEARCH_DEPTH);
 }
 
-const userIds = (rows: Array<{ userId: string }>[]) => rows.flat().map((r) => r.userId);
+/** The statements recording payments, by name, for one batch. */
+function recordAll(found: Found[], now: number): Record<string, Write<{ userId: string }>> {
+  return Object.fromEntries(
+    found.map((f, i) => [`sighting${i}`, returning<{ userId: string }>(recordSighting(f.sighting, f.userId, now))]),
+  );
+}
+
+/** The clients whose payments a batch recorded or changed. */
+function touchedBy(written: Record<string, unknown[]>): string[] {
+  return Object.entries(written).flatMap(([name, rows]) =>
+    name.startsWith("sighting") ? (rows as Array<{ userId: string }>).map((r) => r.userId) : [],
+  );
+}
 
 export async function scanChain(
   db: Db,
@@ -106,46 +118,32 @@ export async function scanChain(
     if ((await reader.blockHash(height)) !== cursor.hash) {
       const fork = await forkPoint(db, reader, height);
       const forkHash = (await reader.blockHash(fork)) ?? "";
-      const [unconfirmed] = await db.batch([
-        db.all<{ userId: string }>(unconfirmAbove(reader.network, fork, now)),
-        db.run(sql`DELETE FROM chain_blocks WHERE network = ${reader.network} AND height > ${fork}`),
-        db.run(
-          sql`UPDATE chain_scans SET height = ${fork}, block_hash = ${forkHash}, updated_at = ${now} WHERE ${mine}`,
-        ),
-      ]);
-      for (const id of userIds([unconfirmed])) touched.add(id);
+      const { unconfirmed } = await writeTogether(db, {
+        unconfirmed: returning<{ userId: string }>(unconfirmAbove(reader.network, fork, now)),
+        forget: sql`DELETE FROM chain_blocks WHERE network = ${reader.network} AND height > ${fork}`,
+        rewind: sql`UPDATE chain_scans SET height = ${fork}, block_hash = ${forkHash}, updated_at = ${now} WHERE ${mine}`,
+      });
+      for (const row of unconfirmed) touched.add(row.userId);
       height = fork;
     }
     const last = Math.min(tip, height + BLOCKS_PER_RUN[reader.network]);
     const blocks = last > height ? await reader.readBlocks(height + 1, last) : [];
     for (const block of blocks) {
-      const recorded = await db.batch([
-        db.run(
-          sql`INSERT INTO chain_blocks (network, height, hash) VALUES (${reader.network}, ${block.height}, ${block.hash})
-              ON CONFLICT (network, height) DO UPDATE SET hash = excluded.hash`,
-        ),
-        db.run(
-          sql`UPDATE chain_scans SET height = ${block.height}, block_hash = ${block.hash}, updated_at = ${now}
-              WHERE ${mine}`,
-        ),
-        db.run(
-          sql`DELETE FROM chain_blocks WHERE network = ${reader.network} AND height <= ${block.height - FORK_SEARCH_DEPTH}`,
-        ),
-        ...block.found.map((f) => db.all<{ userId: string }>(recordSighting(f.sighting, f.userId, now))),
-      ]);
-      for (const id of userIds(recorded.slice(3) as Array<{ userId: string }>[])) touched.add(id);
+      const written = await writeTogether(db, {
+        kept: sql`INSERT INTO chain_blocks (network, height, hash) VALUES (${reader.network}, ${block.height}, ${block.hash})
+                  ON CONFLICT (network, height) DO UPDATE SET hash = excluded.hash`,
+        cursor: sql`UPDATE chain_scans SET height = ${block.height}, block_hash = ${block.hash}, updated_at = ${now}
+                    WHERE ${mine}`,
+        pruned: sql`DELETE FROM chain_blocks
+                    WHERE network = ${reader.network} AND height <= ${block.height - FORK_SEARCH_DEPTH}`,
+        ...recordAll(block.found, now),
+      });
+      for (const id of touchedBy(written)) touched.add(id);
       height = block.height;
     }
     const pending = await reader.mempool(now);
-    if (pending.length > 0) {
-      const recorded = await db.batch(
-        pending.map((f) => db.all<{ userId: string }>(recordSighting(f.sighting, f.userId, now))) as [
-          never,
-          ...never[],
-        ],
-      );
-      for (const id of userIds(recorded as Array<{ userId: string }>[])) touched.add(id);
-    }
+    if (pending.length > 0)
+      for (const id of touchedBy(await writeTogether(db, recordAll(pending, now)))) touched.add(id);
     for (const payment of await unconfirmedPayments(db, reader.network)) {
       if (await reader.stillKnown(payment.txid)) continue;
       for (const row of await db.all<{ userId: string }>(dropPayment(payment.id, now))) touched.add(row.userId);

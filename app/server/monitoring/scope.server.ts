@@ -4,15 +4,18 @@
  * which the unique key (client, rule, trigger) makes safe to repeat and to run in parallel.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { CLIENT_REQUEST_TYPES } from "~/lib/money/constraints";
+import { CHAIN_DEPOSIT_KEY_PREFIX, CLIENT_REQUEST_TYPES } from "~/lib/money/constraints";
 import type { MonitoringRule } from "../../../db/enums";
 import { returning } from "../db.server";
 import type { AppEnv } from "../env.server";
 
-/** A client's own request, as the alias `row` (a request is written by its client; an admin entry is not). */
+/**
+ * A client's own request, as the alias `row` (a request is written by its client; an admin entry is not), or a
+ * deposit seen on chain (written by the watcher, the client's money in all the same).
+ */
 export const isClientRequest = (row: string) =>
   sql.raw(
-    `${row}.created_by = ${row}.user_id AND ${row}.transaction_type IN (${CLIENT_REQUEST_TYPES.map((type) => `'${type}'`).join(", ")})`,
+    `(${row}.created_by = ${row}.user_id OR ${row}.idempotency_key LIKE '${CHAIN_DEPOSIT_KEY_PREFIX}%') AND ${row}.transaction_type IN (${CLIENT_REQUEST_TYPES.map((type) => `'${type}'`).join(", ")})`,
   );
 
 /** How a detail names the kind of one request. */
