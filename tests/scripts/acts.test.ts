@@ -25,6 +25,7 @@ const OTHER_ACTIONS: Record<string, { acts: ActName[] } | { none: string }> = {
   "deposit.tsx": { acts: ["depositRequest"] },
   "stocks.$symbol_.deposit.tsx": { acts: ["depositRequest"] },
   "requests.$id.cancel.ts": { acts: ["requestCancel"] },
+  "dev.chain-watcher.ts": { none: "development on loopback only: one run of the deposit watcher now" },
   "cancel-request.tsx": { none: "the mail's signed cancel link: its token, not a session, names the owner" },
   "account.passkeys.tsx": { none: "the signed-in person's own passkeys" },
   "account.providers.tsx": { none: "the signed-in person's own sign-in providers" },

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { WAITING } from "~/server/chain/credit.server";
 import { chainWorld, depositsOf, paymentsOf, verifiedClient } from "../support/chain-watch";
-import { createUser } from "../support/fixtures";
+import { createUser, postForm } from "../support/fixtures";
 
 /**
  * The deposit watcher against the chain simulator (docs/product.md, "Deposits on chain"): a payment to a client's
@@ -243,5 +243,12 @@ describe("a payment the client could not have asked for", () => {
     await world.chain.mine(2);
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "held" }]);
+  });
+});
+
+describe("/dev/chain-watcher", () => {
+  it("is not there outside development: no one else runs the watcher at will", async () => {
+    const response = await postForm("/dev/chain-watcher", {});
+    expect(response.status).toBe(404);
   });
 });
