@@ -76,6 +76,11 @@ export function fieldError(html: string, name: string): string | null {
   return message === undefined ? null : readText(message);
 }
 
+/** The text of every `<tag>` element of the page (its `<footer>`, each `<p>`), in page order. */
+export function elementTexts(html: string, tag: string): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))].map((match) => readText(elementAt(html, match.index)));
+}
+
 /** The page's main heading, its `<h1>`, as text. */
 export function heading(html: string): string | null {
   const start = /<h1[\s>]/.exec(html)?.index;
