@@ -153,13 +153,33 @@ export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
-/** Where the first link reading `text` goes (its `href`, entities decoded); null when no link reads so. */
+/**
+ * Where the first link reading `text` goes (its `href`, entities decoded): its words, or the name its `aria-label`
+ * gives it (a card's "Buy Now" named "Buy AAPL now"). Null when no link reads so.
+ */
 export function linkHref(html: string, text: string): string | null {
   for (const match of html.matchAll(/<a[\s>]/g)) {
     const link = elementAt(html, match.index);
-    if (readText(link) !== text) continue;
+    const named = /^<a\s[^>]*?\baria-label="([^"]*)"/.exec(link)?.[1];
+    if (readText(link) !== text && (named === undefined || decodeEntities(named) !== text)) continue;
     const href = /^<a\s[^>]*?\bhref="([^"]*)"/.exec(link)?.[1];
     return href === undefined ? null : decodeEntities(href);
+  }
+  return null;
+}
+
+/** The `attribute` of the form control named `name` (a search field's placeholder), entities decoded; null when none. */
+export function controlAttribute(html: string, name: string, attribute: string): string | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  const value = control && new RegExp(`\\s${literal(attribute)}="([^"]*)"`).exec(control)?.[1];
+  return typeof value === "string" ? decodeEntities(value) : null;
+}
+
+/** Where the image whose text alternative reads `alt` is loaded from (its `src`); null when no image reads so. */
+export function imageSource(html: string, alt: string): string | null {
+  for (const [image] of html.matchAll(/<img\s[^>]*>/g)) {
+    if (decodeEntities(/\salt="([^"]*)"/.exec(image)?.[1] ?? "") !== alt) continue;
+    return decodeEntities(/\ssrc="([^"]*)"/.exec(image)?.[1] ?? "");
   }
   return null;
 }
