@@ -175,6 +175,14 @@ export function controlAttribute(html: string, name: string, attribute: string):
   return typeof value === "string" ? decodeEntities(value) : null;
 }
 
+/** Every `<script>` of the page, as where it loads from (`src`, entities decoded; null for an inline one) and its nonce. */
+export function scripts(html: string): Array<{ src: string | null; nonce: string | null }> {
+  return [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => {
+    const src = /\ssrc="([^"]*)"/.exec(tag)?.[1];
+    return { src: src === undefined ? null : decodeEntities(src), nonce: /\snonce="([^"]*)"/.exec(tag)?.[1] ?? null };
+  });
+}
+
 /** Where the image whose text alternative reads `alt` is loaded from (its `src`); null when no image reads so. */
 export function imageSource(html: string, alt: string): string | null {
   for (const [image] of html.matchAll(/<img\s[^>]*>/g)) {
