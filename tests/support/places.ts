@@ -4,8 +4,10 @@
  * on the page (a navigation label, the data a page hydrates from, an earlier toast) cannot make it pass.
  * Regular expressions over the server's HTML, as tests/support/tables.ts reads tables.
  */
-import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
 import { decodeEntities, textOf } from "./tables";
+
+// What a page shows only once hydrated (its toasts) is read from its data: tests/support/hydration.ts.
+export { hydrationData, replyToast, shownToast } from "./hydration";
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
@@ -85,6 +87,22 @@ export function elementTexts(html: string, tag: string): string[] {
 export function heading(html: string): string | null {
   const start = /<h1[\s>]/.exec(html)?.index;
   return start === undefined ? null : readText(elementAt(html, start));
+}
+
+/** The error page's title for a refused request (a 403, a 400 with its reason: app/components/route-error.tsx). */
+export const REFUSED = "The request could not be processed";
+
+/**
+ * What a page's error boundary (app/components/route-error.tsx) says in the route's place: its title, the `<h1>`,
+ * and the sentence right under it (a refusal's reason); null when the page has no heading.
+ */
+export function errorShown(html: string): { title: string; text: string | null } | null {
+  const start = /<h1[\s>]/.exec(html)?.index;
+  if (start === undefined) return null;
+  const title = elementAt(html, start);
+  const rest = html.slice(start + title.length);
+  const text = /^\s*<p[\s>]/.test(rest) ? readText(elementAt(rest, rest.indexOf("<p"))) : null;
+  return { title: readText(title), text };
 }
 
 /** The text of every `<dialog>` of the page (open or not: the server renders them closed), in page order. */
@@ -200,45 +218,6 @@ export function fieldValue(html: string, name: string): string | null {
   const control = new RegExp(`<input\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
   const value = control && /\svalue="([^"]*)"/.exec(control)?.[1];
   return typeof value === "string" ? decodeEntities(value) : null;
-}
-
-/**
- * The data the page hydrates from, decoded as the browser decodes it: the chunks React Router's server wrote into
- * `window.__reactRouterContext.streamController.enqueue(…)` scripts, in page order, read by React Router's own
- * turbo-stream decoder. `{ loaderData, actionData, errors }`, keyed by route id.
- */
-export async function hydrationData(
-  html: string,
-): Promise<{ loaderData?: Record<string, unknown>; actionData?: Record<string, unknown> | null }> {
-  const chunks = [
-    ...html.matchAll(
-      /<script\b[^>]*>window\.__reactRouterContext\.streamController\.enqueue\(("(?:[^"\\]|\\.)*")\);<\/script>/g,
-    ),
-  ].map(([, literal = '""']) => JSON.parse(literal) as string);
-  const body = new ReadableStream<string>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  }).pipeThrough(new TextEncoderStream());
-  const decoded = await decodeViaTurboStream(body, globalThis);
-  await decoded.done;
-  return (decoded.value ?? {}) as Awaited<ReturnType<typeof hydrationData>>;
-}
-
-/**
- * The flash toast this page shows, as its kind and the words a person reads (the title, if any, then the
- * description); null when it shows none. The toast is only ever rendered on the client: the server's HTML holds
- * an empty toaster, and app/components/toasts.tsx hands the root loader's `toast` to sonner after hydration. So
- * the place the page shows it from is the root route's entry in the hydration data, read here decoded, not a
- * text found anywhere in the page.
- */
-export async function shownToast(html: string): Promise<{ type: string; text: string } | null> {
-  const root = (await hydrationData(html)).loaderData?.root as
-    | { toast?: { type: string; title?: string; description: string } | null }
-    | undefined;
-  const toast = root?.toast;
-  return toast ? { type: toast.type, text: [toast.title, toast.description].filter(Boolean).join(" ") } : null;
 }
 
 /** What the page says to refuse a form: its error banners and its fields' errors. */
