@@ -201,6 +201,13 @@ export function scripts(html: string): Array<{ src: string | null; nonce: string
   });
 }
 
+/** The name (`aria-label`) of every `role="img"` of the page: a chart's marks, each read as "label: value". */
+export function chartMarks(html: string): string[] {
+  return [...html.matchAll(/<[a-z]+\s[^>]*?\brole="img"[^>]*>/g)].map(([tag]) =>
+    decodeEntities(/\saria-label="([^"]*)"/.exec(tag)?.[1] ?? ""),
+  );
+}
+
 /** Where the image whose text alternative reads `alt` is loaded from (its `src`); null when no image reads so. */
 export function imageSource(html: string, alt: string): string | null {
   for (const [image] of html.matchAll(/<img\s[^>]*>/g)) {
