@@ -83,6 +83,14 @@ export function elementTexts(html: string, tag: string): string[] {
   return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))].map((match) => readText(elementAt(html, match.index)));
 }
 
+/** The text of every `<tag>` whose markup holds `needle` (a list item by its link's `href`), in page order. */
+export function elementsHolding(html: string, tag: string, needle: string): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))]
+    .map((match) => elementAt(html, match.index))
+    .filter((element) => element.includes(needle))
+    .map(readText);
+}
+
 /** The page's main heading, its `<h1>`, as text. */
 export function heading(html: string): string | null {
   const start = /<h1[\s>]/.exec(html)?.index;
