@@ -21,7 +21,16 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
-import { alerts, elementTexts, errorShown, fieldValue, linkHref, REFUSED, statuses } from "../support/places";
+import {
+  alerts,
+  elementsWith,
+  elementTexts,
+  errorShown,
+  fieldValue,
+  linkHref,
+  REFUSED,
+  statuses,
+} from "../support/places";
 import { textOf as pageText, rowCells } from "../support/tables";
 
 const { emailOutbox } = schema;
@@ -157,6 +166,8 @@ describe("/admin/mail", () => {
     expect(failedRow?.at(-1)).toBe("Resend");
     expect(pendingRow?.at(-1)).toBe("");
     expect(fieldValue(html, "id")).toBe(String(failed));
+    const resendIds = elementsWith(html, "name", "id").map((input) => /\svalue="(\d+)"/.exec(input)?.[1]);
+    expect(resendIds).not.toContain(String(pending));
   });
 
   it("pages by (created, id), newest first, without gaps or repeats", async () => {
