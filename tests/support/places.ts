@@ -209,8 +209,8 @@ export function scripts(html: string): Array<{ src: string | null; nonce: string
   });
 }
 
-/** The name (`aria-label`) of every `role="img"` of the page: a chart's marks, each read as "label: value". */
-export function chartMarks(html: string): string[] {
+/** The name (`aria-label`) of every `role="img"` of the page: a QR code, a chart's marks (each read as "label: value"). */
+export function imageNames(html: string): string[] {
   return [...html.matchAll(/<[a-z]+\s[^>]*?\brole="img"[^>]*>/g)].map(([tag]) =>
     decodeEntities(/\saria-label="([^"]*)"/.exec(tag)?.[1] ?? ""),
   );

@@ -15,7 +15,7 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
-import { cardTitled, chartMarks, elementTexts, errorShown, linkHref, REFUSED } from "../support/places";
+import { cardTitled, elementTexts, errorShown, imageNames, linkHref, REFUSED } from "../support/places";
 import { rowCells } from "../support/tables";
 import { markVerified } from "../support/verification-state";
 
@@ -144,7 +144,7 @@ describe("/portfolio", () => {
     const text = await pageText(await getPage("/dashboard", client.cookie));
     expect(cardTitled(text, "Balance, last 30 days")).not.toBeNull();
     expect(linkHref(text, "Open portfolio")).toBe("/portfolio");
-    expect(chartMarks(text)).toContainEqual(expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}: \$1,350\.00$/));
+    expect(imageNames(text)).toContainEqual(expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}: \$1,350\.00$/));
   });
 });
 
@@ -154,7 +154,7 @@ describe("today's point", () => {
     const today = formatMediumDate(Date.now());
     const todaysPoint = async () => {
       const html = await pageText(await getPage("/portfolio", client.cookie));
-      const mark = chartMarks(html).find((name) => name.startsWith(`${today}: `));
+      const mark = imageNames(html).find((name) => name.startsWith(`${today}: `));
       return mark?.slice(`${today}: `.length);
     };
     expect(await todaysPoint()).toBe("$100.00");
