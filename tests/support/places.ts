@@ -6,6 +6,8 @@
  */
 import { decodeEntities, textOf } from "./tables";
 
+// The document's head and scripts: tests/support/head.ts.
+export { headLinkHref, metaContent, scripts } from "./head";
 // What a page shows only once hydrated (its toasts) is read from its data: tests/support/hydration.ts.
 export { hydrationData, replyToast, shownToast } from "./hydration";
 
@@ -199,14 +201,6 @@ export function controlAttribute(html: string, name: string, attribute: string):
   const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
   const value = control && new RegExp(`\\s${literal(attribute)}="([^"]*)"`).exec(control)?.[1];
   return typeof value === "string" ? decodeEntities(value) : null;
-}
-
-/** Every `<script>` of the page, as where it loads from (`src`, entities decoded; null for an inline one) and its nonce. */
-export function scripts(html: string): Array<{ src: string | null; nonce: string | null }> {
-  return [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => {
-    const src = /\ssrc="([^"]*)"/.exec(tag)?.[1];
-    return { src: src === undefined ? null : decodeEntities(src), nonce: /\snonce="([^"]*)"/.exec(tag)?.[1] ?? null };
-  });
 }
 
 /** The name (`aria-label`) of every `role="img"` of the page: a QR code, a chart's marks (each read as "label: value"). */
