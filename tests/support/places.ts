@@ -176,6 +176,13 @@ export function buttonTexts(html: string): string[] {
   return [...html.matchAll(/<button[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
+/** The text of every `<button>` that cannot be pressed (`disabled`), in page order. */
+export function disabledButtonTexts(html: string): string[] {
+  return [...html.matchAll(/<button\s[^>]*?\bdisabled=""[^>]*>/g)].map((match) =>
+    readText(elementAt(html, match.index)),
+  );
+}
+
 /** The text of every link (`<a>`) of the page, in page order. */
 export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
