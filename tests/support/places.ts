@@ -188,6 +188,13 @@ export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
+/** The words of every link (`<a>`) to `href` (a `mailto:` address, another page), in page order. */
+export function linkTextsTo(html: string, href: string): string[] {
+  return elementsWith(html, "href", href)
+    .filter((element) => element.startsWith("<a"))
+    .map(readText);
+}
+
 /**
  * Where the first link reading `text` goes (its `href`, entities decoded): its words, or the name its `aria-label`
  * gives it (a card's "Buy Now" named "Buy AAPL now"). Null when no link reads so.
