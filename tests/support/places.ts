@@ -176,6 +176,15 @@ export function buttonTexts(html: string): string[] {
   return [...html.matchAll(/<button[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
+/** The name of every `<button>` of the page, as a screen reader reads it: its `aria-label`, else its words. */
+export function buttonNames(html: string): string[] {
+  return [...html.matchAll(/<button[\s>]/g)].map((match) => {
+    const button = elementAt(html, match.index);
+    const label = /^<button\s[^>]*?\baria-label="([^"]*)"/.exec(button)?.[1];
+    return label === undefined ? readText(button) : decodeEntities(label);
+  });
+}
+
 /** The text of every `<button>` that cannot be pressed (`disabled`), in page order. */
 export function disabledButtonTexts(html: string): string[] {
   return [...html.matchAll(/<button\s[^>]*?\bdisabled=""[^>]*>/g)].map((match) =>
