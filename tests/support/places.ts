@@ -4,8 +4,12 @@
  * on the page (a navigation label, the data a page hydrates from, an earlier toast) cannot make it pass.
  * Regular expressions over the server's HTML, as tests/support/tables.ts reads tables.
  */
-import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
 import { decodeEntities, textOf } from "./tables";
+
+// The document's head and scripts: tests/support/head.ts.
+export { headLinkHref, metaContent, scripts } from "./head";
+// What a page shows only once hydrated (its toasts) is read from its data: tests/support/hydration.ts.
+export { hydrationData, replyToast, shownToast } from "./hydration";
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
@@ -89,10 +93,39 @@ export function fieldHint(html: string, name: string): string | null {
   return hint === undefined ? null : readText(hint);
 }
 
+/** The text of every `<tag>` element of the page (its `<footer>`, each `<p>`), in page order. */
+export function elementTexts(html: string, tag: string): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))].map((match) => readText(elementAt(html, match.index)));
+}
+
+/** The text of every `<tag>` whose markup holds `needle` (a list item by its link's `href`), in page order. */
+export function elementsHolding(html: string, tag: string, needle: string): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))]
+    .map((match) => elementAt(html, match.index))
+    .filter((element) => element.includes(needle))
+    .map(readText);
+}
+
 /** The page's main heading, its `<h1>`, as text. */
 export function heading(html: string): string | null {
   const start = /<h1[\s>]/.exec(html)?.index;
   return start === undefined ? null : readText(elementAt(html, start));
+}
+
+/** The error page's title for a refused request (a 403, a 400 with its reason: app/components/route-error.tsx). */
+export const REFUSED = "The request could not be processed";
+
+/**
+ * What a page's error boundary (app/components/route-error.tsx) says in the route's place: its title, the `<h1>`,
+ * and the sentence right under it (a refusal's reason); null when the page has no heading.
+ */
+export function errorShown(html: string): { title: string; text: string | null } | null {
+  const start = /<h1[\s>]/.exec(html)?.index;
+  if (start === undefined) return null;
+  const title = elementAt(html, start);
+  const rest = html.slice(start + title.length);
+  const text = /^\s*<p[\s>]/.test(rest) ? readText(elementAt(rest, rest.indexOf("<p"))) : null;
+  return { title: readText(title), text };
 }
 
 /** The text of every `<dialog>` of the page (open or not: the server renders them closed), in page order. */
@@ -156,18 +189,68 @@ export function buttonTexts(html: string): string[] {
   return [...html.matchAll(/<button[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
+/** The name of every `<button>` of the page, as a screen reader reads it: its `aria-label`, else its words. */
+export function buttonNames(html: string): string[] {
+  return [...html.matchAll(/<button[\s>]/g)].map((match) => {
+    const button = elementAt(html, match.index);
+    const label = /^<button\s[^>]*?\baria-label="([^"]*)"/.exec(button)?.[1];
+    return label === undefined ? readText(button) : decodeEntities(label);
+  });
+}
+
+/** The text of every `<button>` that cannot be pressed (`disabled`), in page order. */
+export function disabledButtonTexts(html: string): string[] {
+  return [...html.matchAll(/<button\s[^>]*?\bdisabled=""[^>]*>/g)].map((match) =>
+    readText(elementAt(html, match.index)),
+  );
+}
+
 /** The text of every link (`<a>`) of the page, in page order. */
 export function linkTexts(html: string): string[] {
   return [...html.matchAll(/<a[\s>]/g)].map((match) => readText(elementAt(html, match.index)));
 }
 
-/** Where the first link reading `text` goes (its `href`, entities decoded); null when no link reads so. */
+/** The words of every link (`<a>`) to `href` (a `mailto:` address, another page), in page order. */
+export function linkTextsTo(html: string, href: string): string[] {
+  return elementsWith(html, "href", href)
+    .filter((element) => element.startsWith("<a"))
+    .map(readText);
+}
+
+/**
+ * Where the first link reading `text` goes (its `href`, entities decoded): its words, or the name its `aria-label`
+ * gives it (a card's "Buy Now" named "Buy AAPL now"). Null when no link reads so.
+ */
 export function linkHref(html: string, text: string): string | null {
   for (const match of html.matchAll(/<a[\s>]/g)) {
     const link = elementAt(html, match.index);
-    if (readText(link) !== text) continue;
+    const named = /^<a\s[^>]*?\baria-label="([^"]*)"/.exec(link)?.[1];
+    if (readText(link) !== text && (named === undefined || decodeEntities(named) !== text)) continue;
     const href = /^<a\s[^>]*?\bhref="([^"]*)"/.exec(link)?.[1];
     return href === undefined ? null : decodeEntities(href);
+  }
+  return null;
+}
+
+/** The `attribute` of the form control named `name` (a search field's placeholder), entities decoded; null when none. */
+export function controlAttribute(html: string, name: string, attribute: string): string | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  const value = control && new RegExp(`\\s${literal(attribute)}="([^"]*)"`).exec(control)?.[1];
+  return typeof value === "string" ? decodeEntities(value) : null;
+}
+
+/** The name (`aria-label`) of every `role="img"` of the page: a QR code, a chart's marks (each read as "label: value"). */
+export function imageNames(html: string): string[] {
+  return [...html.matchAll(/<[a-z]+\s[^>]*?\brole="img"[^>]*>/g)].map(([tag]) =>
+    decodeEntities(/\saria-label="([^"]*)"/.exec(tag)?.[1] ?? ""),
+  );
+}
+
+/** Where the image whose text alternative reads `alt` is loaded from (its `src`); null when no image reads so. */
+export function imageSource(html: string, alt: string): string | null {
+  for (const [image] of html.matchAll(/<img\s[^>]*>/g)) {
+    if (decodeEntities(/\salt="([^"]*)"/.exec(image)?.[1] ?? "") !== alt) continue;
+    return decodeEntities(/\ssrc="([^"]*)"/.exec(image)?.[1] ?? "");
   }
   return null;
 }
@@ -180,45 +263,6 @@ export function fieldValue(html: string, name: string): string | null {
   const control = new RegExp(`<input\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
   const value = control && /\svalue="([^"]*)"/.exec(control)?.[1];
   return typeof value === "string" ? decodeEntities(value) : null;
-}
-
-/**
- * The data the page hydrates from, decoded as the browser decodes it: the chunks React Router's server wrote into
- * `window.__reactRouterContext.streamController.enqueue(…)` scripts, in page order, read by React Router's own
- * turbo-stream decoder. `{ loaderData, actionData, errors }`, keyed by route id.
- */
-export async function hydrationData(
-  html: string,
-): Promise<{ loaderData?: Record<string, unknown>; actionData?: Record<string, unknown> | null }> {
-  const chunks = [
-    ...html.matchAll(
-      /<script\b[^>]*>window\.__reactRouterContext\.streamController\.enqueue\(("(?:[^"\\]|\\.)*")\);<\/script>/g,
-    ),
-  ].map(([, literal = '""']) => JSON.parse(literal) as string);
-  const body = new ReadableStream<string>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  }).pipeThrough(new TextEncoderStream());
-  const decoded = await decodeViaTurboStream(body, globalThis);
-  await decoded.done;
-  return (decoded.value ?? {}) as Awaited<ReturnType<typeof hydrationData>>;
-}
-
-/**
- * The flash toast this page shows, as its kind and the words a person reads (the title, if any, then the
- * description); null when it shows none. The toast is only ever rendered on the client: the server's HTML holds
- * an empty toaster, and app/components/toasts.tsx hands the root loader's `toast` to sonner after hydration. So
- * the place the page shows it from is the root route's entry in the hydration data, read here decoded, not a
- * text found anywhere in the page.
- */
-export async function shownToast(html: string): Promise<{ type: string; text: string } | null> {
-  const root = (await hydrationData(html)).loaderData?.root as
-    | { toast?: { type: string; title?: string; description: string } | null }
-    | undefined;
-  const toast = root?.toast;
-  return toast ? { type: toast.type, text: [toast.title, toast.description].filter(Boolean).join(" ") } : null;
 }
 
 /** What the page says to refuse a form: its error banners and its fields' errors. */

@@ -24,6 +24,7 @@ import {
   TEST_PASSWORD,
   totpCode,
 } from "../support/fixtures";
+import { shownToast } from "../support/places";
 import { giveRecoveryCodes, steadyStep } from "../support/two-factor";
 
 const AGENTS = {
@@ -217,7 +218,10 @@ describe("ending sessions", () => {
     const ended = await laptop.post("/account/sessions", { intent: "end", sessionId: phoneRow?.id ?? "" });
     expect(ended.status).toBe(302);
     expect(ended.headers.get("Location")).toBe("/account");
-    expect((await laptop.account())?.html).toContain(SESSION_MESSAGES.ended);
+    expect(await shownToast((await laptop.account())?.html ?? "")).toEqual({
+      type: "success",
+      text: SESSION_MESSAGES.ended,
+    });
 
     expect(await phone.account()).toBeNull();
     expect((await phone.get("/account")).headers.get("Location")).toBe("/login?redirectTo=%2Faccount");
@@ -234,7 +238,10 @@ describe("ending sessions", () => {
     for (const sessionId of [await someone.sessionId(), "0".repeat(64), "not-an-id", ""]) {
       const response = await laptop.post("/account/sessions", { intent: "end", sessionId });
       expect(response.headers.get("Location")).toBe("/account");
-      expect((await laptop.account())?.html).toContain(SESSION_MESSAGES.alreadyEnded);
+      expect(await shownToast((await laptop.account())?.html ?? "")).toEqual({
+        type: "error",
+        text: SESSION_MESSAGES.alreadyEnded,
+      });
     }
     expect(await countRows("sessions")).toBe(before);
     expect(await someone.account()).not.toBeNull();
@@ -250,21 +257,27 @@ describe("ending sessions", () => {
     const response = await laptop.post("/account/sessions", { intent: "end-others" });
     expect(response.headers.get("Location")).toBe("/account");
     const page = await laptop.account();
-    expect(page?.html).toContain(SESSION_MESSAGES.othersEnded(2));
+    expect(await shownToast(page?.html ?? "")).toEqual({ type: "success", text: SESSION_MESSAGES.othersEnded(2) });
     expect(page?.sessions.map((row) => row.current)).toEqual([true]);
     expect(await phone.account()).toBeNull();
     expect(await tablet.account()).toBeNull();
     expect(await someone.account()).not.toBeNull();
 
     await laptop.post("/account/sessions", { intent: "end-others" });
-    expect((await laptop.account())?.html).toContain(SESSION_MESSAGES.noOthers);
+    expect(await shownToast((await laptop.account())?.html ?? "")).toEqual({
+      type: "success",
+      text: SESSION_MESSAGES.noOthers,
+    });
   });
 
   it("this device's own session is not ended by End: signing out does that", async () => {
     const me = await createUser();
     const laptop = await signedIn(me.email, AGENTS.chromeMac);
     await laptop.post("/account/sessions", { intent: "end", sessionId: await laptop.sessionId() });
-    expect((await laptop.account())?.html).toContain(SESSION_MESSAGES.thisDevice);
+    expect(await shownToast((await laptop.account())?.html ?? "")).toEqual({
+      type: "error",
+      text: SESSION_MESSAGES.thisDevice,
+    });
     expect(await laptop.account()).not.toBeNull();
   });
 
@@ -309,7 +322,10 @@ describe("ending sessions", () => {
     await signedIn(me.email, AGENTS.safariIphone);
     const response = await laptop.post("/account/sessions", { intent: "end-everything" });
     expect(response.headers.get("Location")).toBe("/account");
-    expect((await laptop.account())?.html).toContain(SESSION_MESSAGES.unknownRequest);
+    expect(await shownToast((await laptop.account())?.html ?? "")).toEqual({
+      type: "error",
+      text: SESSION_MESSAGES.unknownRequest,
+    });
     expect(await countRows("sessions", "user_id = ?", me.id)).toBe(2);
     expect((await laptop.get("/account/sessions")).headers.get("Location")).toBe("/account");
   });

@@ -21,6 +21,7 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
+import { buttonNames, cardTitled, testIdText } from "../support/places";
 
 const COOKIE = "d1-bookmark";
 
@@ -184,7 +185,7 @@ describe("the bookmark cookie", () => {
       const opened = sessionsOpened();
       const response = await getPage("/dashboard", `${client.cookie}; ${COOKIE}=${forged}`);
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain("Welcome");
+      expect(testIdText(await response.text(), "greeting")).toMatch(/^Welcome/);
       expect(opened()).toEqual(["first-unconstrained"]);
       expect(isWellFormedBookmark(bookmarkValue(response))).toBe(true);
       vi.restoreAllMocks();
@@ -248,13 +249,13 @@ describe("where requests read", () => {
     const html = await dashboard.text();
     // The dashboard's session started at the bookmark the deposit's response handed over.
     expect(opened()).toEqual(["first-primary", afterWrite]);
-    expect(html).toContain('aria-label="Cancel deposit of $321.00"');
+    expect(buttonNames(html)).toContain("Cancel deposit of $321.00");
     const row = await env.DB.prepare(
       "SELECT id FROM transactions WHERE user_id = ? AND amount_cents = 32100 AND status = 'pending'",
     )
       .bind(client.id)
       .first<{ id: number }>();
-    expect(html).toContain(transactionReference(row?.id ?? 0));
+    expect(cardTitled(html, "Pending & Declined Transactions")).toContain(transactionReference(row?.id ?? 0));
   });
 });
 

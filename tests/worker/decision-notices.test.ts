@@ -5,6 +5,7 @@ import { REASON_MAX_LENGTH, REASON_TOO_LONG } from "~/lib/schemas/reason";
 import { renderStoredEmail } from "~/server/mail/templates.server";
 import backfill from "../../db/migrations/0030_rejected_withdrawal_notices_say_the_reserve_is_released.sql?raw";
 import { appEnv, countRows, createUser, insertTransaction, postForm, signedInAdmin } from "../support/fixtures";
+import { refusals } from "../support/places";
 
 let admin: { id: string; email: string; cookie: string };
 
@@ -102,7 +103,7 @@ describe("the client's mail about a decision", () => {
     const id = await insertTransaction(client.id, { amountCents: 900 });
     const response = await decidePost(client.id, "reject", id, "x".repeat(REASON_MAX_LENGTH + 1));
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(REASON_TOO_LONG);
+    expect(refusals(await response.text())).toContain(REASON_TOO_LONG);
     const row = await env.DB.prepare("SELECT status FROM transactions WHERE id = ?").bind(id).first();
     expect(row).toEqual({ status: "pending" });
     expect(await noticesFor(client.email)).toEqual([]);

@@ -15,6 +15,7 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
+import { alerts, buttonTexts, shownToast, statuses } from "../support/places";
 
 /**
  * 'Send the link again': a signed-in client whose e-mail address is not confirmed asks for a new confirmation
@@ -56,28 +57,32 @@ async function sendAgain(cookie: string, from = "/dashboard") {
   return { location, html: await page.text() };
 }
 
-const openLink = async (link: string) => (await getPage(link)).text();
+/** What the link's page says, in its banner: the confirmation (a status) or the refusal (an alert). */
+const openLink = async (link: string) => {
+  const html = await (await getPage(link)).text();
+  return [...statuses(html), ...alerts(html)];
+};
 
 describe("Send the link again", () => {
   it("is offered on the dashboard and Account Settings only while the client's address is not confirmed", async () => {
     const client = await registered();
     for (const page of ["/dashboard", "/account"]) {
-      expect(await (await getPage(page, client.cookie)).text(), page).toContain(BUTTON);
+      expect(buttonTexts(await (await getPage(page, client.cookie)).text()), page).toContain(BUTTON);
     }
     expect(await openLink(client.welcomeLink)).toContain(CONFIRMED);
     for (const page of ["/dashboard", "/account"]) {
-      expect(await (await getPage(page, client.cookie)).text(), page).not.toContain(BUTTON);
+      expect(buttonTexts(await (await getPage(page, client.cookie)).text()), page).not.toContain(BUTTON);
     }
     // An admin (whose address nobody confirms) is never offered it.
     const admin = await signedInAdmin();
-    expect(await (await getPage("/account", admin.cookie)).text()).not.toContain(BUTTON);
+    expect(buttonTexts(await (await getPage("/account", admin.cookie)).text())).not.toContain(BUTTON);
   });
 
   it("mails a new link that works, and the old one is refused from then on", async () => {
     const client = await registered();
     const { location, html } = await sendAgain(client.cookie, "/account");
     expect(location).toBe("/account");
-    expect(html).toContain(MESSAGES.confirmationSent);
+    expect(await shownToast(html)).toEqual({ type: "success", text: MESSAGES.confirmationSent });
 
     const links = await linksTo(client.email);
     expect(links).toHaveLength(2);
@@ -102,12 +107,14 @@ describe("Send the link again", () => {
     const client = await registered();
     const { limit } = BUDGETS.confirmResendPerAccount;
     for (let sent = 0; sent < limit; sent++) {
-      expect((await sendAgain(client.cookie)).html).toContain(MESSAGES.confirmationSent);
+      expect(await shownToast((await sendAgain(client.cookie)).html)).toEqual({
+        type: "success",
+        text: MESSAGES.confirmationSent,
+      });
     }
     const refused = await sendAgain(client.cookie);
     expect(refused.location).toBe("/dashboard");
-    expect(refused.html).toContain(MESSAGES.tooManyConfirmations);
-    expect(refused.html).not.toContain(MESSAGES.confirmationSent);
+    expect(await shownToast(refused.html)).toEqual({ type: "error", text: MESSAGES.tooManyConfirmations });
 
     const links = await linksTo(client.email);
     expect(links).toHaveLength(1 + limit);
@@ -126,7 +133,7 @@ describe("Send the link again", () => {
     const client = await registered();
     expect(await openLink(client.welcomeLink)).toContain(CONFIRMED);
     const { html } = await sendAgain(client.cookie, "/account");
-    expect(html).toContain(MESSAGES.alreadyConfirmed);
+    expect(await shownToast(html)).toEqual({ type: "error", text: MESSAGES.alreadyConfirmed });
     expect(await linksTo(client.email)).toHaveLength(1);
     // Nor does the refusal use up the budget.
     expect(

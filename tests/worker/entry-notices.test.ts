@@ -18,6 +18,7 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
+import { alerts, refusals, replyToast, statuses } from "../support/places";
 import { markVerified } from "../support/verification-state";
 
 /**
@@ -63,7 +64,7 @@ describe("a direct entry", () => {
     const key = newKey();
     const fields = { type: "deposit", amount: "250.00", reason: "  Referral bonus for March  " };
     const response = await entry(client.id, fields, key);
-    expect(await response.text()).toContain("Deposit of $250.00 recorded");
+    expect(await replyToast(await response.text())).toEqual({ type: "success", text: "Deposit of $250.00 recorded" });
 
     const [posted] = await entriesOf(client.id);
     expect(posted).toMatchObject({
@@ -124,13 +125,13 @@ describe("a direct entry", () => {
     const client = await createUser();
     await markVerified(client.id);
     // Overdrawing: refused by the insert itself.
-    expect(await (await entry(client.id, { type: "withdraw", amount: "10", reason: "Fee" })).text()).toContain(
-      ENTRY_MESSAGES.wouldGoNegative,
-    );
+    expect(
+      refusals(await (await entry(client.id, { type: "withdraw", amount: "10", reason: "Fee" })).text()),
+    ).toContain(ENTRY_MESSAGES.wouldGoNegative);
     // A reason over 500 characters: refused before anything is written.
     const tooLong = await entry(client.id, { type: "deposit", amount: "10", reason: "x".repeat(501) });
     expect(tooLong.status).toBe(400);
-    expect(await tooLong.text()).toContain(PROPOSAL_MESSAGES.reasonTooLong);
+    expect(refusals(await tooLong.text())).toContain(PROPOSAL_MESSAGES.reasonTooLong);
     expect(await entriesOf(client.id)).toEqual([]);
     expect(await entryMails(client.email)).toEqual([]);
   });
@@ -179,7 +180,7 @@ describe("an entry by an approved proposal", () => {
         { intent: "approveProposal", proposalId: String(proposed.proposalId) },
         { cookie: checker.cookie },
       );
-    expect(await (await approve()).text()).toContain(PROPOSAL_MESSAGES.approved);
+    expect(statuses(await (await approve()).text())).toContain(PROPOSAL_MESSAGES.approved);
     const [posted] = await entriesOf(client.id);
     expect(posted?.memo).toBe("Account opening fee refunded");
     const mails = await entryMails(client.email);
@@ -190,7 +191,7 @@ describe("an entry by an approved proposal", () => {
     expect(mail.text).toContain("Reason: Account opening fee refunded");
 
     // Approved again (a replay): decided already, nothing more.
-    expect(await (await approve()).text()).toContain(PROPOSAL_MESSAGES.alreadyDecided);
+    expect(alerts(await (await approve()).text())).toContain(PROPOSAL_MESSAGES.alreadyDecided);
     expect(await entryMails(client.email)).toHaveLength(1);
   });
 

@@ -3,6 +3,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { HTTP_MESSAGES } from "~/server/http.server";
 import { createUser, ensureDepositWallets, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import {
+  alerts,
+  controlAttribute,
+  elementsWith,
+  errorShown,
+  fieldError,
+  fieldErrors,
+  labelledTexts,
+  REFUSED,
+  readText,
+  refusals,
+} from "../support/places";
 import { markVerified } from "../support/verification-state";
 
 /** Every table a form's action could write to: a refused body must leave each count as it was. */
@@ -131,9 +143,9 @@ describe("a form POST whose body is not form data", () => {
       const response = await post(path, body, contentType, cookies[target.as]);
       expect(response.status).toBe(status);
       const html = await response.text();
-      expect(html).toContain(message);
       // Rendered by the page's error boundary, inside the site's shell.
-      expect(html).toContain('aria-label="Main"');
+      expect(errorShown(html)).toEqual({ title: REFUSED, text: message });
+      expect(labelledTexts(html, "Main")).toHaveLength(1);
       expect(await rowCounts()).toEqual(before);
     },
   );
@@ -149,7 +161,7 @@ describe("a form POST whose body is not form data", () => {
     const before = await rowCounts();
     const response = await post("/login", "", "application/x-www-form-urlencoded");
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(MESSAGES.signInRequired);
+    expect(refusals(await response.text())).toContain(MESSAGES.signInRequired);
     expect(await rowCounts()).toEqual(before);
   });
 });
@@ -169,12 +181,13 @@ describe("a refused form field", () => {
     });
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain(`role="alert"`);
+    expect(alerts(html)).toContain(MESSAGES.passwordsDoNotMatch);
     const input = /<input[^>]*name="confirmPassword"[^>]*>/.exec(html)?.[0] ?? "";
     expect(input).toContain('aria-invalid="true"');
     const describedBy = /aria-describedby="([^"]+)"/.exec(input)?.[1] ?? "";
     expect(describedBy).not.toBe("");
-    expect(html).toContain(`id="${describedBy}" class="mt-1 text-sm text-danger">${MESSAGES.passwordsDoNotMatch}</p>`);
+    expect(fieldError(html, "confirmPassword")).toBe(MESSAGES.passwordsDoNotMatch);
+    expect(readText(elementsWith(html, "id", describedBy)[0] ?? "")).toBe(MESSAGES.passwordsDoNotMatch);
     // Only the field the message is about.
     const password = /<input[^>]*name="password"[^>]*>/.exec(html)?.[0] ?? "";
     expect(password).not.toContain("aria-invalid");
@@ -185,7 +198,8 @@ describe("a refused form field", () => {
     const response = await postForm("/login", { email, password: "not the password" });
     expect(response.status).toBe(401);
     const html = await response.text();
-    expect(html).toContain(MESSAGES.invalidCredentials);
-    expect(html).not.toContain('aria-invalid="true"');
+    expect(alerts(html)).toContain(MESSAGES.invalidCredentials);
+    expect(fieldErrors(html)).toEqual([]);
+    for (const name of ["email", "password"]) expect(controlAttribute(html, name, "aria-invalid"), name).toBeNull();
   });
 });

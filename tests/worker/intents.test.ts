@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/schemas/auth";
 import { UNKNOWN_INTENT } from "~/server/intents.server";
 import { createUser, postForm, sessionCookieFor } from "../support/fixtures";
+import { alerts, fieldError, hydrationData, statuses } from "../support/places";
 
 const profileOf = (userId: string) =>
   env.DB.prepare("SELECT first_name, last_name, phone_number FROM profiles WHERE user_id = ?").bind(userId).first();
@@ -21,7 +22,7 @@ describe("pages with several forms", () => {
     ] as const) {
       const response = await postForm(path, { intent, ...fields }, { cookie });
       expect(response.status, `${path} ${intent}`).toBe(400);
-      expect(await response.text()).toContain(UNKNOWN_INTENT);
+      expect(alerts(await response.text())).toContain(UNKNOWN_INTENT);
     }
     expect(await profileOf(client.id)).toEqual(before);
   });
@@ -45,7 +46,13 @@ describe("pages with several forms", () => {
     ] as const) {
       const response = await postForm(path, { intent, transactionId: "1", userId: client.id }, { cookie });
       expect(response.status, `${path} ${intent}`).toBe(400);
-      expect(await response.text()).toContain(UNKNOWN_INTENT);
+      const html = await response.text();
+      if (path === "/admin") {
+        // The desk shows this refusal nowhere (each of its forms shows only its own intent's replies): it is read as
+        // the action answers it (reported as a finding).
+        const { actionData } = await hydrationData(html);
+        expect(actionData?.["routes/admin._index"]).toMatchObject({ tone: "error", message: UNKNOWN_INTENT });
+      } else expect(alerts(html)).toContain(UNKNOWN_INTENT);
     }
     expect(await count()).toBe(before);
   });
@@ -59,7 +66,7 @@ describe("pages with several forms", () => {
       { cookie },
     );
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(MESSAGES.profileUpdated);
+    expect(statuses(await response.text())).toContain(MESSAGES.profileUpdated);
     expect(await profileOf(client.id)).toMatchObject({ first_name: "Robin", last_name: "Quinn" });
   });
 
@@ -78,7 +85,6 @@ describe("pages with several forms", () => {
     );
     expect(response.status).toBe(400);
     const body = await response.text();
-    expect(body).toContain(MESSAGES.currentPasswordWrong);
-    expect(body).toContain("currentPassword");
+    expect(fieldError(body, "currentPassword")).toBe(MESSAGES.currentPasswordWrong);
   });
 });

@@ -6,6 +6,8 @@ import { PERMISSION_MESSAGES } from "~/lib/permissions";
 import { transactionReference } from "~/lib/reference";
 import { REASON_TOO_LONG } from "~/lib/schemas/reason";
 import { countRows, createUser, getPage, insertTransaction, postForm, sessionCookieFor } from "../support/fixtures";
+import { alerts, cardTitled, errorShown, linkHref, REFUSED, replyToast, testIdTexts } from "../support/places";
+import { rowCells, tableRows } from "../support/tables";
 
 async function adminWith(roles: BackOfficeRole[]) {
   const admin = await createUser({ role: "admin", roles });
@@ -35,8 +37,8 @@ const alertRow = (id: number) =>
     .bind(id)
     .first<{ status: string; by: string | null; note: string | null; reference: string | null }>();
 
-/** A refusal as the page shows it: in an error banner, not only in the page's data. */
-const shownAsError = (message: string) => new RegExp(`role="alert"[^>]*>${message.replace(/[.()]/g, "\\$&")}<`);
+/** The text of each row of the alerts table, in the table's order. */
+const alertRows = (html: string) => tableRows(html, "alerts").map((cells) => cells.join(" "));
 
 /** Every row a decision could write: compared before and after a refused one. */
 const fingerprint = async () =>
@@ -62,13 +64,20 @@ describe("the alerts page", () => {
     const response = await getPage("/admin/alerts", officer.cookie);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html.indexOf("Neweralert")).toBeGreaterThan(-1);
-    expect(html.indexOf("Neweralert")).toBeLessThan(html.indexOf("Olderalert"));
-    expect(html).toContain("Large single transaction");
-    expect(html).toContain("A deposit of $15,000.00, at or above $10,000.00");
-    expect(html).toContain(`href="/user/${newer.id}"`);
-    expect(html).toContain(`href="/user/${newer.id}?reference=${transactionReference(second.tx)}"`);
-    expect(html).toContain(`href="/user/${older.id}?reference=${transactionReference(first.tx)}"`);
+    const rows = alertRows(html);
+    const newerAt = rows.findIndex((row) => row.includes("Neweralert"));
+    expect(newerAt).toBeGreaterThan(-1);
+    expect(newerAt).toBeLessThan(rows.findIndex((row) => row.includes("Olderalert")));
+    const rule = rowCells(html, `data-alert="${second.id}"`)?.[1];
+    expect(rule).toContain("Large single transaction");
+    expect(rule).toContain("A deposit of $15,000.00, at or above $10,000.00");
+    expect(linkHref(html, "Neweralert Tester")).toBe(`/user/${newer.id}`);
+    expect(linkHref(html, transactionReference(second.tx))).toBe(
+      `/user/${newer.id}?reference=${transactionReference(second.tx)}`,
+    );
+    expect(linkHref(html, transactionReference(first.tx))).toBe(
+      `/user/${older.id}?reference=${transactionReference(first.tx)}`,
+    );
   });
 
   it("moves a decided alert from Open to Decided, with who decided and why", async () => {
@@ -77,11 +86,12 @@ describe("the alerts page", () => {
     const alert = await alertOn(client.id, 1_100_000, Date.now() + 180_000);
     await decide(officer, "dismiss", { alertId: String(alert.id), reason: "Salary, documented" });
 
-    expect(await (await getPage("/admin/alerts", officer.cookie)).text()).not.toContain("Decidedone");
+    const open = await (await getPage("/admin/alerts", officer.cookie)).text();
+    expect(alertRows(open).filter((row) => row.includes("Decidedone"))).toEqual([]);
     const decided = await (await getPage("/admin/alerts?view=decided", officer.cookie)).text();
-    expect(decided).toContain("Decidedone");
-    expect(decided).toContain("Salary, documented");
-    expect(decided).toContain(officer.email);
+    const decision = rowCells(decided, "Decidedone")?.[4];
+    expect(decision).toContain("Salary, documented");
+    expect(decision).toContain(officer.email);
   });
 
   it("offers the Alerts link only to the roles that review alerts", async () => {
@@ -93,7 +103,8 @@ describe("the alerts page", () => {
     ] as const) {
       const admin = await adminWith([...roles]);
       const html = await (await getPage("/admin", admin.cookie)).text();
-      expect(html.includes('href="/admin/alerts"'), roles[0]).toBe(shown);
+      expect(linkHref(html, "Alerts"), roles[0]).toBe(shown ? "/admin/alerts" : null);
+      expect(linkHref(html, "Open monitoring alerts"), roles[0]).toBe(shown ? "/admin/alerts" : null);
     }
   });
 });
@@ -105,7 +116,7 @@ describe("deciding an alert", () => {
     const alert = await alertOn(client.id, 1_000_000);
     const response = await decide(officer, "dismiss", { alertId: String(alert.id), reason: "  Known payroll  " });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(ALERT_MESSAGES.dismissed);
+    expect(await replyToast(await response.text())).toEqual({ type: "success", text: ALERT_MESSAGES.dismissed });
     expect(await alertRow(alert.id)).toEqual({
       status: "dismissed",
       by: officer.id,
@@ -143,8 +154,8 @@ describe("deciding an alert", () => {
     expect(await countRows("audit_log", "action = 'alert.escalate' AND target = ?", `alert:${alert.id}`)).toBe(1);
     expect(await countRows("audit_log", "action = 'client.note' AND target = ?", `user:${client.id}`)).toBe(1);
     const page = await (await getPage(`/user/${client.id}`, officer.cookie)).text();
-    expect(page).toMatch(/data-testid="client-flag"[^>]*>Watch</);
-    expect(page).toContain("Source of funds unclear");
+    expect(testIdTexts(page, "client-flag")).toContain("Watch");
+    expect(cardTitled(page, "Notes")).toContain("Source of funds unclear");
   });
 
   it("Report filed keeps the external reference", async () => {
@@ -153,7 +164,7 @@ describe("deciding an alert", () => {
     const alert = await alertOn(client.id, 1_000_000);
     const response = await decide(owner, "report", { alertId: String(alert.id), reference: "SAR-2026-0042" });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(ALERT_MESSAGES.reported);
+    expect(await replyToast(await response.text())).toEqual({ type: "success", text: ALERT_MESSAGES.reported });
     expect(await alertRow(alert.id)).toMatchObject({ status: "reported", reference: "SAR-2026-0042", note: null });
     expect(await countRows("audit_log", "action = 'alert.report' AND target = ?", `alert:${alert.id}`)).toBe(1);
   });
@@ -172,7 +183,7 @@ describe("deciding an alert", () => {
       const response = await decide(officer, intent, { alertId: String(alert.id), ...fields });
       expect(response.status).toBe(409);
       // Shown on the page, though the decided alert has left the Open list and its row with it.
-      expect(await response.text()).toMatch(shownAsError(ALERT_MESSAGES.alreadyDecided));
+      expect(alerts(await response.text())).toContain(ALERT_MESSAGES.alreadyDecided);
     }
     expect(await fingerprint()).toBe(before);
     expect((await alertRow(alert.id))?.reference).toBe("SAR-1");
@@ -189,7 +200,7 @@ describe("deciding an alert", () => {
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     for (const response of responses.filter((r) => r.status === 409)) {
-      expect(await response.text()).toMatch(shownAsError(ALERT_MESSAGES.alreadyDecided));
+      expect(alerts(await response.text())).toContain(ALERT_MESSAGES.alreadyDecided);
     }
     expect(await countRows("audit_log", "action LIKE 'alert.%' AND target = ?", `alert:${alert.id}`)).toBe(1);
     const escalated = (await alertRow(alert.id))?.status === "escalated";
@@ -217,7 +228,7 @@ describe("deciding an alert", () => {
     ] as const) {
       const response = await decide(officer, intent, fields);
       expect(response.status, `${intent} ${JSON.stringify(fields).slice(0, 60)}`).toBe(status);
-      expect(await response.text()).toMatch(shownAsError(message));
+      expect(alerts(await response.text())).toContain(message);
     }
     expect(await fingerprint()).toBe(before);
     expect((await alertRow(alert.id))?.status).toBe("open");
@@ -240,7 +251,7 @@ describe("deciding an alert", () => {
       expect((await getPage("/admin/alerts", admin.cookie)).status).toBe(403);
       const response = await decide(admin, "escalate", { alertId: String(alert.id), note: "Mine" });
       expect(response.status, role).toBe(403);
-      expect(await response.text()).toContain(PERMISSION_MESSAGES.forbidden);
+      expect(errorShown(await response.text())).toEqual({ title: REFUSED, text: PERMISSION_MESSAGES.forbidden });
     }
     // The admins' own rows aside (their sign-in), nothing an alert decision writes has changed.
     expect(await fingerprint()).toBe(before);
@@ -256,6 +267,7 @@ describe("deciding an alert", () => {
     expect((await decide({ cookie }, "dismiss", { alertId: "1", reason: "Mine" })).status).not.toBe(200);
     for (const path of ["/dashboard", "/transactions"]) {
       const html = await (await getPage(path, cookie)).text();
+      // Monitoring is the back office's alone: nothing of it reaches a client's page, its data included.
       expect(html).not.toContain("Large single transaction");
       expect(html).not.toContain("alert");
     }

@@ -13,6 +13,7 @@ import {
   signedInAdmin,
 } from "../support/fixtures";
 import { changePassword, mailsTo, notificationsOf } from "../support/notifications";
+import { statuses } from "../support/places";
 
 /**
  * Mail preferences: a client turns optional mails off on /account; the outbox then does not queue them, while the
@@ -36,7 +37,7 @@ describe("saving preferences", () => {
 
     const saved = await savePreferences(cookie, { entries: "on" });
     expect(saved.status).toBe(200);
-    expect(await saved.text()).toContain(MAIL_PREFERENCE_MESSAGES.saved);
+    expect(statuses(await saved.text())).toContain(MAIL_PREFERENCE_MESSAGES.saved);
     expect(await stored(client.id)).toEqual([
       { category: "entries", wanted: 1 },
       { category: "requests", wanted: 0 },

@@ -11,6 +11,7 @@ import {
   sessionCookieFor,
   TEST_WALLETS,
 } from "../support/fixtures";
+import { controlAttribute, errorShown, fieldError, REFUSED } from "../support/places";
 
 const registration = (fields: Record<string, string> = {}) =>
   registrationFields({ email: `odd-${crypto.randomUUID().slice(0, 8)}@example.com`, ...fields });
@@ -36,8 +37,8 @@ describe("text that shows one thing and stores another", () => {
     const response = await postForm("/register", registration({ firstName }));
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain(FORM_MESSAGES.forbiddenCharacters("First name"));
-    expect(html).toMatch(/aria-invalid="true"[^>]*name="firstName"|name="firstName"[^>]*aria-invalid="true"/);
+    expect(fieldError(html, "firstName")).toBe(FORM_MESSAGES.forbiddenCharacters("First name"));
+    expect(controlAttribute(html, "firstName", "aria-invalid")).toBe("true");
     expect(await countRows("users")).toBe(users);
   });
 
@@ -49,7 +50,7 @@ describe("text that shows one thing and stores another", () => {
       { intent: "profile", firstName: "Robin", lastName: "Q\u202Eevil", phoneNumber: "" },
       { cookie: await sessionCookieFor(client.id) },
     );
-    expect(await response.text()).toContain(FORM_MESSAGES.forbiddenCharacters("Last name"));
+    expect(fieldError(await response.text(), "lastName")).toBe(FORM_MESSAGES.forbiddenCharacters("Last name"));
     expect(await profileOf(client.id)).toEqual(before);
   });
 });
@@ -68,13 +69,13 @@ describe("over-long values", () => {
       { intent: "profile", firstName: "Pat", lastName: "Tester", phoneNumber: "1".repeat(41) },
       { cookie: await sessionCookieFor(client.id) },
     );
-    expect(await response.text()).toContain(FORM_MESSAGES.tooLong("Phone number", 40));
+    expect(fieldError(await response.text(), "phoneNumber")).toBe(FORM_MESSAGES.tooLong("Phone number", 40));
     expect(await profileOf(client.id)).toEqual(before);
   });
 
   it("refuses an e-mail with an invisible character that would pass for another", async () => {
     const response = await postForm("/register", registration({ email: "client\u200b@example.com" }));
-    expect(await response.text()).toContain(FORM_MESSAGES.forbiddenCharacters("Email"));
+    expect(fieldError(await response.text(), "email")).toBe(FORM_MESSAGES.forbiddenCharacters("Email"));
   });
 
   it("keeps a phone number padded with spaces, once trimmed within the limit", async () => {
@@ -91,7 +92,7 @@ describe("over-long values", () => {
 
   it("refuses an over-long name at registration with the limit", async () => {
     const response = await postForm("/register", registration({ lastName: "x".repeat(101) }));
-    expect(await response.text()).toContain(FORM_MESSAGES.tooLong("Last name", 100));
+    expect(fieldError(await response.text(), "lastName")).toBe(FORM_MESSAGES.tooLong("Last name", 100));
   });
 });
 
@@ -112,7 +113,7 @@ describe("a field sent twice", () => {
       cookie,
     );
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(HTTP_MESSAGES.duplicateField);
+    expect(errorShown(await response.text())).toEqual({ title: REFUSED, text: HTTP_MESSAGES.duplicateField });
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
   });
 

@@ -15,6 +15,8 @@ import {
   sessionCookieFor,
   signedInAdmin,
 } from "../support/fixtures";
+import { cardTitled, elementTexts, errorShown, imageNames, linkHref, REFUSED } from "../support/places";
+import { rowCells } from "../support/tables";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -92,17 +94,18 @@ describe("positions", () => {
   it("show on /portfolio, each stock linking to its page, and on the admin's client page", async () => {
     const client = await clientWithStocks();
     const page = await pageText(await getPage("/portfolio", client.cookie));
-    expect(page).toContain('href="/stocks/AAPL"');
-    expect(page).toContain("$300.00");
-    expect(page).toContain("22.2%");
+    expect(linkHref(page, "AAPL")).toBe("/stocks/AAPL");
+    const apple = rowCells(page, 'href="/stocks/AAPL"');
+    expect(apple?.[1]).toBe("$300.00");
+    expect(apple?.[5]).toBe("22.2%");
     const admin = await signedInAdmin();
     const clientPage = await getPage(`/user/${client.id}`, admin.cookie);
     expect(clientPage.status).toBe(200);
     const adminText = await pageText(clientPage);
-    expect(adminText).toContain(">Positions</h2>");
-    expect(adminText).toContain('href="/stocks/MSFT"');
-    expect(adminText).toContain("22.2%");
-    expect(adminText).toContain("3.7%");
+    expect(cardTitled(adminText, "Positions")).not.toBeNull();
+    expect(linkHref(adminText, "MSFT")).toBe("/stocks/MSFT");
+    expect(rowCells(adminText, 'href="/stocks/AAPL"')?.[5]).toBe("22.2%");
+    expect(rowCells(adminText, 'href="/stocks/MSFT"')?.[5]).toBe("3.7%");
   });
 });
 
@@ -123,22 +126,25 @@ describe("/portfolio", () => {
       const response = await getPage(`/portfolio${range}`, client.cookie);
       expect(response.status, range).toBe(200);
       const text = await pageText(response);
-      expect(text).toContain("Show the figures as a table");
-      expect(text).toContain("Balance now: <span");
+      expect(elementTexts(text, "summary")).toContain("Show the figures as a table");
+      expect(elementTexts(text, "p")).toContain("Balance now: $1,350.00");
     }
     for (const range of ["5y", "ALL", "30d%20", ""]) {
       const response = await getPage(`/portfolio?range=${range}`, client.cookie);
       expect(response.status, range).toBe(400);
-      expect(await pageText(response)).toContain("There is no such range: choose 30 days, 12 months or all time.");
+      expect(errorShown(await pageText(response))).toEqual({
+        title: REFUSED,
+        text: "There is no such range: choose 30 days, 12 months or all time.",
+      });
     }
   });
 
   it("shows the 30-day line on the dashboard, with the way to /portfolio", async () => {
     const client = await clientWithStocks();
     const text = await pageText(await getPage("/dashboard", client.cookie));
-    expect(text).toContain("Balance, last 30 days");
-    expect(text).toContain('href="/portfolio"');
-    expect(text).toMatch(/aria-label="[A-Z][a-z]{2} \d{1,2}, \d{4}: \$1,350\.00"/);
+    expect(cardTitled(text, "Balance, last 30 days")).not.toBeNull();
+    expect(linkHref(text, "Open portfolio")).toBe("/portfolio");
+    expect(imageNames(text)).toContainEqual(expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}: \$1,350\.00$/));
   });
 });
 
@@ -148,7 +154,8 @@ describe("today's point", () => {
     const today = formatMediumDate(Date.now());
     const todaysPoint = async () => {
       const html = await pageText(await getPage("/portfolio", client.cookie));
-      return new RegExp(`aria-label="${today}: (\\$[\\d,.]+)"`).exec(html)?.[1];
+      const mark = imageNames(html).find((name) => name.startsWith(`${today}: `));
+      return mark?.slice(`${today}: `.length);
     };
     expect(await todaysPoint()).toBe("$100.00");
 

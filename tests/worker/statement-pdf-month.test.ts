@@ -20,6 +20,7 @@ import {
   signedInAdmin,
 } from "../support/fixtures";
 import { lineStarting, pdfPages } from "../support/pdf-text";
+import { statuses } from "../support/places";
 import { markVerified } from "../support/verification-state";
 
 const DAY = 86_400_000;
@@ -221,7 +222,7 @@ describe("a month's statement as a PDF", () => {
     expect(await storedKeys(client.id)).toHaveLength(1);
     const admin = await signedInAdmin();
     const response = await postForm("/admin", { intent: "delete", userId: client.id }, { cookie: admin.cookie });
-    expect(await response.text()).toContain(ADMIN_MESSAGES.deleted);
+    expect(statuses(await response.text())).toContain(ADMIN_MESSAGES.deleted);
     await vi.waitFor(async () => expect(await storedKeys(client.id)).toEqual([]));
   });
 

@@ -11,6 +11,7 @@ import {
   TEST_PASSWORD,
 } from "../support/fixtures";
 import { addPasskey } from "../support/passkeys";
+import { alerts } from "../support/places";
 import { ACTIONS, codeOf, expectPrompt, fundedClient, MINUTE, type ProtectedAction } from "../support/step-up-actions";
 import {
   enrolThroughPages,
@@ -175,7 +176,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
     const before = await countRows("transactions", "user_id = ?", client.id);
     const held = await postForm("/withdraw", withdrawalFields(), { cookie });
     expect(held.status).toBe(403);
-    expect(await held.text()).toContain("Two-factor sign-in was reset recently");
+    expect(alerts(await held.text())).toContainEqual(expect.stringContaining("Two-factor sign-in was reset recently"));
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
 
     await env.DB.prepare("UPDATE users SET second_factor_reset_at = ? WHERE id = ?")
@@ -203,7 +204,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
       { cookie },
     );
     expect(entry.status).toBe(403);
-    expect(await entry.text()).toContain("Two-factor sign-in was reset recently");
+    expect(alerts(await entry.text())).toContainEqual(expect.stringContaining("Two-factor sign-in was reset recently"));
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(0);
   });
 
@@ -224,7 +225,7 @@ describe("the hold after two-factor sign-in is turned off with a recovery code",
       { cookie },
     );
     expect(held.status).toBe(403);
-    expect(await held.text()).toContain("Two-factor sign-in was reset recently");
+    expect(alerts(await held.text())).toContainEqual(expect.stringContaining("Two-factor sign-in was reset recently"));
     expect(await countRows("transactions", "user_id = ?", client.id)).toBe(before);
   });
 

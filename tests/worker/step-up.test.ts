@@ -14,7 +14,7 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
-import { fieldLabel } from "../support/places";
+import { controlAttribute, fieldLabel } from "../support/places";
 import {
   ACTIONS,
   adminReplySays,
@@ -168,13 +168,13 @@ describe("the code", () => {
     const html = await (
       await postForm("/withdraw", withdrawalFields(), { cookie: await cookieOf(client, "never") })
     ).text();
-    expect(html).toMatch(/<input[^>]*name="stepUpCode"[^>]*>/);
+    expect(controlAttribute(html, "stepUpCode", "name")).toBe("stepUpCode");
     const input = /<input[^>]*name="stepUpCode"[^>]*>/.exec(html)?.[0] ?? "";
     // As React writes them on the server; the browser reads attribute names in any case.
     expect(input).toContain('inputMode="numeric"');
     expect(input).toContain('autoComplete="one-time-code"');
     expect(fieldLabel(html, "stepUpCode")).toBe(STEP_UP_MESSAGES.prompt);
-    expect(html).toContain('name="walletAddress"');
+    expect(controlAttribute(html, "walletAddress", "name")).toBe("walletAddress");
   });
 });
 

@@ -11,6 +11,16 @@ import {
   postForm,
   sessionCookieFor,
 } from "../support/fixtures";
+import {
+  alerts,
+  controlAttribute,
+  elementTexts,
+  fieldValue,
+  heading,
+  imageSource,
+  linkHref,
+  refusals as refusalsOf,
+} from "../support/places";
 
 beforeAll(async () => {
   await ensureDepositWallets();
@@ -21,10 +31,10 @@ const symbolsOn = (html: string) => [...html.matchAll(/href="\/stocks\/([A-Z.]+)
 describe("/stocks", () => {
   it("lists the watchlist with Buy Now links", async () => {
     const html = await (await getPage("/stocks")).text();
-    expect(html).toContain("Stock market watchlist");
-    expect(html).toContain('placeholder="Search stocks by symbol or name..."');
+    expect(heading(html)).toBe("Stock market watchlist");
+    expect(controlAttribute(html, "q", "placeholder")).toBe("Search stocks by symbol or name...");
     expect(symbolsOn(html).length).toBeGreaterThanOrEqual(100);
-    expect(html).toContain('href="/stocks/AAPL/deposit"');
+    expect(linkHref(html, "Buy AAPL now")).toBe("/stocks/AAPL/deposit");
   });
 
   it("filters by ?q= without JavaScript, on symbol or name, whatever the case", async () => {
@@ -34,7 +44,7 @@ describe("/stocks", () => {
     const byName = symbolsOn(await (await getPage("/stocks?q=APPLE")).text());
     expect(byName).toContain("AAPL");
     const none = await (await getPage("/stocks?q=zzzz-none")).text();
-    expect(none).toContain("No stocks available.");
+    expect(elementTexts(none, "p")).toContain("No stocks available.");
   });
 });
 
@@ -43,10 +53,10 @@ describe("/stocks/{symbol}", () => {
     const response = await getPage("/stocks/aapl");
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain("Apple Inc.");
-    expect(html).toContain("Back to Watchlist");
-    expect(html).toContain("Technology");
-    expect(html).toContain('src="https://logo.clearbit.com/apple.com"');
+    expect(heading(html)).toBe("Apple Inc. (AAPL)");
+    expect(linkHref(html, "Back to Watchlist")).toBe("/stocks");
+    expect(elementTexts(html, "p")).toContain("Technology");
+    expect(imageSource(html, "Apple Inc. logo")).toBe("https://logo.clearbit.com/apple.com");
     const similar = html.slice(html.indexOf("Similar Stocks"));
     const links = symbolsOn(similar);
     expect(links.length).toBeGreaterThan(0);
@@ -59,9 +69,9 @@ describe("/stocks/{symbol}", () => {
     const response = await getPage("/stocks/NOPE");
     expect(response.status).toBe(404);
     const html = await response.text();
-    expect(html).toContain("No detailed information available.");
-    expect(html).toContain("Unknown");
-    expect(html).toContain("$0.00");
+    expect(elementTexts(html, "p")).toEqual(
+      expect.arrayContaining(["No detailed information available.", "Unknown", "$0.00"]),
+    );
   });
 });
 
@@ -86,8 +96,8 @@ describe("/stocks/{symbol}/deposit", () => {
   it("shows the heading and the stock locked to the URL", async () => {
     const { cookie } = await client();
     const html = await (await getPage("/stocks/msft/deposit", cookie)).text();
-    expect(html).toContain("Make a Deposit to buy <!-- -->MSFT<!-- --> stock");
-    expect(html).toContain('name="stock" value="MSFT"');
+    expect(heading(html)).toBe("Make a Deposit to buy MSFT stock");
+    expect(fieldValue(html, "stock")).toBe("MSFT");
   });
 
   const refusals: Array<[string, string, Record<string, string>, string]> = [
@@ -106,7 +116,7 @@ describe("/stocks/{symbol}/deposit", () => {
       const before = await moneyCounts(id);
       const response = await deposit(symbol, fields, cookie);
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain(message);
+      expect(refusalsOf(await response.text())).toContain(message);
       expect(await moneyCounts(id)).toEqual(before);
     },
   );
@@ -115,7 +125,7 @@ describe("/stocks/{symbol}/deposit", () => {
     const { id, cookie } = await client();
     await env.DB.prepare("UPDATE profiles SET status = 'suspended' WHERE user_id = ?").bind(id).run();
     const response = await deposit("AAPL", {}, cookie);
-    expect(await response.text()).toContain(SUSPENDED_MESSAGE);
+    expect(alerts(await response.text())).toContain(SUSPENDED_MESSAGE);
     expect(await moneyCounts(id)).toMatchObject({ transactions: 0 });
   });
 

@@ -8,6 +8,7 @@ import { STEP_UP_MESSAGES } from "~/lib/step-up";
 import { TEAM_MESSAGES } from "~/lib/team";
 import { acceptInvitation } from "~/server/admin/team-invitations.server";
 import { countRows, createUser, getPage, ORIGIN, postForm, sessionCookieFor } from "../support/fixtures";
+import { alerts, cardTitled, elementsHolding, elementTexts, fieldLabel, refusals, statuses } from "../support/places";
 import {
   admin,
   commandContext,
@@ -32,10 +33,12 @@ async function invitedBy(inviter: { cookie: string }) {
 
 /** The link is refused on its page and when sent, and no account is made. */
 async function expectDeadLink(email: string, token: string) {
-  expect(await (await getPage(`/team/invite?token=${token}`)).text()).toContain(TEAM_MESSAGES.invitationUnusable);
+  expect(alerts(await (await getPage(`/team/invite?token=${token}`)).text())).toContain(
+    TEAM_MESSAGES.invitationUnusable,
+  );
   const joined = await postForm("/team/invite", joinFields(token));
   expect(joined.status).toBe(410);
-  expect(await joined.text()).toContain(TEAM_MESSAGES.invitationUnusable);
+  expect(refusals(await joined.text())).toContain(TEAM_MESSAGES.invitationUnusable);
   expect(await countRows("users", "email = ?", email)).toBe(0);
 }
 
@@ -49,7 +52,7 @@ describe("an invitation follows the owner who sent it", () => {
     ).toBe(200);
     await expectDeadLink(email, token);
     // The team page no longer lists it as open.
-    expect(await (await getPage("/admin/team", other.cookie)).text()).not.toContain(email);
+    expect(cardTitled(await (await getPage("/admin/team", other.cookie)).text(), "Admins")).not.toContain(email);
 
     expect(
       (await postForm("/admin/team", { intent: "reactivate", userId: inviter.id }, { cookie: other.cookie })).status,
@@ -139,7 +142,7 @@ describe("revoking an invitation", () => {
     const { email, token } = await invitedBy(inviter);
     const revoked = await postForm("/admin/team", { intent: "revoke", email }, { cookie: other.cookie });
     expect(revoked.status).toBe(200);
-    expect(await revoked.text()).toContain(TEAM_MESSAGES.invitationRevoked(email));
+    expect(statuses(await revoked.text())).toContain(TEAM_MESSAGES.invitationRevoked(email));
     await expectDeadLink(email, token);
     expect(
       await countRows("audit_log", "action = 'team.revoke_invitation' AND target = ?", `invitation:${email}`),
@@ -156,7 +159,7 @@ describe("revoking an invitation", () => {
     const before = await teamWrites();
     const again = await postForm("/admin/team", { intent: "revoke", email }, { cookie: other.cookie });
     expect(again.status).toBe(404);
-    expect(await again.text()).toContain(TEAM_MESSAGES.invitationNotOpen);
+    expect(refusals(await again.text())).toContain(TEAM_MESSAGES.invitationNotOpen);
     expect(await teamWrites()).toEqual(before);
   });
 
@@ -188,14 +191,17 @@ describe("a fresh code for what gives power", () => {
     expect(invite.status).toBe(401);
     const inviteHtml = await invite.text();
     // The code field sits in the invite form, before its button, so the typed address stays.
-    expect(inviteHtml).toMatch(/name="stepUpCode"[\s\S]*Send invitation/);
+    expect(fieldLabel(inviteHtml, "stepUpCode")).toBe(STEP_UP_MESSAGES.prompt);
+    const [inviteForm = ""] = elementsHolding(inviteHtml, "form", 'name="stepUpCode"');
+    expect(inviteForm.indexOf(STEP_UP_MESSAGES.prompt)).toBeGreaterThan(-1);
+    expect(inviteForm.indexOf(STEP_UP_MESSAGES.prompt)).toBeLessThan(inviteForm.indexOf("Send invitation"));
     const roles = await postForm(
       "/admin/team",
       { intent: "roles", userId: member.id, "role-approver": "on" },
       { cookie },
     );
     expect(roles.status).toBe(401);
-    expect(await roles.text()).toContain(STEP_UP_MESSAGES.prompt);
+    expect(fieldLabel(await roles.text(), "stepUpCode")).toBe(STEP_UP_MESSAGES.prompt);
     expect(await teamWrites()).toEqual(before);
   });
 });
@@ -241,14 +247,14 @@ describe("the team page at its edges", () => {
       );
       expect(removed.status).toBe(200);
       const page = await (await getPage("/admin/team", checker.cookie)).text();
-      expect(page).toContain(TEAM_MESSAGES.proposerGone);
+      expect(elementTexts(page, "p")).toContain(TEAM_MESSAGES.proposerGone);
       const approved = await postForm(
         "/admin/team",
         { intent: "approve", proposalId: String(proposal?.id) },
         { cookie: checker.cookie },
       );
       expect(approved.status).toBe(409);
-      expect(await approved.text()).toContain(TEAM_MESSAGES.proposerGone);
+      expect(refusals(await approved.text())).toContain(TEAM_MESSAGES.proposerGone);
       expect(await countRows("admin_roles", "user_id = ? AND role = 'owner'", member.id)).toBe(0);
       // Past the code, the database refuses too.
       await expect(
@@ -282,6 +288,8 @@ describe("the team page at its edges", () => {
     const inviter = await owner();
     const { email, token } = await invitedBy(inviter);
     await createUser({ email });
-    expect(await (await getPage(`/team/invite?token=${token}`)).text()).toContain(TEAM_MESSAGES.invitationUnusable);
+    expect(alerts(await (await getPage(`/team/invite?token=${token}`)).text())).toContain(
+      TEAM_MESSAGES.invitationUnusable,
+    );
   });
 });

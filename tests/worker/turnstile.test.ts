@@ -14,6 +14,7 @@ import {
   TEST_PASSWORD,
   totpCode,
 } from "../support/fixtures";
+import { alerts, fieldError, scripts, statuses } from "../support/places";
 import { secondStep } from "../support/two-factor";
 
 /**
@@ -117,7 +118,7 @@ describe("registration with a real secret", () => {
     const before = await tableCounts();
     const response = await send("/register", registration());
     expect(response.status).toBe(403);
-    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(alerts(await response.text())).toContain(MESSAGES.challengeRequired);
     expect(calls).toEqual([]);
     expect(await tableCounts()).toEqual(before);
   });
@@ -150,7 +151,7 @@ describe("registration with a real secret", () => {
     const before = await tableCounts();
     const response = await send("/register", registration({ [TOKEN_FIELD]: token() }));
     expect(response.status).toBe(403);
-    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(alerts(await response.text())).toContain(MESSAGES.challengeRequired);
     expect(calls).toHaveLength(1);
     expect(await tableCounts()).toEqual(before);
   });
@@ -179,7 +180,7 @@ describe("registration with a real secret", () => {
     const calls = fakeSiteverify(() => solved("register"));
     const response = await send("/register", registration({ confirmPassword: "other", [TOKEN_FIELD]: token() }));
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(MESSAGES.passwordsDoNotMatch);
+    expect(fieldError(await response.text(), "confirmPassword")).toBe(MESSAGES.passwordsDoNotMatch);
     expect(calls).toEqual([]);
   });
 });
@@ -191,7 +192,7 @@ describe("forgot password with a real secret", () => {
     const mails = () => countRows("email_outbox", "to_address = ?", client.email);
     const missing = await send("/forgot-password", { email: client.email });
     expect(missing.status).toBe(403);
-    expect(await missing.text()).toContain(MESSAGES.challengeRequired);
+    expect(alerts(await missing.text())).toContain(MESSAGES.challengeRequired);
     const failed = await send("/forgot-password", { email: client.email, [TOKEN_FIELD]: token() });
     expect(failed.status).toBe(403);
     expect(calls).toHaveLength(1);
@@ -203,7 +204,7 @@ describe("forgot password with a real secret", () => {
     fakeSiteverify(() => solved("forgot-password"));
     const response = await send("/forgot-password", { email: client.email, [TOKEN_FIELD]: token() });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain(MESSAGES.resetEmailSent);
+    expect(statuses(await response.text())).toContain(MESSAGES.resetEmailSent);
     expect(await countRows("email_outbox", "to_address = ?", client.email)).toBe(1);
   });
 });
@@ -229,7 +230,7 @@ describe("sign-in with a real secret", () => {
     const wrong = await signIn(owner.email, "still wrong", "192.0.2.11");
     for (const response of [right, wrong]) {
       expect(response.status).toBe(403);
-      expect(await response.text()).toContain(MESSAGES.challengeRequired);
+      expect(alerts(await response.text())).toContain(MESSAGES.challengeRequired);
     }
     expect(calls).toEqual([]);
     expect(await sessionsOf(owner.id)).toBe(0);
@@ -265,7 +266,7 @@ describe("sign-in with a real secret", () => {
     const calls = fakeSiteverify(() => answer);
     const response = await signIn(owner.email, TEST_PASSWORD, "192.0.2.20", token());
     expect(response.status).toBe(403);
-    expect(await response.text()).toContain(MESSAGES.challengeRequired);
+    expect(alerts(await response.text())).toContain(MESSAGES.challengeRequired);
     expect(calls).toHaveLength(1);
     expect(await sessionsOf(owner.id)).toBe(0);
   });
@@ -276,7 +277,7 @@ describe("sign-in with a real secret", () => {
     fakeSiteverify(() => solved("login"));
     const response = await signIn(owner.email, "not it", "192.0.2.21", token());
     expect(response.status).toBe(401);
-    expect(await response.text()).toContain(MESSAGES.invalidCredentials);
+    expect(alerts(await response.text())).toContain(MESSAGES.invalidCredentials);
   });
 
   it("asks an address with 10 failures, on any accounts, for the check", async () => {
@@ -307,7 +308,7 @@ describe("sign-in with a real secret", () => {
     expect((await signIn(owner.email, "wrong", attacker, token())).status).toBe(401);
     const locked = await signIn(owner.email, TEST_PASSWORD, attacker, token());
     expect(locked.status).toBe(429);
-    expect(await locked.text()).toContain(MESSAGES.tooManyAttempts);
+    expect(alerts(await locked.text())).toContain(MESSAGES.tooManyAttempts);
     // A locked address costs no siteverify call.
     expect(calls).toHaveLength(1);
     expect((await signIn(owner.email, TEST_PASSWORD, "192.0.2.30")).status).toBe(302);
@@ -393,7 +394,7 @@ describe("the widget", () => {
       expect(widget, path).toContain(`data-sitekey="${REAL_KEYS.TURNSTILE_SITE_KEY}"`);
       expect(widget).toMatch(/min-h-\[65px\]/);
       const nonce = /'nonce-([^']+)'/.exec(cspOf(response))?.[1];
-      expect(html).toContain(`<script src="${SCRIPT.replace("&", "&amp;")}" async="" nonce="${nonce}"></script>`);
+      expect(scripts(html).filter((script) => script.src === SCRIPT)).toEqual([{ src: SCRIPT, nonce }]);
     }
   });
 
@@ -405,7 +406,7 @@ describe("the widget", () => {
     expect(cspOf(response)).not.toContain("challenges.cloudflare.com");
     // With a test key the space is kept, but no script is loaded (the CSP would refuse it).
     expect(container(html, "register")).toContain('data-sitekey="1x00000000000000000000AA"');
-    expect(html).not.toContain(SCRIPT);
+    expect(scripts(html).map((script) => script.src)).not.toContain(SCRIPT);
   });
 
   it("is on the sign-in form only once the check is needed", async () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { TransactionType } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
 import { createUser, getPage, insertTransaction, postForm, sessionCookieFor, signedInAdmin } from "../support/fixtures";
+import { buttonNames } from "../support/places";
 import { csvRecords, rowCells, tableRows } from "../support/tables";
 
 /** The product's one name for each type (docs/product.md, "The ledger"), as a person reads it everywhere. */
@@ -92,7 +93,7 @@ describe("every place names each transaction type the same way", () => {
     });
     const page = await (await getPage(`/user/${client.id}`, admin.cookie)).text();
     // Inside a sentence the label is lower case; alone, as written.
-    expect(page).toContain('aria-label="Approve stock deposit of $640.00"');
+    expect(buttonNames(page)).toContain("Approve stock deposit of $640.00");
     for (const name of Object.values(NAMES)) expect(page).toMatch(new RegExp(`aria-pressed="false"[^>]*>${name}<`));
 
     await postForm(`/user/${client.id}`, { intent: "approve", transactionId: String(id) }, { cookie: admin.cookie });
