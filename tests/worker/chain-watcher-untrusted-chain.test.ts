@@ -159,3 +159,42 @@ describe("the unconfirmed payments read at the addresses /deposit showed", () =>
     expect(reads).toBeLessThan(20);
   });
 });
+
+describe("an Ethereum node's logs", () => {
+  it("credit as USDT only Transfer logs of the USDT contract, whatever else the answer holds", async () => {
+    const world = await chainWorld();
+    const client = await verifiedClient();
+    await world.watch();
+    const { usdt } = await world.addressesOf(client.id);
+    // A real USDT transfer to someone else in the same block, so the answer has a log to stand beside.
+    await world.chain.pay({ address: "0x000000000000000000000000000000000000dEaD", amount: "1", asset: "USDT" });
+    // The answer also carries a Transfer of another token (anyone may deploy one and mint without limit) to the
+    // client: a provider that ignores eth_getLogs' address filter, or an aggregator that merges answers.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+      const answer = await realFetch(input, init);
+      if (body.method !== "eth_getLogs") return answer;
+      const read = (await answer.json()) as { result: Array<Record<string, unknown>> };
+      const real = read.result[0];
+      if (real) {
+        read.result.push({
+          ...real,
+          address: "0x00000000000000000000000000000000000bad01",
+          topics: [
+            (real.topics as string[])[0],
+            `0x${"0".repeat(24)}${"11".repeat(20)}`,
+            `0x${"0".repeat(24)}${usdt.slice(2).toLowerCase()}`,
+          ],
+          data: `0x${(1_000_000n * 10n ** 6n).toString(16).padStart(64, "0")}`,
+          transactionHash: `0x${"ab".repeat(32)}`,
+          logIndex: "0x7",
+        });
+      }
+      return Response.json(read);
+    });
+    await world.chain.mine(12, "ethereum");
+    await world.watchRaw();
+    expect(await paymentsOf(client.id)).toEqual([]);
+    expect(await depositsOf(client.id)).toEqual([]);
+  });
+});
