@@ -198,3 +198,21 @@ describe("an Ethereum node's logs", () => {
     expect(await depositsOf(client.id)).toEqual([]);
   });
 });
+
+describe("payments worth less than a cent", () => {
+  it("are not judged again at every run: a few hundred of them must not fill the cron's query budget", async () => {
+    const world = await chainWorld();
+    const client = await verifiedClient();
+    await world.watch();
+    const { eth } = await world.addressesOf(client.id);
+    // 1 wei each: anyone can send these to any client's address for the price of the gas.
+    for (let i = 0; i < 60; i++) await world.chain.pay({ address: eth, amount: "0.000000000000000001" });
+    await world.chain.mine(12, "ethereum");
+    await world.watch();
+    expect(new Set((await paymentsOf(client.id)).map((p) => p.status))).toEqual(new Set(["seen"]));
+    const prepare = vi.spyOn(env.DB, "prepare");
+    await world.watch();
+    // Nothing new happened on either chain; D1 allows 50 queries per invocation on the Free plan, 1,000 on Paid.
+    expect(prepare.mock.calls.length).toBeLessThan(40);
+  });
+});
