@@ -341,7 +341,8 @@ END;
 
 CREATE TRIGGER `chain_payments_settled_are_final`
 BEFORE UPDATE ON `chain_payments`
-WHEN OLD.status <> 'seen' AND (NEW.status IS NOT OLD.status OR NEW.transaction_id IS NOT OLD.transaction_id)
+WHEN OLD.status <> 'seen' AND (NEW.transaction_id IS NOT OLD.transaction_id OR (NEW.status IS NOT OLD.status
+  AND NOT (OLD.status = 'dropped' AND NEW.status = 'seen')))
 BEGIN
   SELECT RAISE(ABORT, 'a settled chain payment is final');
 END;

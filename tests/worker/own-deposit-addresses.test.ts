@@ -1,11 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deriveAddress, readAccountKey } from "~/lib/chain/addresses";
+import { WALLET_KEY_MESSAGES } from "~/lib/chain/wallet-messages";
+import { walletChangesOf } from "~/server/admin/wallets.server";
 import { depositAddressFor } from "~/server/chain/deposit-addresses.server";
 import { chainSettings } from "~/server/chain/settings.server";
 import { watchedWallet } from "~/server/chain/watched-wallets.server";
 import { ETHEREUM, TESTNET } from "../support/chain-vectors";
-import { createUser, db, dbRefusal } from "../support/fixtures";
+import { createUser, db, dbRefusal, ensureDepositWallets } from "../support/fixtures";
 
 /**
  * Each client's own deposit address (docs/product.md, "Deposits on chain"): given on first use at the key's next
@@ -81,6 +83,17 @@ describe("a client's own deposit address", () => {
 });
 
 describe("which wallets are watched", () => {
+  it("refuses, in the wallet change, a Bitcoin key of the network this deployment does not watch", async () => {
+    const [btc] = (await ensureDepositWallets()).filter((w) => w.walletType === "BTC");
+    if (!btc) throw new Error("no BTC wallet");
+    const submitted = [{ id: btc.id, walletAddress: TESTNET.accountVpub, renderedAddress: btc.walletAddress }];
+    expect(await walletChangesOf(db, submitted, "mainnet")).toEqual({
+      ok: false,
+      error: `BTC: ${WALLET_KEY_MESSAGES.otherNetwork("vpub", "mainnet")}`,
+    });
+    expect(await walletChangesOf(db, submitted, "testnet")).toMatchObject({ ok: true });
+  });
+
   it("takes a key only where its chain's API is set, and a Bitcoin key only of the configured network", () => {
     const unconfigured = chainSettings({ ...env } as never);
     expect(watchedWallet({ walletType: "BTC", walletAddress: TESTNET.accountVpub }, unconfigured)).toBeNull();

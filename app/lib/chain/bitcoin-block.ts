@@ -80,12 +80,19 @@ function hashTxid(parts: Uint8Array[]): string {
 }
 
 export interface ParsedBlock {
+  /** The block's own hash (double SHA-256 of its header, as explorers write it) and its parent's. */
+  hash: string;
+  previousHash: string;
   outputs: BlockOutput[];
   txidOf(tx: number): string;
 }
 
 /** The P2WPKH outputs of every transaction of a raw block, with addresses of the given bech32 prefix. */
 export function blockOutputs(raw: Uint8Array, prefix: string): ParsedBlock {
+  if (raw.length < HEADER_BYTES) throw new RangeError("Raw block ends early");
+  const header = raw.subarray(0, HEADER_BYTES);
+  const hash = bytesToHex(sha256(sha256(header)).reverse());
+  const previousHash = bytesToHex(header.slice(4, 36).reverse());
   const reader = new Reader(raw);
   const spans: Array<[Uint8Array, Uint8Array, Uint8Array]> = [];
   reader.skip(HEADER_BYTES);
@@ -129,11 +136,14 @@ export function blockOutputs(raw: Uint8Array, prefix: string): ParsedBlock {
       reader.slice(bodyStart, bodyEnd),
       reader.slice(lockStart, lockStart + 4),
     ]);
-    for (const output of found) outputs.push({ tx: t, ...output });
+    // A coinbase's outputs are not spendable for 100 blocks: never a deposit.
+    if (t > 0) for (const output of found) outputs.push({ tx: t, ...output });
   }
   if (reader.offset !== raw.length) throw new RangeError("Raw block has bytes after its last transaction");
   const ids = new Map<number, string>();
   return {
+    hash,
+    previousHash,
     outputs,
     txidOf(tx) {
       const span = spans[tx];

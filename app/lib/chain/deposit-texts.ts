@@ -29,3 +29,18 @@ export function formatUnits(units: string, asset: ChainAsset): string {
   const fraction = padded.slice(-decimals).replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : whole;
 }
+
+/** A rate older than this is never used: the credit waits, and says why. */
+export const RATE_MAX_AGE_MS = 5 * 60_000;
+
+/** Why a payment with its confirmations is not credited yet (kept on the payment, shown to its client and the desk). */
+export const CHAIN_WAITING = {
+  noRate: (asset: ChainAsset) =>
+    `No ${ASSET_NAMES[asset]} rate newer than ${RATE_MAX_AGE_MS / 60_000} minutes: the credit waits for one`,
+  dust: "Worth less than one cent at the current rate: not credited",
+  tooLarge: "Larger than any deposit the ledger takes: for the desk to look at",
+  failed: "Could not be credited: tried again at the next run",
+} as const;
+
+/** The reasons a payment is set aside for good rather than tried again at every run; the client reads them as such. */
+export const SET_ASIDE_REASONS: readonly string[] = [CHAIN_WAITING.dust, CHAIN_WAITING.tooLarge];

@@ -12,6 +12,9 @@ export const WALLET_KEY_MESSAGES = {
     const network = NETWORK_NAMES[networkOf(walletType) ?? ""] ?? "this network";
     return `This wallet takes an address, not an extended public key: payments on ${network} are not watched`;
   },
+  /** A Bitcoin key of the network this deployment does not watch (BITCOIN_NETWORK). */
+  otherNetwork: (kind: string, watched: "mainnet" | "testnet") =>
+    `This is a ${watched === "mainnet" ? "testnet" : "mainnet"} key (${kind}): this deployment watches Bitcoin ${watched}, which takes a ${watched === "mainnet" ? "zpub" : "vpub"}`,
   /** Over a key's first addresses, in the modal and on the second admin's card. */
   preview: "First addresses of this key — compare them with your wallet software before approving",
   /** The field's hint: what a wallet of a watched chain takes, and what the others take. */

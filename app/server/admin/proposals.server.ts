@@ -5,13 +5,16 @@
  * batch; the ledger, balances and wallets do not change until another admin approves
  * (proposal-decisions.server.ts).
  */
+
 import { eq, type SQL, sql } from "drizzle-orm";
 import { needsSecondAdmin } from "~/lib/acts";
+import type { ChainNetwork } from "~/lib/chain/addresses";
 import type { LedgerEntry } from "~/lib/ledger";
 import { displayName } from "~/lib/person-name";
 import { describeProposal, PROPOSAL_LIFETIME_MS, PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { type Actor, auditInsert } from "../audit.server";
+import { chainSettings } from "../chain/settings.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
@@ -152,8 +155,9 @@ export async function proposeWalletChanges(
   submitted: SubmittedWallet[],
   reason: string | null = null,
   now = Date.now(),
+  bitcoinNetwork: ChainNetwork = "mainnet",
 ): Promise<Result<{ proposed: number; emailIds: number[] }>> {
-  const checked = await walletChangesOf(db, submitted);
+  const checked = await walletChangesOf(db, submitted, bitcoinNetwork);
   if (!checked.ok) return checked;
   const { changes } = checked;
   const waiting = await db
@@ -237,7 +241,14 @@ export async function proposeWallets(
   submitted: SubmittedWallet[],
   reason: string | null = null,
 ): Promise<Outcome<{ proposed: number }>> {
-  const result = await proposeWalletChanges(context.db, actor, submitted, reason);
+  const result = await proposeWalletChanges(
+    context.db,
+    actor,
+    submitted,
+    reason,
+    Date.now(),
+    chainSettings(context.bindings).bitcoin.network,
+  );
   if (!result.ok) return { ok: false, error: result.error, status: 400 };
   proposalChanged(context, result.emailIds);
   return { ok: true, proposed: result.proposed };

@@ -6,7 +6,9 @@
  * waits for a second admin (proposals.server.ts); when it is made, every admin is mailed.
  */
 import { asc, type SQL, sql } from "drizzle-orm";
-import { keyAddressesOf, readWalletValue } from "~/lib/chain/wallet-value";
+import type { ChainNetwork } from "~/lib/chain/addresses";
+import { keyAddressesOf, readWalletValue, WALLET_KEY_MESSAGES } from "~/lib/chain/wallet-value";
+import { walletAccountKey } from "~/lib/chain/wallets";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
 import type { Result } from "../commands.server";
@@ -48,9 +50,14 @@ export function deskWalletsQuery(db: Db) {
 }
 
 /** Why a wallet may not take this value, prefixed by its type so the admin knows which field; null when it may. */
-function valueRefusal(walletType: string, value: string): string | null {
+function valueRefusal(walletType: string, value: string, bitcoinNetwork: ChainNetwork): string | null {
   const read = readWalletValue(walletType, value);
   if (read.kind === "refused") return `${walletType}: ${read.error}`;
+  // A Bitcoin key of the other network would be watched by no one: its clients would get addresses nobody reads.
+  const key = walletAccountKey(walletType, value);
+  if (key?.chain === "bitcoin" && key.network !== bitcoinNetwork) {
+    return `${walletType}: ${WALLET_KEY_MESSAGES.otherNetwork(key.kind, bitcoinNetwork)}`;
+  }
   if (read.kind === "key") return null;
   return isValidAddress(walletType, value) ? null : invalidAddressMessage(walletType);
 }
@@ -59,6 +66,7 @@ function valueRefusal(walletType: string, value: string): string | null {
 export async function walletChangesOf(
   db: Db,
   submitted: SubmittedWallet[],
+  bitcoinNetwork: ChainNetwork = "mainnet",
 ): Promise<Result<{ changes: WalletChange[] }>> {
   const current = await listDepositWallets(db);
   const changes = submitted.flatMap((s): WalletChange[] => {
@@ -70,7 +78,7 @@ export async function walletChangesOf(
   if (changes.some((c) => c.wallet.walletAddress !== c.oldAddress)) {
     return { ok: false, error: ADMIN_MESSAGES.walletChangedMeanwhile };
   }
-  const refusals = changes.flatMap((c) => valueRefusal(c.wallet.walletType, c.newAddress) ?? []);
+  const refusals = changes.flatMap((c) => valueRefusal(c.wallet.walletType, c.newAddress, bitcoinNetwork) ?? []);
   if (refusals.length > 0) return { ok: false, error: refusals.join("; ") };
   return { ok: true, changes };
 }

@@ -7,9 +7,10 @@
  * naming the asset, transaction and output, makes a second credit of one payment impossible.
  */
 import { sql } from "drizzle-orm";
-import { ASSET_DECIMALS, ASSET_NAMES, formatUnits } from "~/lib/chain/deposit-texts";
+import { ASSET_DECIMALS, ASSET_NAMES, CHAIN_WAITING, formatUnits, SET_ASIDE_REASONS } from "~/lib/chain/deposit-texts";
 import { formatCents } from "~/lib/format";
 import { typeLabel } from "~/lib/labels";
+import { MAX_AMOUNT_CENTS } from "~/lib/ledger";
 import { CHAIN_DEPOSIT_KEY_PREFIX } from "~/lib/money/constraints";
 import type { FeedTransaction } from "~/lib/realtime";
 import { transactionReference } from "~/lib/reference";
@@ -26,11 +27,7 @@ import type { UsdRate } from "./rates.server";
 import { usdCents } from "./rates.server";
 import { RATE_MAX_AGE_MS } from "./settings.server";
 
-export const WAITING = {
-  noRate: (asset: ChainAsset) =>
-    `No ${ASSET_NAMES[asset]} rate newer than ${RATE_MAX_AGE_MS / 60_000} minutes: the credit waits for one`,
-  dust: "Worth less than one cent at the current rate: not credited",
-} as const;
+export { CHAIN_WAITING as WAITING };
 
 interface ReadyPayment {
   id: number;
@@ -54,6 +51,10 @@ export function readyPayments(db: Db, network: ChainNetworkName, confirmations: 
     sql`SELECT id, asset, txid, output_index AS outputIndex, address, user_id AS userId, amount_units AS units
         FROM chain_payments
         WHERE network = ${network} AND status = 'seen' AND block_height IS NOT NULL AND confirmations >= ${confirmations}
+          AND (waiting IS NULL OR waiting NOT IN (${sql.join(
+            SET_ASIDE_REASONS.map((reason) => sql`${reason}`),
+            sql`, `,
+          )}))
         ORDER BY id`,
   );
 }
@@ -80,12 +81,16 @@ export async function creditPayment(
   now: number,
 ): Promise<Credited | null> {
   if (!rate || now - rate.at > RATE_MAX_AGE_MS) {
-    await markWaiting(db, payment.id, WAITING.noRate(payment.asset), now);
+    await markWaiting(db, payment.id, CHAIN_WAITING.noRate(payment.asset), now);
     return null;
   }
-  const cents = usdCents(BigInt(payment.units), ASSET_DECIMALS[payment.asset], rate.usd);
+  const cents = usdCents(BigInt(payment.units), ASSET_DECIMALS[payment.asset], rate.usd, MAX_AMOUNT_CENTS);
+  if (cents === null) {
+    await markWaiting(db, payment.id, CHAIN_WAITING.tooLarge, now);
+    return null;
+  }
   if (cents < 1) {
-    await markWaiting(db, payment.id, WAITING.dust, now);
+    await markWaiting(db, payment.id, CHAIN_WAITING.dust, now);
     return null;
   }
   const { userId } = payment;

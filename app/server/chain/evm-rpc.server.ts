@@ -77,7 +77,16 @@ export function evmRpc(url: string) {
       if (!Array.isArray(logs)) throw new ChainApiError("JSON-RPC: bad logs");
       return logs.flatMap((log) => {
         const topics = log.topics as unknown[];
-        if (log.removed === true || !Array.isArray(topics) || topics.length !== 3 || !isHash(log.transactionHash))
+        // Only the token's own Transfer logs: a provider's answer may hold others (another token anyone can mint).
+        if (
+          log.removed === true ||
+          typeof log.address !== "string" ||
+          log.address.toLowerCase() !== contract.toLowerCase() ||
+          !Array.isArray(topics) ||
+          topics.length !== 3 ||
+          topics[0] !== TRANSFER_TOPIC ||
+          !isHash(log.transactionHash)
+        )
           return [];
         const recipient = typeof topics[2] === "string" ? `0x${topics[2].slice(-40)}`.toLowerCase() : "";
         if (!isAddress(recipient) || typeof log.data !== "string" || !isHash(log.blockHash)) return [];

@@ -6,6 +6,9 @@
 import type { ChainAsset } from "../../../db/enums";
 import { ChainApiError } from "./esplora.server";
 
+const MAX_USD_PER_COIN = 1_000_000_000;
+const FUTURE_TOLERANCE_MS = 60_000;
+
 const IDS: Record<ChainAsset, string> = { BTC: "bitcoin", ETH: "ethereum", USDT_ERC20: "tether" };
 
 export interface UsdRate {
@@ -28,7 +31,14 @@ export async function readUsdRates(ratesUrl: string): Promise<Partial<Record<Cha
   const rates: Partial<Record<ChainAsset, UsdRate>> = {};
   for (const [asset, id] of Object.entries(IDS) as Array<[ChainAsset, string]>) {
     const price = prices[id];
-    if (typeof price?.usd === "number" && price.usd > 0 && typeof price.last_updated_at === "number") {
+    // A price outside any real one (no coin is worth a billion dollars) or stamped in the future is no price.
+    if (
+      typeof price?.usd === "number" &&
+      price.usd > 0 &&
+      price.usd < MAX_USD_PER_COIN &&
+      typeof price.last_updated_at === "number" &&
+      price.last_updated_at * 1000 <= Date.now() + FUTURE_TOLERANCE_MS
+    ) {
       // Fixed-point text, never an exponent: the credit multiplies by it exactly.
       const usd = price.usd.toFixed(8).replace(/\.?0+$/, "");
       rates[asset] = { usd, at: price.last_updated_at * 1000, source };
@@ -37,11 +47,14 @@ export async function readUsdRates(ratesUrl: string): Promise<Partial<Record<Cha
   return rates;
 }
 
-/** Whole cents of an amount in smallest units at a USD rate, rounded down (the client is never credited more). */
-export function usdCents(units: bigint, decimals: number, usd: string): number {
+/**
+ * Whole cents of an amount in smallest units at a USD rate, rounded down (the client is never credited more), or
+ * null past the largest amount the ledger takes.
+ */
+export function usdCents(units: bigint, decimals: number, usd: string, maxCents: number): number | null {
   const [whole = "0", fraction = ""] = usd.split(".");
   const rateScale = fraction.length;
   const rate = BigInt(whole + fraction);
   const cents = (units * rate * 100n) / 10n ** BigInt(decimals + rateScale);
-  return Number(cents);
+  return cents > BigInt(maxCents) ? null : Number(cents);
 }

@@ -9,13 +9,15 @@ import { blockOutputs } from "~/lib/chain/bitcoin-block";
 import { SEGWIT_PREFIXES } from "~/lib/chain/encodings";
 import type { Db } from "../db.server";
 import { esplora } from "./esplora.server";
-import { evmRpc } from "./evm-rpc.server";
+import { type EvmBlock, evmRpc } from "./evm-rpc.server";
 import type { BlockRead, ChainReader, Found } from "./scan.server";
 import type { ChainSettings } from "./settings.server";
 import { ownersOf } from "./sightings.server";
 
 /** How long after /deposit showed an address its unconfirmed payments are looked for. */
 export const MEMPOOL_WATCH_MS = 60 * 60_000;
+/** The most addresses asked about unconfirmed payments in one run: the reads stay bounded whoever opens /deposit. */
+export const MEMPOOL_ADDRESSES_PER_RUN = 10;
 
 export function bitcoinReader(db: Db, settings: ChainSettings["bitcoin"] & { esploraUrl: string }): ChainReader {
   const api = esplora(settings.esploraUrl);
@@ -24,12 +26,17 @@ export function bitcoinReader(db: Db, settings: ChainSettings["bitcoin"] & { esp
     network: "bitcoin",
     tipHeight: () => api.tipHeight(),
     blockHash: (height) => api.blockHash(height),
-    async readBlocks(from, to) {
+    async readBlocks(from, to, afterHash) {
       const blocks: BlockRead[] = [];
+      let parent = afterHash;
       for (let height = from; height <= to; height++) {
         const hash = await api.blockHash(height);
         if (!hash) break;
         const parsed = blockOutputs(await api.rawBlock(hash), prefix);
+        // The block is the one asked for (its header hashes to it) and the child of the last one read: otherwise the
+        // chain changed while it was read, and the next run starts from the fork.
+        if (parsed.hash !== hash || parsed.previousHash !== parent) break;
+        parent = hash;
         const owners = await ownersOf(
           db,
           "bitcoin",
@@ -52,13 +59,17 @@ export function bitcoinReader(db: Db, settings: ChainSettings["bitcoin"] & { esp
       return blocks;
     },
     async mempool(now) {
+      // The addresses shown last, a bounded number a run: a payment to any other is seen at its first block.
       const shown = await db.all<{ address: string; user_id: string }>(
         sql`SELECT address, user_id FROM deposit_addresses
-            WHERE network = 'bitcoin' AND shown_at > ${now - MEMPOOL_WATCH_MS}`,
+            WHERE network = 'bitcoin' AND shown_at > ${now - MEMPOOL_WATCH_MS}
+            ORDER BY shown_at DESC LIMIT ${MEMPOOL_ADDRESSES_PER_RUN}`,
       );
       const found: Found[] = [];
       for (const row of shown) {
-        for (const output of await api.mempoolOutputs(row.address)) {
+        // One address the API will not answer for (a rate limit, a hiccup) leaves the others and the blocks' work.
+        const outputs = await api.mempoolOutputs(row.address).catch(() => []);
+        for (const output of outputs) {
           found.push({
             userId: row.user_id,
             sighting: {
@@ -86,15 +97,22 @@ export function ethereumReader(db: Db, settings: ChainSettings["ethereum"] & { r
     network: "ethereum",
     tipHeight: () => api.tipHeight(),
     blockHash: async (height) => (await api.block(height))?.hash ?? null,
-    async readBlocks(from, to) {
-      const read = [];
+    async readBlocks(from, to, afterHash) {
+      let read: EvmBlock[] = [];
+      let parent = afterHash;
       for (let height = from; height <= to; height++) {
         const block = await api.block(height);
-        if (!block) break;
+        // A block that is not the child of the last one read: the chain changed meanwhile.
+        if (!block || block.parentHash !== parent) break;
         read.push(block);
+        parent = block.hash;
       }
       if (read.length === 0) return [];
       const tokens = await api.tokenTransfers(settings.usdtContract, from, from + read.length - 1);
+      // A log of a block other than the one read at its height: the chain changed between the reads. The blocks from
+      // there are left to the next run, which starts from the fork.
+      const changed = tokens.find((t) => read.some((b) => b.height === t.height && b.hash !== t.blockHash));
+      if (changed) read = read.filter((b) => b.height < changed.height);
       const owners = await ownersOf(db, "ethereum", [
         ...read.flatMap((b) => b.transfers.map((t) => t.to)),
         ...tokens.map((t) => t.to),
@@ -111,7 +129,6 @@ export function ethereumReader(db: Db, settings: ChainSettings["ethereum"] & { r
             },
           ];
         });
-        // A log whose block hash is not the block read now belongs to a block replaced meanwhile: the next run reads it.
         const usdt = tokens.flatMap((t): Found[] => {
           const userId = owners.get(t.to);
           if (!userId || t.height !== block.height || t.blockHash !== block.hash) return [];

@@ -33,8 +33,11 @@ export interface ChainReader {
   network: ChainNetworkName;
   tipHeight(): Promise<number>;
   blockHash(height: number): Promise<string | null>;
-  /** The blocks from `from` to `to`, in order, with the payments to our clients in them. */
-  readBlocks(from: number, to: number): Promise<BlockRead[]>;
+  /**
+   * The blocks from `from` to `to`, in order, with the payments to our clients in them, each the child of the one
+   * before it (the first, of `afterHash`): the read stops at a block that is not, since the chain changed under it.
+   */
+  readBlocks(from: number, to: number, afterHash: string): Promise<BlockRead[]>;
   /** Unconfirmed payments to our clients' recently shown addresses ([] where the chain's mempool is not read). */
   mempool(now: number): Promise<Found[]>;
   /** Whether the chain still knows a transaction (in a block or waiting). */
@@ -115,6 +118,7 @@ export async function scanChain(
   try {
     const tip = await reader.tipHeight();
     let height = cursor.height;
+    let hash = cursor.hash;
     if ((await reader.blockHash(height)) !== cursor.hash) {
       const fork = await forkPoint(db, reader, height);
       const forkHash = (await reader.blockHash(fork)) ?? "";
@@ -125,9 +129,23 @@ export async function scanChain(
       });
       for (const row of unconfirmed) touched.add(row.userId);
       height = fork;
+      hash = forkHash;
+      // Credited payments in the blocks taken out: money the ledger holds for a payment that may be gone. The watcher
+      // never takes money back; people must look (docs/decisions/0067).
+      const lost = await db.all<{ id: number; txid: string }>(
+        sql`SELECT id, txid FROM chain_payments
+            WHERE network = ${reader.network} AND status = 'credited' AND block_height > ${fork}`,
+      );
+      if (lost.length > 0) {
+        console.error(
+          `chain watcher: ${reader.network}: a reorganisation back to block ${fork} took out credited payments ${lost
+            .map((p) => `${p.id} (${p.txid})`)
+            .join(", ")}: check them on chain`,
+        );
+      }
     }
     const last = Math.min(tip, height + BLOCKS_PER_RUN[reader.network]);
-    const blocks = last > height ? await reader.readBlocks(height + 1, last) : [];
+    const blocks = last > height ? await reader.readBlocks(height + 1, last, hash) : [];
     for (const block of blocks) {
       const written = await writeTogether(db, {
         kept: sql`INSERT INTO chain_blocks (network, height, hash) VALUES (${reader.network}, ${block.height}, ${block.hash})
@@ -145,10 +163,13 @@ export async function scanChain(
     if (pending.length > 0)
       for (const id of touchedBy(await writeTogether(db, recordAll(pending, now)))) touched.add(id);
     for (const payment of await unconfirmedPayments(db, reader.network)) {
-      if (await reader.stillKnown(payment.txid)) continue;
+      // A read that fails says nothing: the payment is asked about again at the next run.
+      if (await reader.stillKnown(payment.txid).catch(() => true)) continue;
       for (const row of await db.all<{ userId: string }>(dropPayment(payment.id, now))) touched.add(row.userId);
     }
-    for (const row of await db.all<{ userId: string }>(countConfirmations(reader.network, tip, now)))
+    // Counted against the last block read and linked to the one before it, not the API's tip: a tip on another
+    // branch (the chain changed during the run) would count confirmations a payment does not have.
+    for (const row of await db.all<{ userId: string }>(countConfirmations(reader.network, height, now)))
       touched.add(row.userId);
     return { tip, height, touched };
   } finally {

@@ -58,8 +58,7 @@ export interface ChainSettings {
   ratesUrl?: string;
 }
 
-/** A rate older than this is never used: the credit waits, and the desk sees why. */
-export const RATE_MAX_AGE_MS = 5 * 60_000;
+export { RATE_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
 
 const parsed = new WeakMap<object, ChainSettings>();
 

@@ -34,7 +34,9 @@ export async function ownersOf(db: Db, network: ChainNetworkName, addresses: Ite
 
 /**
  * The statement recording a sighting for its owner: a new payment is `seen`; one seen before takes the block it is
- * now in (a mempool sighting never takes a confirmed payment's block away). Settled payments are left alone.
+ * now in (a mempool sighting never takes a confirmed payment's block away), and one marked dropped is seen again
+ * when it turns up in a block after all (an API that lagged, a payment broadcast again). Credited and held payments
+ * are left alone.
  */
 export function recordSighting(sighting: Sighting, userId: string, now: number) {
   return sql`INSERT INTO chain_payments (asset, network, txid, output_index, address, user_id, amount_units,
@@ -42,9 +44,10 @@ export function recordSighting(sighting: Sighting, userId: string, now: number) 
     VALUES (${sighting.asset}, ${sighting.network}, ${sighting.txid}, ${sighting.outputIndex}, ${sighting.address},
             ${userId}, ${sighting.units.toString()}, ${sighting.height}, ${sighting.blockHash}, ${now}, ${now})
     ON CONFLICT (asset, txid, output_index) DO UPDATE
-      SET block_height = excluded.block_height, block_hash = excluded.block_hash, updated_at = excluded.updated_at
-      WHERE chain_payments.status = 'seen' AND excluded.block_height IS NOT NULL
-        AND chain_payments.block_hash IS NOT excluded.block_hash
+      SET status = 'seen', block_height = excluded.block_height, block_hash = excluded.block_hash,
+          updated_at = excluded.updated_at
+      WHERE chain_payments.status IN ('seen', 'dropped') AND excluded.block_height IS NOT NULL
+        AND (chain_payments.block_hash IS NOT excluded.block_hash OR chain_payments.status = 'dropped')
     RETURNING user_id AS userId`;
 }
 

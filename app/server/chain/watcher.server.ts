@@ -8,7 +8,7 @@ import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
 import type { CommandContext } from "../command-context.server";
 import { afterCommit } from "../commands.server";
 import type { Db } from "../db.server";
-import { creditPayment, readyPayments } from "./credit.server";
+import { creditPayment, markWaiting, readyPayments, WAITING } from "./credit.server";
 import { readUsdRates, type UsdRate } from "./rates.server";
 import { bitcoinReader, ethereumReader } from "./readers.server";
 import { type ChainReader, type ScanResult, scanChain } from "./scan.server";
@@ -63,7 +63,12 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
       const touched = new Set(run.scan.touched);
       for (const payment of await readyPayments(context.db, reader.network, confirmations)) {
         const rate = (await ratesNow())[payment.asset];
-        const credited = await creditPayment(context.db, context.env, payment, rate, now);
+        // One payment that cannot be credited (whatever the reason) never holds up the others behind it.
+        const credited = await creditPayment(context.db, context.env, payment, rate, now).catch(async (error) => {
+          console.error(`chain watcher: payment ${payment.id} could not be credited`, error);
+          await markWaiting(context.db, payment.id, WAITING.failed, now).catch(() => undefined);
+          return null;
+        });
         if (!credited) continue;
         touched.add(credited.userId);
         if (credited.held) run.held++;
