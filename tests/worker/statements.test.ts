@@ -70,7 +70,7 @@ async function writeLedger(userId: string, adminId: string, operations: LedgerOp
       rows.push({ id, ...op, status: "approved", movedAt: op.createdAt });
       continue;
     }
-    const id = await insertTransaction(userId, { ...written, status: "pending" });
+    const id = await insertTransaction(userId, { ...written, status: "pending", createdBy: userId });
     const { status, decidedAt, movedAt } = decided(op);
     if (status !== "pending") {
       await env.DB.prepare("UPDATE transactions SET status = ?, decided_by = ?, decided_at = ? WHERE id = ?")
