@@ -768,6 +768,9 @@ describe("admin desk and statement", () => {
   });
 
   it("leaves the wallet column empty for a desk entry, which used no address", async () => {
+    // An admin of its own, as below: the shared admin's daily approval limit may be spent by earlier tests' random
+    // amounts, and the entry would then be a proposal, which needs a reason.
+    const admin = await signedInAdmin();
     const client = await createUser();
     const posted = await postForm(
       `/user/${client.id}`,
