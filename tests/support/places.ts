@@ -7,9 +7,9 @@
 import { decodeEntities, textOf } from "./tables";
 
 // The document's head and scripts: tests/support/head.ts.
-export { headLinkHref, metaContent, scripts } from "./head";
+export { documentTitle, headLinkHref, metaContent, scripts } from "./head";
 // What a page shows only once hydrated (its toasts) is read from its data: tests/support/hydration.ts.
-export { hydrationData, replyToast, shownToast } from "./hydration";
+export { formReply, hydrationData, replyToast, shownToast } from "./hydration";
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
