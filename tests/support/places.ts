@@ -93,6 +93,18 @@ export function fieldHint(html: string, name: string): string | null {
   return hint === undefined ? null : readText(hint);
 }
 
+/**
+ * Everything said about the form control named `name` that a screen reader reads with it: each element its
+ * `aria-describedby` points at (a hint, an error, a note on why it is asked), in the order it names them. Empty when
+ * it names none; null when the page has no such control.
+ */
+export function fieldDescriptions(html: string, name: string): string[] | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  if (!control) return null;
+  const described = /\baria-describedby="([^"]+)"/.exec(control)?.[1];
+  return (described?.split(" ") ?? []).flatMap((id) => elementsWith(html, "id", id).slice(0, 1).map(readText));
+}
+
 /** The text of every `<tag>` element of the page (its `<footer>`, each `<p>`), in page order. */
 export function elementTexts(html: string, tag: string): string[] {
   return [...html.matchAll(new RegExp(`<${tag}[\\s>]`, "g"))].map((match) => readText(elementAt(html, match.index)));
