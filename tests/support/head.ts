@@ -1,10 +1,17 @@
 /**
- * Reading a page's document head and scripts, as a browser takes them: a `<meta>`'s content, a `<link>`'s target, the
- * scripts it loads and their nonces. tests/support/places.ts reads what the page shows.
+ * Reading a page's document head and scripts, as a browser takes them: its title, a `<meta>`'s content, a `<link>`'s
+ * target, the scripts it loads and their nonces. tests/support/places.ts reads what the page shows.
  */
 import { decodeEntities } from "./tables";
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The document's title, as a browser's tab shows it (the `<title>` of its head, entities decoded); null if none. */
+export function documentTitle(html: string): string | null {
+  const head = /<head[\s>][\s\S]*?<\/head>/.exec(html)?.[0] ?? "";
+  const title = /<title>([^<]*)<\/title>/.exec(head)?.[1];
+  return typeof title === "string" ? decodeEntities(title) : null;
+}
 
 /** The `content` of the document's `<meta>` named `key` (by `name` or `property`: a description, og:title); null if none. */
 export function metaContent(html: string, key: string): string | null {

@@ -56,3 +56,20 @@ export async function replyToast(html: string): Promise<{ type: "success"; text:
   const reply = replies.find((each) => each?.tone === "success" && typeof each.message === "string");
   return reply?.message === undefined ? null : { type: "success", text: reply.message };
 }
+
+/**
+ * The reply of the route that answered a form (its `actionData`: `{ tone, message, field, intent }`), as the form's banner
+ * and step-up field draw it; null when the page holds none. The one place of an answer to a form the page does not
+ * show (a row that is not listed, a panel this person is not given).
+ */
+export async function formReply(
+  html: string,
+): Promise<{ tone?: string; message?: string; field?: string | null; intent?: string } | null> {
+  const replies = Object.values((await hydrationData(html)).actionData ?? {}) as Array<{
+    tone?: string;
+    message?: string;
+    field?: string | null;
+    intent?: string;
+  } | null>;
+  return replies.find((each) => typeof each?.message === "string") ?? null;
+}

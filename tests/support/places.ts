@@ -7,9 +7,9 @@
 import { decodeEntities, textOf } from "./tables";
 
 // The document's head and scripts: tests/support/head.ts.
-export { headLinkHref, metaContent, scripts } from "./head";
+export { documentTitle, headLinkHref, metaContent, scripts } from "./head";
 // What a page shows only once hydrated (its toasts) is read from its data: tests/support/hydration.ts.
-export { hydrationData, replyToast, shownToast } from "./hydration";
+export { formReply, hydrationData, replyToast, shownToast } from "./hydration";
 
 const VOID = new Set(["area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
@@ -91,6 +91,18 @@ export function fieldHint(html: string, name: string): string | null {
   if (!hintId) return null;
   const [hint] = elementsWith(html, "id", hintId);
   return hint === undefined ? null : readText(hint);
+}
+
+/**
+ * Everything said about the form control named `name` that a screen reader reads with it: each element its
+ * `aria-describedby` points at (a hint, an error, a note on why it is asked), in the order it names them. Empty when
+ * it names none; null when the page has no such control.
+ */
+export function fieldDescriptions(html: string, name: string): string[] | null {
+  const control = new RegExp(`<(?:input|select|textarea)\\s[^>]*?\\bname="${literal(name)}"[^>]*>`).exec(html)?.[0];
+  if (!control) return null;
+  const described = /\baria-describedby="([^"]+)"/.exec(control)?.[1];
+  return (described?.split(" ") ?? []).flatMap((id) => elementsWith(html, "id", id).slice(0, 1).map(readText));
 }
 
 /** The text of every `<tag>` element of the page (its `<footer>`, each `<p>`), in page order. */

@@ -119,6 +119,7 @@ describe("a forged or hostile bookmark cookie", () => {
     const page = await getPage("/dashboard", `${await sessionCookieFor(other.id)}; ${COOKIE}=${ownersBookmark}`);
     const html = await page.text();
     expect(page.status).toBe(200);
+    // Page-wide: the owner's name and balance must not be sent at all, in the markup or the data it hydrates from.
     expect(html).not.toContain("Owner");
     expect(html).not.toContain("43.21");
   });

@@ -80,6 +80,7 @@ describe("running the rules", () => {
       const page = await getPage(path, pat.cookie);
       expect(page.status).toBe(200);
       const html = await page.text();
+      // Page-wide: a client is never tipped off, so nothing of an alert about them is sent, shown or in the page's data.
       expect(html).not.toMatch(/large single transaction|monitoring|alert_|at or above \$10,000/i);
     }
   });

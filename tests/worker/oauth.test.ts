@@ -8,6 +8,7 @@ import { OAUTH_PENDING_TTL_MS } from "~/server/auth/oauth-accounts.server";
 import { readAppEnv } from "~/server/env.server";
 import worker from "../../workers/app";
 import {
+  appEnv,
   countRows,
   createUser,
   enableTwoFactor,
@@ -23,10 +24,13 @@ import {
   alerts,
   buttonTexts,
   cardTitled,
+  documentTitle,
   fieldError,
   fieldValue,
   heading,
   linkHref,
+  linkTexts,
+  linkTextsTo,
   shownToast,
   statuses,
   testIdText,
@@ -261,7 +265,7 @@ const completion = (fields: Record<string, string> = {}) => {
 describe("the buttons", () => {
   it("offers each provider on /login and /register only when its client id and secret are both set", async () => {
     const none = await new Browser(env).get("/login");
-    expect(await none.text()).not.toContain("Continue with");
+    expect(linkTexts(await none.text()).filter((text) => text.startsWith("Continue with"))).toEqual([]);
     for (const path of ["/login", "/register"]) {
       const html = await (await new Browser().get(path)).text();
       expect(linkHref(html, "Continue with Google")).toBe("/auth/google");
@@ -269,7 +273,7 @@ describe("the buttons", () => {
     }
     const githubOnly = new Browser({ ...withProviders, GOOGLE_CLIENT_SECRET: "" } as typeof env);
     const html = await (await githubOnly.get("/login")).text();
-    expect(html).not.toContain('href="/auth/google"');
+    expect(linkTextsTo(html, "/auth/google")).toEqual([]);
     expect(linkHref(html, "Continue with GitHub")).toBe("/auth/github");
     expect((await githubOnly.get("/auth/google")).status).toBe(404);
     expect((await new Browser().get("/auth/facebook")).status).toBe(404);
@@ -282,7 +286,7 @@ describe("the buttons", () => {
       expect(response.status).toBe(404);
       const html = await response.text();
       expect(heading(html)).toBe("Page not found");
-      expect(html).toMatch(/<title>[^<]+<\/title>/);
+      expect(documentTitle(html)).toBe(appEnv.BRAND_NAME);
       // The site's own shell, its header's way to sign in included.
       expect(linkHref(html, "Sign In")).toBe("/login");
     }
@@ -417,7 +421,7 @@ describe("Google", () => {
     // No password to change: Account Settings says how to add one instead of asking for the current one.
     const account = await (await browser.get("/account")).text();
     expect(cardTitled(account, "Password")).toContain("Your account has no password yet");
-    expect(account).not.toContain("Current Password");
+    expect(cardTitled(account, "Password")).not.toContain("Current Password");
 
     // The same completed sign-up again: it is spent.
     const again = new Browser();
@@ -797,7 +801,7 @@ describe("an e-mail that already has an account", () => {
     await signInAs(browser, someoneElse.id);
     const page = await (await browser.get("/account/link")).text();
     expect(alerts(page)).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
-    expect(page).not.toContain("Link <!-- -->Google");
+    expect(buttonTexts(page)).not.toContain("Link Google");
     const refused = await browser.post("/account/link", { intent: "link" });
     expect(refused.status).toBe(409);
     expect(alerts(await refused.text())).toContain(OAUTH_MESSAGES.linkWrongAccount("Google"));
@@ -965,7 +969,7 @@ describe("Link on Account Settings (signed in)", () => {
       text: OAUTH_MESSAGES.adminRefused,
     });
     const adminAccount = await (await adminBrowser.get("/account")).text();
-    expect(adminAccount).not.toContain('href="/auth/github"');
+    expect(linkTextsTo(adminAccount, "/auth/github")).toEqual([]);
 
     expect(await countRows("oauth_accounts", "user_id IN (?, ?)", user.id, admin.id)).toBe(0);
     expect(await countRows("oauth_pending", "email IN (?, ?)", user.email, admin.email)).toBe(0);
@@ -1005,7 +1009,7 @@ describe("unlink", () => {
   it("refuses to unlink the only way in of an account without a password", async () => {
     const { user, browser } = await signedIn({ password: false, providers: ["google"] });
     const account = await (await browser.get("/account")).text();
-    expect(account).not.toContain("Unlink <!-- -->Google");
+    expect(buttonTexts(account)).not.toContain("Unlink Google");
     const response = await browser.post("/account/providers", { provider: "google", intent: "unlink" });
     expect(await shownToast((await browser.follow(response)).html)).toEqual({
       type: "error",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "~/lib/passkeys";
-import { STEP_UP_MESSAGES } from "~/lib/step-up";
+import { STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
 import { cookieFrom, countRows, ensureDepositWallets, postForm, sessionCookieFor } from "../support/fixtures";
 import {
   addPasskey,
@@ -12,6 +12,7 @@ import {
   signInWithPasskey,
   verifyWithPasskey,
 } from "../support/passkeys";
+import { controlAttribute, refusals, statuses } from "../support/places";
 import { cookieOf, expectPrompt, fundedClient, withdrawalFields } from "../support/step-up-actions";
 import {
   giveRecoveryCodes,
@@ -53,8 +54,10 @@ describe("a passkey-only account's step-up", () => {
     const told = await withdraw(viaRecovery);
     expect(told.status).toBe(401);
     const text = await told.text();
-    expect(text).toContain(STEP_UP_MESSAGES.afterRecoveryCodePasskey);
-    expect(text).not.toContain("authenticator app");
+    expect(statuses(text)).toContain(STEP_UP_MESSAGES.afterRecoveryCodePasskey);
+    // No code field to fill, and nothing the form says names an app.
+    expect(controlAttribute(text, STEP_UP_FIELD, "name")).toBeNull();
+    for (const said of [...statuses(text), ...refusals(text)]) expect(said).not.toContain("authenticator app");
     expect(await withdrawalsOf(client.id)).toBe(0);
     // The passkey answers, and the same withdrawal then goes through.
     expect((await verifyWithPasskey(authenticator, viaRecovery)).status).toBe(200);
