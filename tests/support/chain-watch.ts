@@ -95,3 +95,14 @@ export async function verifiedClient() {
   await markVerified(client.id);
   return client;
 }
+
+/**
+ * A world whose watcher has run once (its cursor at the tip), and a verified client with their own addresses, as
+ * /deposit gives them: where most watcher tests start.
+ */
+export async function verifiedPayee() {
+  const world = await chainWorld();
+  const client = await verifiedClient();
+  await world.watch();
+  return { world, client, ...(await world.addressesOf(client.id)) };
+}

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_AMOUNT_CENTS } from "~/lib/ledger";
-import { chainWorld, depositsOf, paymentsOf, verifiedClient } from "../support/chain-watch";
+import { chainWorld, depositsOf, paymentsOf, verifiedClient, verifiedPayee } from "../support/chain-watch";
 import { createUser } from "../support/fixtures";
 
 /**
@@ -20,10 +20,7 @@ afterEach(() => {
 
 describe("a chain that changes while the watcher reads it", () => {
   it("never credits a payment whose block was replaced between the cursor's check and the next block's read", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.01" });
     const { height } = await world.chain.mine(1);
     await world.watch();
@@ -53,10 +50,7 @@ describe("a chain that changes while the watcher reads it", () => {
   });
 
   it("credits a payment that one status read did not know, once it is mined with its confirmations", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     const paid = await world.chain.pay({ address: btc, amount: "0.01" });
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: null }]);
@@ -83,10 +77,7 @@ describe("a chain that changes while the watcher reads it", () => {
 
 describe("one payment that cannot be credited", () => {
   it("does not stop the credit of the other payments on its chain", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { eth } = await world.addressesOf(client.id);
+    const { world, client, eth } = await verifiedPayee();
     await world.chain.pay({ address: eth, amount: "0.1" });
     await world.chain.pay({ address: eth, amount: "25", asset: "USDT" });
     // A rate API answering a number JSON writes with an exponent: the ETH payment's credit cannot use it.
@@ -100,10 +91,7 @@ describe("one payment that cannot be credited", () => {
 
 describe("an amount beyond the ledger's whole cents", () => {
   it("is never approved as a floating-point credit", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { eth } = await world.addressesOf(client.id);
+    const { world, client, eth } = await verifiedPayee();
     // 10^14 ETH at 3,200 USD is 3.2e19 cents: more than a 64-bit integer holds, and above the claim forms' limit.
     await world.chain.pay({ address: eth, amount: "100000000000000" });
     await world.chain.mine(12, "ethereum");
@@ -162,10 +150,7 @@ describe("the unconfirmed payments read at the addresses /deposit showed", () =>
 
 describe("an Ethereum node's logs", () => {
   it("credit as USDT only Transfer logs of the USDT contract, whatever else the answer holds", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { usdt } = await world.addressesOf(client.id);
+    const { world, client, usdt } = await verifiedPayee();
     // A real USDT transfer to someone else in the same block, so the answer has a log to stand beside.
     await world.chain.pay({ address: "0x000000000000000000000000000000000000dEaD", amount: "1", asset: "USDT" });
     // The answer also carries a Transfer of another token (anyone may deploy one and mint without limit) to the
@@ -201,10 +186,7 @@ describe("an Ethereum node's logs", () => {
 
 describe("payments worth less than a cent", () => {
   it("are not judged again at every run: a few hundred of them must not fill the cron's query budget", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { eth } = await world.addressesOf(client.id);
+    const { world, client, eth } = await verifiedPayee();
     // 1 wei each: anyone can send these to any client's address for the price of the gas.
     for (let i = 0; i < 60; i++) await world.chain.pay({ address: eth, amount: "0.000000000000000001" });
     await world.chain.mine(12, "ethereum");

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { WAITING } from "~/server/chain/credit.server";
-import { chainWorld, depositsOf, paymentsOf, verifiedClient } from "../support/chain-watch";
+import { chainWorld, depositsOf, paymentsOf, verifiedClient, verifiedPayee } from "../support/chain-watch";
 import { createUser, postForm } from "../support/fixtures";
 
 /**
@@ -12,10 +12,7 @@ import { createUser, postForm } from "../support/fixtures";
  */
 describe("a payment on chain", () => {
   it("is seen in the mempool, counts its confirmations and is credited once, at the rate of its time", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     const paid = await world.chain.pay({ address: btc, amount: "0.01" });
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", confirmations: 0, block_height: null }]);
@@ -50,10 +47,7 @@ describe("a payment on chain", () => {
   });
 
   it("is credited once when two watchers run at the same moment", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.002" });
     await world.chain.mine(2);
     await Promise.all([world.watchRaw(), world.watchRaw(), world.watchRaw()]);
@@ -78,10 +72,7 @@ describe("a payment on chain", () => {
   });
 
   it("reorganised out before its confirmations goes back to unconfirmed, and is credited once mined again", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.003" });
     await world.chain.mine(1);
     await world.watch();
@@ -96,10 +87,7 @@ describe("a payment on chain", () => {
   });
 
   it("reorganised out and dropped is marked so and never credited", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.003" });
     await world.chain.mine(1);
     await world.watch();
@@ -112,10 +100,7 @@ describe("a payment on chain", () => {
   });
 
   it("replaced in the mempool is dropped, and the replacement paying elsewhere credits no one", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     const paid = await world.chain.pay({ address: btc, amount: "0.004" });
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen" }]);
@@ -127,10 +112,7 @@ describe("a payment on chain", () => {
   });
 
   it("waits for a rate newer than five minutes, says why, and is credited at the fresh one", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.rate("BTC", 70_000, Math.floor((Date.now() - 10 * 60_000) / 1000));
     await world.chain.pay({ address: btc, amount: "0.01" });
     await world.chain.mine(2);
@@ -144,10 +126,7 @@ describe("a payment on chain", () => {
   });
 
   it("made during an outage is found when the chain's API answers again, from where the watcher stopped", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.outage("bitcoin", true);
     await world.chain.pay({ address: btc, amount: "0.005" });
     await world.chain.mine(4);
@@ -164,10 +143,7 @@ describe("a payment on chain", () => {
 
 describe("the monitoring rules", () => {
   it("judge a deposit seen on chain like a client's own: a large one raises its alert", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.2" });
     await world.chain.mine(2);
     await world.watch();
@@ -182,10 +158,7 @@ describe("the monitoring rules", () => {
 
 describe("Ether and USDT on Ethereum", () => {
   it("are credited at twelve confirmations, each at its own rate", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { eth, usdt } = await world.addressesOf(client.id);
+    const { world, client, eth, usdt } = await verifiedPayee();
     expect(usdt).toBe(eth);
     await world.chain.pay({ address: eth, amount: "0.5" });
     await world.chain.pay({ address: eth, amount: "250", asset: "USDT" });
@@ -219,10 +192,7 @@ describe("a payment the client could not have asked for", () => {
   });
 
   it("from a suspended client is held, though the address was given while active", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const { btc } = await world.addressesOf(client.id);
+    const { world, client, btc } = await verifiedPayee();
     await env.DB.prepare("UPDATE profiles SET status = 'suspended' WHERE user_id = ?").bind(client.id).run();
     await world.chain.pay({ address: btc, amount: "0.001" });
     await world.chain.mine(2);
