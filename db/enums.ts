@@ -134,3 +134,9 @@ export type ChainAsset = (typeof CHAIN_ASSETS)[number];
 /** A payment seen on chain: moving through its confirmations, then credited, held for review, or dropped. */
 export const CHAIN_PAYMENT_STATUSES = ["seen", "credited", "held", "dropped"] as const;
 export type ChainPaymentStatus = (typeof CHAIN_PAYMENT_STATUSES)[number];
+/**
+ * A withdrawal's payout on chain, recorded by an admin with its transaction id: waiting for the watcher's check,
+ * matched (it pays the withdrawal's address its amount, counting confirmations), confirmed, or not accepted.
+ */
+export const CHAIN_PAYOUT_STATUSES = ["recorded", "matched", "confirmed", "mismatch"] as const;
+export type ChainPayoutStatus = (typeof CHAIN_PAYOUT_STATUSES)[number];

@@ -143,6 +143,13 @@ BEGIN
   SELECT RAISE(ABORT, 'the admin''s roles do not allow deciding an access recovery');
 END;
 
+CREATE TRIGGER `chain_payouts_recorded_by_role`
+BEFORE INSERT ON `chain_payouts`
+WHEN NOT EXISTS (SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.recorded_by AND `role` IN ('approver', 'owner'))
+BEGIN
+  SELECT RAISE(ABORT, 'this admin''s roles do not allow recording a payout');
+END;
+
 CREATE TRIGGER `proposals_decided_by_role`
 BEFORE UPDATE OF `status` ON `proposals`
 WHEN OLD.status = 'pending' AND NEW.status IN ('approved', 'rejected')
@@ -405,6 +412,35 @@ BEGIN
   SELECT RAISE(ABORT, 'transaction must be archived before it is deleted');
 END;
 
+-- ======== Money rules › Payouts on chain
+
+CREATE TRIGGER `chain_payouts_keep_what_was_recorded`
+BEFORE UPDATE OF `transaction_id`, `user_id`, `asset`, `txid`, `recorded_by`, `recorded_at` ON `chain_payouts`
+BEGIN
+  SELECT RAISE(ABORT, 'a recorded payout keeps its withdrawal, transaction and recorder');
+END;
+
+CREATE TRIGGER `chain_payouts_no_delete`
+BEFORE DELETE ON `chain_payouts`
+BEGIN
+  SELECT RAISE(ABORT, 'a recorded payout is kept');
+END;
+
+CREATE TRIGGER `chain_payouts_pay_approved_withdrawals`
+BEFORE INSERT ON `chain_payouts`
+WHEN NOT EXISTS (SELECT 1 FROM `transactions` WHERE `id` = NEW.transaction_id AND `user_id` = NEW.user_id
+                   AND `transaction_type` = 'withdraw' AND `status` = 'approved')
+BEGIN
+  SELECT RAISE(ABORT, 'a payout pays an approved withdrawal of its client');
+END;
+
+CREATE TRIGGER `chain_payouts_settled_are_final`
+BEFORE UPDATE ON `chain_payouts`
+WHEN OLD.status IN ('confirmed', 'mismatch')
+BEGIN
+  SELECT RAISE(ABORT, 'a settled payout is final');
+END;
+
 -- ======== Money rules › Second approval
 
 CREATE TRIGGER `proposals_decided_are_immutable`
@@ -647,6 +683,13 @@ CHECK("chain_payments"."status" IN ('seen', 'credited', 'held', 'dropped'))
 CHECK("chain_payments"."output_index" >= 0)
 CHECK("chain_payments"."confirmations" >= 0)
 CHECK("chain_payments"."status" IN ('seen', 'dropped') OR "chain_payments"."transaction_id" IS NOT NULL)
+
+-- chain_payouts
+CHECK("chain_payouts"."asset" IN ('BTC', 'ETH', 'USDT_ERC20'))
+CHECK("chain_payouts"."status" IN ('recorded', 'matched', 'confirmed', 'mismatch'))
+CHECK("chain_payouts"."txid" = lower("chain_payouts"."txid"))
+CHECK("chain_payouts"."status" IN ('recorded', 'mismatch') OR "chain_payouts"."output_index" IS NOT NULL)
+CHECK("chain_payouts"."confirmations" >= 0)
 
 -- client_flags
 CHECK("client_flags"."flag" IN ('watch', 'vip', 'do_not_contact'))

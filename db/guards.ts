@@ -22,6 +22,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^access_recovery_requests_/, "Account security › Access recovery"],
   [/^(admin_invitations|admin_roles|team_proposals)_/, "Back-office roles › The team page"],
   [/^(chain_payments|deposit_addresses)_/, "Money rules › Deposits on chain"],
+  [/^chain_payouts_/, "Money rules › Payouts on chain"],
   [/^client_notes_/, "Back-office roles › Client notes"],
   [/^audit_log_/, "Money rules › Audit log"],
   [/^desk_counts_/, "Screens › Desk (`/admin`)"],

@@ -93,6 +93,14 @@ export const ROLE_GUARDS: readonly RoleGuard[] = [
         SELECT 1 FROM \`admin_roles\` WHERE \`user_id\` = NEW.decided_by AND \`role\` IN (${roles})))`,
     message: "the admin's roles do not allow deciding an access recovery",
   },
+  {
+    name: "chain_payouts_recorded_by_role",
+    on: "BEFORE INSERT ON `chain_payouts`",
+    permission: "decideWithdrawals",
+    when: (roles) =>
+      `NOT EXISTS (SELECT 1 FROM \`admin_roles\` WHERE \`user_id\` = NEW.recorded_by AND \`role\` IN (${roles}))`,
+    message: "this admin's roles do not allow recording a payout",
+  },
 ];
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;

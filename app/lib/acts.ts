@@ -60,6 +60,15 @@ export const ACTS = {
     triggers: ["proposals_entry_proposed_by_role"],
     statement: "the entry's INSERT checks cover (coverSql) and the admin's approval limits",
   },
+  // Recording the transaction that paid a withdrawal moves no money: the watcher checks it on chain before the
+  // client sees it.
+  payoutRecord: {
+    who: "decideWithdrawals",
+    freshCode: "never",
+    secondAdmin: "never",
+    triggers: ["chain_payouts_recorded_by_role", "chain_payouts_pay_approved_withdrawals"],
+    statement: "one live payout per withdrawal (the unique index chain_payouts_withdrawal_uq)",
+  },
   clientStatusChange: { who: "changeClientStatus", freshCode: "never", secondAdmin: "never", triggers: [] },
   clientNote: { who: "writeNotes", freshCode: "never", secondAdmin: "never", triggers: ["client_notes_valid"] },
   /* ------------------------------------------------ the desk */

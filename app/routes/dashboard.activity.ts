@@ -1,3 +1,4 @@
+import { clientPayouts } from "~/server/chain/payouts.server";
 import { latestWithStatus } from "~/server/ledger/reads.server";
 import { createdAtCursor, keysetPage, parseCursor } from "~/server/paging.server";
 import { requireClient } from "~/server/session.server";
@@ -15,5 +16,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     PAGE_SIZE,
     createdAtCursor,
   );
-  return { rows, nextCursor: next };
+  return { rows, nextCursor: next, payouts: await clientPayouts(context, user.id, rows) };
 }

@@ -15,6 +15,7 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { summarizeVerification } from "~/lib/verification-summary";
 import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-factor.server";
 import { incomingPayments } from "~/server/chain/incoming.server";
+import { clientPayouts } from "~/server/chain/payouts.server";
 import { dashboardData } from "~/server/ledger/reads.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
@@ -31,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const verificationState = stateOf(also.verification);
   return {
     incoming: await incomingPayments(context.db, context.bindings, user.id),
+    payouts: await clientPayouts(context, user.id, dashboard.recentActivity),
     suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
     verification: verificationState
       ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
@@ -65,6 +67,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     suggestTwoFactor,
     verification,
     incoming,
+    payouts,
   } = loaderData;
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
@@ -106,7 +109,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       />
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <RecentActivity rows={recentActivity} hasMore={hasMoreActivity} />
+        <RecentActivity rows={recentActivity} hasMore={hasMoreActivity} payouts={payouts} />
         <Panel title="Open Positions">
           {openPositions.length === 0 ? (
             <Empty>No recent open positions</Empty>

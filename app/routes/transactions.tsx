@@ -5,16 +5,19 @@ import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filt
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { IncomingPayments } from "~/components/incoming-payments";
 import { Moment } from "~/components/moment";
+import { PayoutLine } from "~/components/payout-line";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { TransactionStatusBadge } from "~/components/transaction-status";
+import type { PayoutView } from "~/lib/chain/payouts";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
 import { isCancellable } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { incomingPayments } from "~/server/chain/incoming.server";
+import { clientPayouts } from "~/server/chain/payouts.server";
 import { clientHistory } from "~/server/ledger/client-history.server";
 import { requireClient } from "~/server/session.server";
 import type { Route } from "./+types/transactions";
@@ -24,10 +27,12 @@ export const meta: Route.MetaFunction = pageMeta(() => [{ title: "History" }]);
 /** The client's own transactions, filtered by the URL's query, 50 a page by keyset. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
+  const history = await clientHistory(context.db, user.id, new URL(request.url));
   return {
     accountId: user.id,
     incoming: await incomingPayments(context.db, context.bindings, user.id),
-    ...(await clientHistory(context.db, user.id, new URL(request.url))),
+    payouts: await clientPayouts(context, user.id, history.rows),
+    ...history,
   };
 }
 
@@ -40,7 +45,7 @@ const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount"
 const ROWS_CLASS = `${LIST_ROWS} [&>tr>td:first-child]:whitespace-nowrap [&>tr>td:first-child>span]:font-mono`;
 
 export default function TransactionHistory({ loaderData }: Route.ComponentProps) {
-  const { accountId, incoming, filters, submitted, errors, rows, next, previous } = loaderData;
+  const { accountId, incoming, payouts, filters, submitted, errors, rows, next, previous } = loaderData;
   const navigation = useNavigation();
   // An admin's decision on a request shown here changes its status without a reload, as on the dashboard.
   const refresh = useThrottledRevalidate();
@@ -108,6 +113,7 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
                     {row.memo ? (
                       <span className="block max-w-xs text-xs text-ink-muted">Reason: {row.memo}</span>
                     ) : null}
+                    {payouts[row.id] ? <PayoutLine payout={payouts[row.id] as PayoutView} /> : null}
                   </td>
                   <td>{row.stock ?? row.tradingPair ?? "—"}</td>
                   <td>

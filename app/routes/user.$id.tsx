@@ -7,7 +7,7 @@ import { ClientHoldings } from "~/components/admin/client-holdings";
 import { ClientNotes } from "~/components/admin/client-notes";
 import { ClientProfile, ClientSummary } from "~/components/admin/client-overview";
 import { ClientPositions } from "~/components/admin/client-positions";
-import { AdminPageHeader } from "~/components/admin/page-header";
+import { AdminPageHeader, LoadingNotice } from "~/components/admin/page-header";
 import { ProposalsCard } from "~/components/admin/proposals-card";
 import { TransactionsTable } from "~/components/admin/transactions-table";
 import { ClientVerification } from "~/components/admin/verification-level";
@@ -30,6 +30,7 @@ import type { RequestToDecide } from "~/server/admin/decisions.server";
 import { approveOrPropose, postOrPropose, rejectRequest, requestOnPage } from "~/server/admin/money-acts.server";
 import { addClientNote, notesBeforeOf } from "~/server/admin/notes.server";
 import { decideProposalForm, notOwnProposal } from "~/server/admin/proposal-actions.server";
+import { deskPayouts, recordPayoutForm } from "~/server/chain/payouts.server";
 import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { dispatchIntent, type Replies } from "~/server/intents.server";
@@ -77,6 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     awaitingSecondApproval: detail.proposals.flatMap((p) =>
       p.kind === "request_approval" && p.transactionId !== null ? [p.transactionId] : [],
     ),
+    payouts: await deskPayouts(context, detail.profile.id, detail.transactions),
   };
 }
 
@@ -118,6 +120,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     rejectProposal: act("proposalRejection", proposal("rejectProposal")),
     suspend: act("clientStatusChange", (reply) => status(reply, "suspend")),
     activate: act("clientStatusChange", (reply) => status(reply, "activate")),
+    recordPayout: act("payoutRecord", async (reply) =>
+      reply.outcome(await recordPayoutForm(context, admin, userId, form)),
+    ),
     note: act("clientNote", async (reply) => {
       const outcome = await addClientNote(context, admin, userId, form);
       // A saved correction leaves correction mode (`?correct=`): the form offers a new note again.
@@ -154,6 +159,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
     secondApprovalFromCents,
     depositLimit,
     awaitingSecondApproval,
+    payouts,
     verification,
     notes,
     olderNotesBefore,
@@ -201,14 +207,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
 
   return (
     <section className="space-y-6" aria-busy={loadingOtherClient}>
-      {loadingOtherClient ? (
-        <div
-          role="status"
-          className="fixed inset-x-0 top-16 z-30 mx-auto w-fit rounded-md bg-surface-raised px-4 py-2 text-sm"
-        >
-          Loading…
-        </div>
-      ) : null}
+      {loadingOtherClient ? <LoadingNotice /> : null}
       <div className="flex flex-wrap items-center justify-between gap-4">
         <AdminPageHeader title={profile.name} />
         {may.exportData ? (
@@ -276,6 +275,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
         awaitingSecondApproval={awaitingSecondApproval}
         level={verification.level}
         watched={flags.includes("watch")}
+        payouts={payouts}
         may={may}
       />
     </section>

@@ -2,6 +2,7 @@ import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQLWra
 import type { BatchItem } from "drizzle-orm/batch";
 import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import * as chainPayoutsSchema from "../../db/chain-payouts-schema";
 import * as chainSchema from "../../db/chain-schema";
 import * as mainSchema from "../../db/schema";
 
@@ -12,8 +13,8 @@ import * as mainSchema from "../../db/schema";
  */
 export type D1Client = Pick<D1DatabaseSession, "prepare" | "batch">;
 
-/** Every table: the main schema and the chain deposits' tables, kept in their own file. */
-const schema = { ...mainSchema, ...chainSchema };
+/** Every table: the main schema and the chain's tables (deposits, payouts), each kept in its own file. */
+const schema = { ...mainSchema, ...chainSchema, ...chainPayoutsSchema };
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Client };
 

@@ -265,6 +265,9 @@ export interface WorkerBindings {
   RATES_URL?: string;
   USDT_ERC20_CONTRACT?: string;
   BITCOIN_NETWORK?: string;
+  /** Block explorers a recorded payout links to (`<url>/tx/<id>`). */
+  BITCOIN_EXPLORER_URL?: string;
+  ETHEREUM_EXPLORER_URL?: string;
   [key: string]: unknown;
 }
 

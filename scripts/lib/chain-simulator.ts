@@ -70,6 +70,15 @@ async function route(worlds: Worlds, request: IncomingMessage, log: (line: strin
     if (method !== "POST") return text("Ethereum's JSON-RPC takes POST", 405);
     return json(ethereumRpc(world.ethereum, await bodyOf(request)));
   }
+  // A block explorer's transaction page, as the portal links a payout to: here the transaction's JSON.
+  if (area === "explorer" && rest[1] === "tx" && rest[2] && rest.length === 3) {
+    if (rest[0] === "bitcoin") return esplora(world.bitcoin, method, ["tx", rest[2]]);
+    if (rest[0] === "ethereum") {
+      const ask = (rpc: string) => ({ jsonrpc: "2.0", id: rpc, method: rpc, params: [rest[2]] });
+      const body = JSON.stringify([ask("eth_getTransactionByHash"), ask("eth_getTransactionReceipt")]);
+      return json(ethereumRpc(world.ethereum, body));
+    }
+  }
   if (area === "rates") return rates(world, method, `/${rest.join("/")}`, url.searchParams);
   if (area === "control" && rest.length === 1 && rest[0]) {
     const command = rest[0];

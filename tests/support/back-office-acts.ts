@@ -228,6 +228,18 @@ export const ACTS: Record<string, Act> = {
     },
     permissions: ["decideWithdrawals"],
   },
+  "/user/{id} recordPayout": {
+    form: async () => {
+      const { id } = await client();
+      const transactionId = await insertTransaction(id, {
+        transactionType: "withdraw",
+        status: "approved",
+        amountCents: 5_000,
+      });
+      return [`/user/${id}`, { intent: "recordPayout", transactionId: String(transactionId), txid: "ab".repeat(32) }];
+    },
+    permissions: ["decideWithdrawals"],
+  },
   "/user/{id} entry": {
     stepUp: true,
     form: async () => [

@@ -34,10 +34,12 @@ export async function chainWorld(overrides: Partial<AppEnv> = {}) {
   return {
     chain,
     bindings,
-    /** One run of the scheduled watcher, and what it left to do in the background (mails, feeds) done. */
-    async watch() {
+    /** A command's context reading this world, as the Worker's would. */
+    context,
+    /** One run of the scheduled watcher (at `now`, when told), and what it left to do in the background done. */
+    async watch(now?: number) {
       const c = context();
-      const runs = await runChainWatcher(c);
+      const runs = await runChainWatcher(c, now);
       await waitOnExecutionContext(c.ctx);
       for (const run of runs) if (run.error) throw new Error(`${run.network}: ${run.error}`);
       return runs;

@@ -16,6 +16,7 @@ describe("the database's decision guards and the permission table", () => {
   it("guard every act the table gives to some roles and not others, once each", () => {
     expect(ROLE_GUARDS.map((guard) => guard.name).sort()).toEqual([
       "access_recovery_requests_decided_by_role",
+      "chain_payouts_recorded_by_role",
       "proposals_decided_by_role",
       "proposals_deposit_approval_proposed_by_role",
       "proposals_entry_proposed_by_role",

@@ -13,3 +13,15 @@ export function AdminPageHeader({ title, children }: { title: string; children?:
     </div>
   );
 }
+
+/** Another page of the back office on its way: said over the one still shown, which a screen reader hears. */
+export function LoadingNotice() {
+  return (
+    <div
+      role="status"
+      className="fixed inset-x-0 top-16 z-30 mx-auto w-fit rounded-md bg-surface-raised px-4 py-2 text-sm"
+    >
+      Loading…
+    </div>
+  );
+}

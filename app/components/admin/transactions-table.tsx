@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { CopyButton } from "~/components/copy-button";
 import { Banner } from "~/components/form";
@@ -8,6 +8,7 @@ import { Modal } from "~/components/modal";
 import { Moment } from "~/components/moment";
 import { StackedTable } from "~/components/stacked-table";
 import { StepUpDialog } from "~/components/step-up";
+import { PAYOUT_TEXTS, type PayoutView } from "~/lib/chain/payouts";
 import { formatCents } from "~/lib/format";
 import type { HistoryFilters } from "~/lib/history-filters";
 import { type IntentReply, refusalFor } from "~/lib/intent-reply";
@@ -17,6 +18,7 @@ import type { FeedTransaction } from "~/lib/realtime";
 import { REASON_MAX_LENGTH } from "~/lib/schemas/reason";
 import type { VerificationLevel } from "~/lib/verification";
 import { WatchBadge } from "./client-flags";
+import { DeskPayout, mayRecordPayout, RecordPayoutDialog } from "./payout-record";
 import { VerificationLevelBadge } from "./verification-level";
 
 /**
@@ -67,6 +69,7 @@ export function TransactionsTable({
   awaitingSecondApproval = [],
   level,
   watched = false,
+  payouts = {},
   may,
 }: {
   rows: TransactionRow[];
@@ -82,10 +85,13 @@ export function TransactionsTable({
   level?: VerificationLevel;
   /** Whether the client carries the Watch flag, shown beside each pending withdrawal's amount. */
   watched?: boolean;
+  /** The recorded payouts of the rows' approved withdrawals, by the withdrawal's id. */
+  payouts?: Record<number, PayoutView>;
   /** What the viewing admin may do: Approve and Reject show only on the rows whose type they may decide. */
   may: Record<Permission, boolean>;
 }) {
   const [rejecting, setRejecting] = useState<TransactionRow | null>(null);
+  const [recording, setRecording] = useState<TransactionRow | null>(null);
   // Every pending row's Approve submits this one form (the button's value is the row's id), not a form per row.
   const approveForm = useId();
   const awaitingCode = rows.find((tx) => reply?.intent === "approve" && String(tx.id) === reply.subject);
@@ -93,6 +99,11 @@ export function TransactionsTable({
   const chooseRejecting = (event: React.MouseEvent<HTMLButtonElement>) => {
     const id = Number(event.currentTarget.value);
     setRejecting(rows.find((tx) => tx.id === id) ?? null);
+  };
+  const closeRecording = useCallback(() => setRecording(null), []);
+  const chooseRecording = (event: React.MouseEvent<HTMLButtonElement>) => {
+    const id = Number(event.currentTarget.value);
+    setRecording(rows.find((tx) => tx.id === id) ?? null);
   };
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
@@ -123,6 +134,7 @@ export function TransactionsTable({
                     isNew={Boolean(tx.newPayoutAddress)}
                   />
                 ) : null}
+                {payouts[tx.id] ? <DeskPayout payout={payouts[tx.id] as PayoutView} /> : null}
               </td>
               <td>
                 {formatCents(tx.amountCents)}
@@ -163,6 +175,16 @@ export function TransactionsTable({
                       </button>
                     ) : null}
                   </div>
+                ) : may.decideWithdrawals && mayRecordPayout(tx, payouts[tx.id]) ? (
+                  <button
+                    type="button"
+                    value={tx.id}
+                    onClick={chooseRecording}
+                    aria-label={`${PAYOUT_TEXTS.recordButton} of ${describe(tx)}`}
+                    className="row-action-approve"
+                  >
+                    {PAYOUT_TEXTS.recordButton}
+                  </button>
                 ) : null}
               </td>
             </tr>
@@ -175,6 +197,7 @@ export function TransactionsTable({
         <input type="hidden" name="intent" value="approve" />
       </Form>
       <RejectDialog row={rejecting} onClose={() => setRejecting(null)} />
+      <RecordPayoutDialog row={recording} reply={reply} onClose={closeRecording} />
       {awaitingCode ? (
         <StepUpDialog
           reply={refusalFor(reply, "approve")}

@@ -1,18 +1,30 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import type { PayoutView } from "~/lib/chain/payouts";
 import type { loader as activityLoader } from "~/routes/dashboard.activity";
 import { Empty, Panel, ViewAll } from "./panels";
 import { type DashboardRow, TransactionList } from "./transaction-list";
 
 /** Recent Activity: the latest 5; "Show All" pages through the rest on demand, 20 at a time. */
-export function RecentActivity({ rows, hasMore }: { rows: DashboardRow[]; hasMore: boolean }) {
+export function RecentActivity({
+  rows,
+  hasMore,
+  payouts,
+}: {
+  rows: DashboardRow[];
+  hasMore: boolean;
+  /** The accepted payouts of the withdrawals shown, by id. */
+  payouts: Record<number, PayoutView>;
+}) {
   const [expanded, setExpanded] = useState(false);
   const pages = useFetcher<typeof activityLoader>();
   const [all, setAll] = useState<DashboardRow[]>([]);
+  const [morePayouts, setMorePayouts] = useState<Record<number, PayoutView>>({});
 
   useEffect(() => {
     const page = pages.data;
     if (!page) return;
+    setMorePayouts((current) => ({ ...current, ...page.payouts }));
     setAll((current) => {
       const seen = new Set(current.map((row) => row.id));
       return [...current, ...page.rows.filter((row) => !seen.has(row.id))];
@@ -46,7 +58,9 @@ export function RecentActivity({ rows, hasMore }: { rows: DashboardRow[]; hasMor
       }
     >
       {rows.length === 0 ? <Empty>No recent completed activity</Empty> : null}
-      {rows.length > 0 ? <TransactionList rows={expanded && all.length > 0 ? all : rows} /> : null}
+      {rows.length > 0 ? (
+        <TransactionList rows={expanded && all.length > 0 ? all : rows} payouts={{ ...payouts, ...morePayouts }} />
+      ) : null}
       {expanded && nextCursor ? (
         <button
           type="button"

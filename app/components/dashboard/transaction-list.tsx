@@ -1,5 +1,7 @@
 import { CancelRequestButton } from "~/components/cancel-request-button";
+import { PayoutLine } from "~/components/payout-line";
 import { SignedAmount } from "~/components/signed-amount";
+import type { PayoutView } from "~/lib/chain/payouts";
 import { formatMediumDate } from "~/lib/format";
 import { dashboardTypeLabel, statusLabel } from "~/lib/labels";
 import type { TransactionStatus } from "~/lib/ledger";
@@ -29,8 +31,11 @@ export function TransactionList({
   rows,
   showStatus = false,
   cancellable = false,
+  payouts = {},
 }: {
   rows: DashboardRow[];
+  /** Accepted payouts of withdrawals among the rows, by id: the transaction shown under its row. */
+  payouts?: Record<number, PayoutView>;
   showStatus?: boolean;
   /** Pending rows get the client's 'Cancel' (the Pending & Declined panel). */
   cancellable?: boolean;
@@ -53,6 +58,7 @@ export function TransactionList({
               {formatMediumDate(row.createdAt)}
               <span className="ml-2 font-mono">{transactionReference(row.id)}</span>
             </p>
+            {payouts[row.id] ? <PayoutLine payout={payouts[row.id] as PayoutView} /> : null}
           </div>
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}

@@ -93,6 +93,14 @@ export const VERIFIED_ONLY = {
 /** Whether moving money of this type needs a verified client. */
 export const needsVerifiedClient = (type: string) => (VERIFIED_ONLY.types as readonly string[]).includes(type);
 
+/**
+ * A withdrawal's payout recorded by its transaction id is accepted when it pays the withdrawal's address a value
+ * within `tolerancePercent` of the amount at the USD rate of the check (the firm may take the network fee off, and
+ * the price moves between payout and check). A transaction the chain's API has never shown after `notFoundAfterMs`
+ * is not accepted either.
+ */
+export const PAYOUT_MATCH = { tolerancePercent: 2, notFoundAfterMs: 6 * 60 * 60 * 1000 } as const;
+
 /* ---------------------------------------------------------------- cancelling */
 
 /** What a client may cancel: a request of their own (the types a client asks for) while it waits for a decision. */

@@ -115,4 +115,5 @@ export const AUDIT_ACTIONS = [
   "access_recovery.file_view",
   "access_recovery.approve",
   "access_recovery.refuse",
+  "payout.record",
 ] as const;

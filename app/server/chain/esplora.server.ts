@@ -34,6 +34,13 @@ export interface TxStatus {
   hash?: string;
 }
 
+/** A transaction as the payout check reads it: where it pays, its fee, and where it is. */
+export interface BitcoinTransaction {
+  outputs: Array<{ address: string | null; value: bigint }>;
+  fee: bigint;
+  status: TxStatus;
+}
+
 export interface MempoolOutput {
   txid: string;
   vout: number;
@@ -70,6 +77,30 @@ export function esplora(base: string) {
         return { confirmed: true, height: status.block_height as number, hash: status.block_hash };
       }
       return { confirmed: false };
+    },
+    /** A transaction with its outputs and fee; null when the API does not know it. */
+    async transaction(txid: string): Promise<BitcoinTransaction | null> {
+      const response = await get(base, `/tx/${txid}`);
+      if (!response) return null;
+      const tx = (await response.json()) as {
+        txid?: unknown;
+        vout?: Array<{ scriptpubkey_address?: unknown; value?: unknown }>;
+        fee?: unknown;
+        status?: { confirmed?: unknown; block_height?: unknown; block_hash?: unknown };
+      };
+      if (tx.txid !== txid || !Array.isArray(tx.vout) || !Number.isSafeInteger(tx.fee))
+        throw new ChainApiError("Esplora: bad transaction");
+      const outputs = tx.vout.map((output) => {
+        if (!Number.isSafeInteger(output.value)) throw new ChainApiError("Esplora: bad output");
+        const address = typeof output.scriptpubkey_address === "string" ? output.scriptpubkey_address : null;
+        return { address, value: BigInt(output.value as number) };
+      });
+      const { confirmed, block_height: height, block_hash: hash } = tx.status ?? {};
+      const status: TxStatus =
+        confirmed === true && Number.isSafeInteger(height) && isHash(hash)
+          ? { confirmed: true, height: height as number, hash }
+          : { confirmed: false };
+      return { outputs, fee: BigInt(tx.fee as number), status };
     },
     /** Unconfirmed payments to one address (asked only for addresses a client was shown lately). */
     async mempoolOutputs(address: string): Promise<MempoolOutput[]> {

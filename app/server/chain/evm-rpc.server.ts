@@ -28,6 +28,24 @@ export interface TokenTransfer {
   blockHash: string;
 }
 
+/** A transaction and its receipt as the payout check reads them; `height` null while it waits to be mined. */
+export interface EvmTransaction {
+  to: string | null;
+  value: bigint;
+  height: number | null;
+  /** Mined and succeeded (receipt status 1); false when mined and reverted; null before a receipt. */
+  succeeded: boolean | null;
+  /** gasUsed × effectiveGasPrice, in wei, once mined. */
+  feeWei: bigint | null;
+  /** The receipt's logs: a token transfer is read from them. */
+  logs: Array<{ address: string; topics: string[]; data: string; logIndex: number }>;
+}
+
+const quantityOf = (value: unknown): bigint => {
+  if (typeof value !== "string" || !/^0x[0-9a-f]+$/i.test(value)) throw new ChainApiError("JSON-RPC: bad quantity");
+  return BigInt(value);
+};
+
 export function evmRpc(url: string) {
   let id = 0;
   async function call<T>(method: string, params: unknown[]): Promise<T> {
@@ -101,6 +119,39 @@ export function evmRpc(url: string) {
           },
         ];
       });
+    },
+    /** A transaction with its receipt (when mined); null when the node does not know it. */
+    async transaction(txid: string): Promise<EvmTransaction | null> {
+      const tx = await call<Record<string, unknown> | null>("eth_getTransactionByHash", [txid]);
+      if (!tx) return null;
+      if (typeof tx.hash !== "string" || tx.hash.toLowerCase() !== txid)
+        throw new ChainApiError("JSON-RPC: bad transaction");
+      const to = isAddress(tx.to) ? tx.to.toLowerCase() : null;
+      const value = quantityOf(tx.value);
+      if (tx.blockNumber === null || tx.blockNumber === undefined)
+        return { to, value, height: null, succeeded: null, feeWei: null, logs: [] };
+      const receipt = await call<Record<string, unknown> | null>("eth_getTransactionReceipt", [txid]);
+      if (!receipt) return { to, value, height: null, succeeded: null, feeWei: null, logs: [] };
+      const logs = Array.isArray(receipt.logs) ? (receipt.logs as Array<Record<string, unknown>>) : [];
+      return {
+        to,
+        value,
+        height: Number(quantityOf(receipt.blockNumber)),
+        succeeded: receipt.status === "0x1",
+        feeWei: quantityOf(receipt.gasUsed) * quantityOf(receipt.effectiveGasPrice ?? tx.gasPrice),
+        logs: logs.flatMap((log) =>
+          typeof log.address === "string" && Array.isArray(log.topics) && typeof log.data === "string"
+            ? [
+                {
+                  address: log.address.toLowerCase(),
+                  topics: (log.topics as unknown[]).map((topic) => String(topic).toLowerCase()),
+                  data: log.data,
+                  logIndex: Number(quantityOf(log.logIndex)),
+                },
+              ]
+            : [],
+        ),
+      };
     },
     /** Whether the node still knows a transaction (a payment reorganised out and not mined again is dropped). */
     async knowsTransaction(txid: string): Promise<boolean> {

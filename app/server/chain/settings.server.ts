@@ -44,6 +44,9 @@ const settingsSchema = z
       .transform((value) => value.toLowerCase()),
     /** A CoinGecko-style price API. */
     RATES_URL: httpUrl("RATES_URL"),
+    /** Where a payout's transaction is shown to its client: `<url>/tx/<id>`. */
+    BITCOIN_EXPLORER_URL: httpUrl("BITCOIN_EXPLORER_URL"),
+    ETHEREUM_EXPLORER_URL: httpUrl("ETHEREUM_EXPLORER_URL"),
   })
   .refine(
     (s) =>
@@ -56,6 +59,7 @@ export interface ChainSettings {
   bitcoin: { esploraUrl?: string; network: "mainnet" | "testnet"; confirmations: number };
   ethereum: { rpcUrl?: string; usdtContract: string; confirmations: number };
   ratesUrl?: string;
+  explorers: { bitcoin: string; ethereum: string };
 }
 
 export { RATE_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
@@ -79,6 +83,10 @@ export function chainSettings(bindings: WorkerBindings): ChainSettings {
       confirmations: s.ETHEREUM_CONFIRMATIONS,
     },
     ratesUrl: s.RATES_URL,
+    explorers: {
+      bitcoin: s.BITCOIN_EXPLORER_URL ?? "https://mempool.space",
+      ethereum: s.ETHEREUM_EXPLORER_URL ?? "https://etherscan.io",
+    },
   };
   parsed.set(bindings, settings);
   return settings;

@@ -9,6 +9,9 @@ import type { CommandContext } from "../command-context.server";
 import { afterCommit } from "../commands.server";
 import type { Db } from "../db.server";
 import { creditPayment, markWaiting, readyPayments, WAITING } from "./credit.server";
+import { esplora } from "./esplora.server";
+import { evmRpc } from "./evm-rpc.server";
+import { checkPayouts } from "./payout-check.server";
 import { readUsdRates, type UsdRate } from "./rates.server";
 import { bitcoinReader, ethereumReader } from "./readers.server";
 import { type ChainReader, type ScanResult, scanChain } from "./scan.server";
@@ -88,5 +91,19 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
       run.error = error instanceof Error ? error.message : String(error);
     }
   }
+  // Then the withdrawals' recorded payouts, on the chains watched.
+  const chains = {
+    bitcoin: settings.bitcoin.esploraUrl ? esplora(settings.bitcoin.esploraUrl) : undefined,
+    ethereum: settings.ethereum.rpcUrl ? evmRpc(settings.ethereum.rpcUrl) : undefined,
+    settings,
+    rates: ratesNow,
+  };
+  const payoutsChanged = await checkPayouts(context.db, chains, now).catch((error) => {
+    console.error("chain watcher: payouts could not be checked", error);
+    return [];
+  });
+  afterCommit(context, {
+    events: payoutsChanged.map((userId) => ({ userId, event: { type: "chain_payments.changed", userId } })),
+  });
   return runs;
 }

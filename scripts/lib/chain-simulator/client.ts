@@ -34,6 +34,8 @@ export function chainWorkerVars(baseUrl: string, ns: string): Record<string, str
     RATES_URL: `${world}/rates`,
     USDT_ERC20_CONTRACT: USDT_CONTRACT,
     BITCOIN_NETWORK: "testnet",
+    BITCOIN_EXPLORER_URL: `${world}/explorer/bitcoin`,
+    ETHEREUM_EXPLORER_URL: `${world}/explorer/ethereum`,
   };
 }
 
