@@ -65,7 +65,8 @@ async function route(worlds: Worlds, request: IncomingMessage, log: (line: strin
   const world = worlds.get(ns);
   const service: Service | undefined = area === "bitcoin" || area === "ethereum" || area === "rates" ? area : undefined;
   if (service && world.outages.has(service)) return text("Service Unavailable", 503);
-  if (area === "bitcoin" && rest[0] === "api") return esplora(world.bitcoin, method, rest.slice(1));
+  if (area === "bitcoin" && rest[0] === "api")
+    return esplora(world.bitcoin, method, rest.slice(1), world.bitcoinBehind);
   if (area === "ethereum" && rest.length === 0) {
     if (method !== "POST") return text("Ethereum's JSON-RPC takes POST", 405);
     return json(ethereumRpc(world.ethereum, await bodyOf(request)));

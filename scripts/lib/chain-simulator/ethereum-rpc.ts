@@ -4,10 +4,11 @@
  * and batches; a bad call gets a JSON-RPC error object, never an HTTP error.
  */
 import { quantity } from "./bytes.ts";
+import { SIMULATOR_CHAIN_ID } from "./client.ts";
 import { type EthBlock, type EthereumChain, type EthTxPlace, logsOf } from "./ethereum-chain.ts";
 
-/** Sepolia's chain id (11155111). */
-export const CHAIN_ID = "0xaa36a7";
+/** Sepolia's chain id (11155111, 0xaa36a7). */
+export const CHAIN_ID = quantity(SIMULATOR_CHAIN_ID);
 
 interface RpcRequest {
   jsonrpc?: string;
