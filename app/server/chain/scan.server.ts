@@ -42,6 +42,8 @@ export interface ChainReader {
   mempool(now: number): Promise<Found[]>;
   /** Whether the chain still knows a transaction (in a block or waiting). */
   stillKnown(txid: string): Promise<boolean>;
+  /** Why the API is not the chain the settings name (another network's node), or null when it is. */
+  wrongChain(): Promise<string | null>;
 }
 
 /** Blocks read per run: Bitcoin's come every 10 minutes, Ethereum's every 12 seconds (5 a minute). */

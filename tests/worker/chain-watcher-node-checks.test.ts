@@ -1,0 +1,47 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { chainWorld, depositsOf, paymentsOf, verifiedClient } from "../support/chain-watch";
+
+/**
+ * What the deposit watcher checks of the node it reads before trusting it, and how long it waits for a payment
+ * that is never mined (docs/decisions/0067): a node on another chain is not scanned, a node behind the watcher's
+ * cursor is not a reorganisation, and a payment seen but never mined ends as dropped.
+ */
+const cursorOf = async (network: string) =>
+  env.DB.prepare("SELECT height, block_hash AS hash FROM chain_scans WHERE network = ?")
+    .bind(network)
+    .first<{ height: number; hash: string }>();
+
+describe("an Ethereum node on another chain than ETHEREUM_CHAIN_ID", () => {
+  it("is not scanned: the run says why, records nothing and credits nothing, and Bitcoin goes on", async () => {
+    // Mainnet's id, while the simulator's node is on Sepolia's.
+    const world = await chainWorld({}, { ETHEREUM_CHAIN_ID: "1" });
+    const client = await verifiedClient();
+    await world.watchRaw();
+    const { eth, btc } = await world.addressesOf(client.id);
+    await world.chain.pay({ address: eth, amount: "0.5" });
+    await world.chain.pay({ address: btc, amount: "0.001" });
+    await world.chain.mine(12, "ethereum");
+    await world.chain.mine(2);
+    const runs = await world.watchRaw();
+    expect(runs.find((r) => r.network === "ethereum")).toMatchObject({
+      scan: null,
+      credited: 0,
+      error: expect.stringContaining("chain 11155111, not chain 1 (ETHEREUM_CHAIN_ID)"),
+    });
+    expect(await cursorOf("ethereum")).toBeNull();
+    expect(await paymentsOf(client.id)).toMatchObject([{ asset: "BTC", status: "credited" }]);
+    expect(await depositsOf(client.id)).toHaveLength(1);
+  });
+
+  it("is scanned when the setting names its chain", async () => {
+    const world = await chainWorld({}, { ETHEREUM_CHAIN_ID: "11155111" });
+    const client = await verifiedClient();
+    await world.watch();
+    const { eth } = await world.addressesOf(client.id);
+    await world.chain.pay({ address: eth, amount: "0.5" });
+    await world.chain.mine(12, "ethereum");
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ asset: "ETH", status: "credited" }]);
+  });
+});
