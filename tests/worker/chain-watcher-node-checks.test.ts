@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { chainWorld, depositsOf, paymentsOf, verifiedClient } from "../support/chain-watch";
+import { chainWorld, depositsOf, paymentsOf, verifiedClient, verifiedPayee } from "../support/chain-watch";
 
 /**
  * What the deposit watcher checks of the node it reads before trusting it, and how long it waits for a payment
@@ -43,5 +43,29 @@ describe("an Ethereum node on another chain than ETHEREUM_CHAIN_ID", () => {
     await world.chain.mine(12, "ethereum");
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ asset: "ETH", status: "credited" }]);
+  });
+});
+
+describe("a Bitcoin API behind the block the last run stopped at", () => {
+  it("is not taken for a reorganisation: nothing moves back or drops, and the next run goes on", async () => {
+    const { world, client, btc } = await verifiedPayee();
+    await world.chain.pay({ address: btc, amount: "0.002" });
+    const { height } = await world.chain.mine(1);
+    await world.watch();
+    const before = await cursorOf("bitcoin");
+    expect(before?.height).toBe(height);
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: height, confirmations: 1 }]);
+    // The provider's next answer comes from a node two blocks behind: it knows neither the cursor's block nor the
+    // payment's, and reads the payment as unconfirmed.
+    await world.chain.behind(2);
+    const [bitcoin] = await world.watch();
+    expect(bitcoin?.scan).toMatchObject({ apiBehind: true, height });
+    expect(await cursorOf("bitcoin")).toEqual(before);
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: height, confirmations: 1 }]);
+    await world.chain.behind(0);
+    await world.chain.mine(1);
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited", block_height: height }]);
+    expect(await depositsOf(client.id)).toHaveLength(1);
   });
 });

@@ -59,6 +59,8 @@ export interface ScanResult {
   height: number;
   /** Clients whose payments changed: their pages are told. */
   touched: Set<string>;
+  /** The API did not know the block the last run stopped at yet (a lagging node): nothing was read or changed. */
+  apiBehind?: boolean;
 }
 
 async function takeLease(db: Db, reader: ChainReader, owner: string, now: number) {
@@ -121,7 +123,11 @@ export async function scanChain(
     const tip = await reader.tipHeight();
     let height = cursor.height;
     let hash = cursor.hash;
-    if ((await reader.blockHash(height)) !== cursor.hash) {
+    const cursorHash = tip < height ? null : await reader.blockHash(height);
+    // A node that has not reached our block yet says nothing of a fork: taken for one, it would move payments back
+    // and drop those it does not know yet. The next run, at a node that caught up, goes on from the cursor.
+    if (cursorHash === null) return { tip, height, touched, apiBehind: true };
+    if (cursorHash !== cursor.hash) {
       const fork = await forkPoint(db, reader, height);
       const forkHash = (await reader.blockHash(fork)) ?? "";
       const { unconfirmed } = await writeTogether(db, {
