@@ -43,10 +43,10 @@ export async function chainWorld(overrides: Partial<AppEnv> = {}, vars: Record<s
       for (const run of runs) if (run.error) throw new Error(`${run.network}: ${run.error}`);
       return runs;
     },
-    /** The watcher's run as it is, errors included. */
-    async watchRaw() {
+    /** The watcher's run as it is, errors included; `now` moves its clock. */
+    async watchRaw(now?: number) {
       const c = context();
-      const runs = await runChainWatcher(c);
+      const runs = await runChainWatcher(c, now);
       await waitOnExecutionContext(c.ctx);
       return runs;
     },

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { UNMINED_PAYMENT_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
 import { chainWorld, depositsOf, paymentsOf, verifiedClient, verifiedPayee } from "../support/chain-watch";
 
 /**
@@ -11,6 +12,8 @@ const cursorOf = async (network: string) =>
   env.DB.prepare("SELECT height, block_hash AS hash FROM chain_scans WHERE network = ?")
     .bind(network)
     .first<{ height: number; hash: string }>();
+
+const HOUR = 60 * 60_000;
 
 describe("an Ethereum node on another chain than ETHEREUM_CHAIN_ID", () => {
   it("is not scanned: the run says why, records nothing and credits nothing, and Bitcoin goes on", async () => {
@@ -67,5 +70,42 @@ describe("a Bitcoin API behind the block the last run stopped at", () => {
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited", block_height: height }]);
     expect(await depositsOf(client.id)).toHaveLength(1);
+  });
+});
+
+describe("a payment seen in the mempool and never mined", () => {
+  it("is dropped once it is older than the limit, and seen again if a block holds it after all", async () => {
+    const { world, client, btc } = await verifiedPayee();
+    await world.chain.pay({ address: btc, amount: "0.003" });
+    await world.watch();
+    const backDate = (age: number) =>
+      env.DB.prepare("UPDATE chain_payments SET seen_at = ? WHERE user_id = ?")
+        .bind(Date.now() - age, client.id)
+        .run();
+    // Still in the API's mempool, and not yet at the limit: still seen.
+    await backDate(UNMINED_PAYMENT_MAX_AGE_MS - HOUR);
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: null }]);
+    await backDate(UNMINED_PAYMENT_MAX_AGE_MS + HOUR);
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "dropped", confirmations: 0 }]);
+    // A later block holds it: seen again from that block, and credited at its confirmations.
+    const { height } = await world.chain.mine(1);
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: height, confirmations: 1 }]);
+    await world.chain.mine(1);
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited" }]);
+    expect(await depositsOf(client.id)).toHaveLength(1);
+  });
+
+  it("is dropped when the watcher's clock passes the limit, though the API still knows it", async () => {
+    const { world, client, btc } = await verifiedPayee();
+    await world.chain.pay({ address: btc, amount: "0.003" });
+    await world.watch();
+    const runs = await world.watchRaw(Date.now() + UNMINED_PAYMENT_MAX_AGE_MS + HOUR);
+    expect(runs.every((run) => !run.error)).toBe(true);
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "dropped" }]);
+    expect((await world.chain.state()).bitcoin.mempool).toHaveLength(1);
   });
 });

@@ -6,11 +6,13 @@
  * payment's confirmations. Reads per run grow with blocks, not with clients.
  */
 import { sql } from "drizzle-orm";
+import { UNMINED_PAYMENT_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
 import type { ChainNetworkName } from "../../../db/enums";
 import { type Db, returning, type Write, writeTogether } from "../db.server";
 import {
   countConfirmations,
   dropPayment,
+  dropUnmined,
   recordSighting,
   type Sighting,
   unconfirmAbove,
@@ -167,6 +169,11 @@ export async function scanChain(
       for (const id of touchedBy(written)) touched.add(id);
       height = block.height;
     }
+    // Seen without a block for too long: never mined (fee too low, evicted) though the API may still know it.
+    for (const row of await db.all<{ userId: string }>(
+      dropUnmined(reader.network, now - UNMINED_PAYMENT_MAX_AGE_MS, now),
+    ))
+      touched.add(row.userId);
     const pending = await reader.mempool(now);
     if (pending.length > 0)
       for (const id of touchedBy(await writeTogether(db, recordAll(pending, now)))) touched.add(id);
