@@ -16,6 +16,8 @@ const USAGE = `usage: npm run chain -- <command>
   rate <BTC|ETH|USDT> <usd>                              set a USD rate
   fail <bitcoin|ethereum|rates>                          that API answers 503 to every read
   ok <bitcoin|ethereum|rates>                            it answers again
+  behind <n>                                             the bitcoin API lags n blocks behind its tip (0 ends it)
+  traffic <n>                                            n strangers' bitcoin payments into the mempool
   state                                                  tips, mempools, rates, outages`;
 
 function usage(problem?: string): never {
@@ -101,6 +103,17 @@ async function run(): Promise<string> {
         ? `${first} answers 503 to every read (\`${again} ok ${first}\` ends it).`
         : `${first} answers again.`;
     }
+    case "behind": {
+      const blocks = first === "0" ? 0 : wholeNumber(first, "n");
+      await chain.behind(blocks);
+      return blocks === 0
+        ? "The bitcoin API knows every block again."
+        : `The bitcoin API does not know the last ${blocks} block(s) (\`${again} behind 0\` ends it).`;
+    }
+    case "traffic": {
+      const { mempool } = await chain.traffic(wholeNumber(first, "n"));
+      return `${mempool} tx(s) in the bitcoin mempool, for the next block.`;
+    }
     case "state": {
       const state = await chain.state();
       const rates = Object.entries(state.rates).map(([asset, rate]) => `${asset} ${rate.usd}`);
@@ -109,7 +122,7 @@ async function run(): Promise<string> {
         `  bitcoin  height ${state.bitcoin.height}, ${state.bitcoin.mempool.length} tx(s) in the mempool`,
         `  ethereum height ${state.ethereum.height}, ${state.ethereum.pending.length} tx(s) pending`,
         `  rates    ${rates.join(", ")} (USD)`,
-        `  outages  ${state.outages.join(", ") || "none"}`,
+        `  outages  ${state.outages.join(", ") || "none"}${state.bitcoinBehind ? `; bitcoin API ${state.bitcoinBehind} block(s) behind` : ""}`,
       ].join("\n");
     }
     default:
