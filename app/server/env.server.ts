@@ -265,6 +265,8 @@ export interface WorkerBindings {
   RATES_URL?: string;
   USDT_ERC20_CONTRACT?: string;
   BITCOIN_NETWORK?: string;
+  /** The chain id the Ethereum node must answer (1, mainnet, unless set). */
+  ETHEREUM_CHAIN_ID?: string;
   [key: string]: unknown;
 }
 
