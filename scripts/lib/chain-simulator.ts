@@ -66,10 +66,10 @@ async function route(worlds: Worlds, request: IncomingMessage, log: (line: strin
   const service: Service | undefined = area === "bitcoin" || area === "ethereum" || area === "rates" ? area : undefined;
   if (service && world.outages.has(service)) return text("Service Unavailable", 503);
   if (area === "bitcoin" && rest[0] === "api")
-    return esplora(world.bitcoin, method, rest.slice(1), world.bitcoinBehind);
+    return esplora(world.bitcoin, method, rest.slice(1), world.behind.bitcoin);
   if (area === "ethereum" && rest.length === 0) {
     if (method !== "POST") return text("Ethereum's JSON-RPC takes POST", 405);
-    return json(ethereumRpc(world.ethereum, await bodyOf(request)));
+    return json(ethereumRpc(world.ethereum, await bodyOf(request), world.behind.ethereum));
   }
   if (area === "rates") return rates(world, method, `/${rest.join("/")}`, url.searchParams);
   if (area === "control" && rest.length === 1 && rest[0]) {

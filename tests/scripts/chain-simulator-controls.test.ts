@@ -26,11 +26,35 @@ describe("a bitcoin API behind its chain", () => {
     assert.equal((await get(`/block-height/${height}`)).status, 404);
     assert.equal((await get(`/block/${hashes[0]}/raw`)).status, 404);
     assert.deepEqual(await (await get(`/tx/${paid.txid}/status`)).json(), { confirmed: false });
-    assert.equal((await chain.state()).bitcoinBehind, 2);
+    assert.deepEqual((await chain.state()).behind, { bitcoin: 2, ethereum: 0 });
     await chain.behind(0);
     assert.equal(await (await get(`/block-height/${height}`)).text(), hashes[1]);
     assert.equal(((await (await get(`/tx/${paid.txid}/status`)).json()) as { confirmed: boolean }).confirmed, true);
     await assert.rejects(chain.behind(100_000), /blocks must be/);
+  });
+});
+
+describe("an Ethereum node behind its chain", () => {
+  test("answers null for the last blocks, leaves their logs out, reads their transactions as pending", async () => {
+    const chain = chainControl(simulator.url, "behind-ethereum");
+    const rpc = async (method: string, params: unknown[] = []) => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+      const answer = await fetch(chain.ethereumRpcUrl, { method: "POST", body });
+      return ((await answer.json()) as { result: unknown }).result;
+    };
+    const paid = await chain.pay({ address: `0x${"22".repeat(20)}`, amount: "250", asset: "USDT" });
+    const { height, hashes } = await chain.mine(1, "ethereum");
+    await chain.behind(1, "ethereum");
+    assert.equal(await rpc("eth_blockNumber"), `0x${(height - 1).toString(16)}`);
+    assert.equal(await rpc("eth_getBlockByNumber", [`0x${height.toString(16)}`, true]), null);
+    assert.equal(await rpc("eth_getBlockByHash", [hashes[0], false]), null);
+    assert.deepEqual(await rpc("eth_getLogs", [{ fromBlock: `0x${height.toString(16)}`, toBlock: "latest" }]), []);
+    assert.equal(((await rpc("eth_getTransactionByHash", [paid.txid])) as { blockNumber: unknown }).blockNumber, null);
+    await chain.behind(0, "ethereum");
+    assert.equal(
+      ((await rpc("eth_getBlockByNumber", [`0x${height.toString(16)}`, false])) as { hash: string }).hash,
+      hashes[0],
+    );
   });
 });
 

@@ -26,7 +26,7 @@ export interface ChainState {
   ethereum: { height: number; hash: string; pending: string[] };
   rates: Record<ChainAsset, { usd: number; at?: number }>;
   outages: Array<ChainNetwork | "rates">;
-  bitcoinBehind: number;
+  behind: Record<ChainNetwork, number>;
 }
 
 /** The Worker's settings for the world `ns` of the simulator at `baseUrl` (`http://127.0.0.1:<port>`). */
@@ -72,8 +72,9 @@ export function chainControl(baseUrl: string, ns: string) {
       command<{ asset: ChainAsset; usd: number; at?: number }>("rate", { asset, usd, at }),
     outage: (network: ChainNetwork | "rates", on: boolean) =>
       command<{ network: string; outage: boolean }>("outage", { network, on }),
-    /** The bitcoin API forgets the last `blocks` blocks until called again with 0, as a lagging node answers. */
-    behind: (blocks: number) => command<{ blocks: number }>("behind", { blocks }),
+    /** The chain's API forgets its last `blocks` blocks until called again with 0, as a lagging node answers. */
+    behind: (blocks: number, network: ChainNetwork = "bitcoin") =>
+      command<{ network: ChainNetwork; blocks: number }>("behind", { network, blocks }),
     /** `count` payments between strangers into the bitcoin mempool (a full block for the bench). */
     traffic: (count: number) => command<{ mempool: number }>("traffic", { count }),
     state: () => command<ChainState>("state", {}),

@@ -1,7 +1,7 @@
 /**
  * The control API (`POST /<ns>/control/<command>`, JSON in and out): what a developer or a test does to a world
  * that a chain does by itself in production. Pay an address, mine blocks, reorganise the tip, replace a mempool
- * transaction by fee, set a rate, switch an API off and on, make the bitcoin API lag, fill the mempool with
+ * transaction by fee, set a rate, switch an API off and on, make an API lag, fill the mempool with
  * strangers' payments, and read a summary.
  */
 import { baseUnits, coins } from "./bytes.ts";
@@ -113,12 +113,14 @@ function replace(world: World, input: Record<string, unknown>): ControlResult {
   }
 }
 
-/** The bitcoin API lags: it does not know the last `blocks` blocks yet (0: it is up to date again). */
+/** A chain's API lags: it does not know the last `blocks` blocks yet (0: it is up to date again). */
 function behind(world: World, input: Record<string, unknown>): ControlResult {
+  const network = oneOf(input.network ?? "bitcoin", ["bitcoin", "ethereum"] as const, "network");
   const blocks = input.blocks === 0 ? 0 : positiveWhole(input.blocks, "blocks");
-  if (blocks > world.bitcoin.tip.height) throw new Refusal(`blocks must be at most ${world.bitcoin.tip.height}`);
-  world.bitcoinBehind = blocks;
-  return { body: { blocks }, line: `the bitcoin API is ${blocks} block(s) behind the chain` };
+  const height = network === "bitcoin" ? world.bitcoin.tip.height : world.ethereum.tip.number;
+  if (blocks > height) throw new Refusal(`blocks must be at most ${height}`);
+  world.behind[network] = blocks;
+  return { body: { network, blocks }, line: `the ${network} API is ${blocks} block(s) behind the chain` };
 }
 
 /** `count` payments between strangers into the bitcoin mempool: the next block is as full as a real one. */
@@ -164,7 +166,7 @@ export function summary(world: World) {
     },
     rates: Object.fromEntries(ASSETS.map((asset) => [asset, world.rates[asset]])),
     outages: [...world.outages],
-    bitcoinBehind: world.bitcoinBehind,
+    behind: { ...world.behind },
   };
 }
 
