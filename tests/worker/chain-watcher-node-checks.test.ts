@@ -49,8 +49,8 @@ describe("an Ethereum node on another chain than ETHEREUM_CHAIN_ID", () => {
   });
 });
 
-describe("a Bitcoin API behind the block the last run stopped at", () => {
-  it("is not taken for a reorganisation: nothing moves back or drops, and the next run goes on", async () => {
+describe("an API behind the block the last run stopped at", () => {
+  it("is not taken for a reorganisation on Bitcoin: nothing moves back or drops, the next run goes on", async () => {
     const { world, client, btc } = await verifiedPayee();
     await world.chain.pay({ address: btc, amount: "0.002" });
     const { height } = await world.chain.mine(1);
@@ -70,6 +70,24 @@ describe("a Bitcoin API behind the block the last run stopped at", () => {
     await world.watch();
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited", block_height: height }]);
     expect(await depositsOf(client.id)).toHaveLength(1);
+  });
+
+  it("is not taken for a reorganisation on Ethereum either: a null block is a node that has not caught up", async () => {
+    const { world, client, eth } = await verifiedPayee();
+    await world.chain.pay({ address: eth, amount: "0.5" });
+    const { height } = await world.chain.mine(1, "ethereum");
+    await world.watch();
+    const before = await cursorOf("ethereum");
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: height, confirmations: 1 }]);
+    await world.chain.behind(2, "ethereum");
+    const ethereum = (await world.watch()).find((run) => run.network === "ethereum");
+    expect(ethereum?.scan).toMatchObject({ apiBehind: true, height });
+    expect(await cursorOf("ethereum")).toEqual(before);
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "seen", block_height: height, confirmations: 1 }]);
+    await world.chain.behind(0, "ethereum");
+    await world.chain.mine(11, "ethereum");
+    await world.watch();
+    expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited", block_height: height }]);
   });
 });
 
