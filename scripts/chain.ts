@@ -16,6 +16,8 @@ const USAGE = `usage: npm run chain -- <command>
   rate <BTC|ETH|USDT> <usd>                              set a USD rate
   fail <bitcoin|ethereum|rates>                          that API answers 503 to every read
   ok <bitcoin|ethereum|rates>                            it answers again
+  behind <n> [--network ethereum]                        that API lags n blocks behind its tip (0 ends it)
+  traffic <n>                                            n strangers' bitcoin payments into the mempool
   state                                                  tips, mempools, rates, outages`;
 
 function usage(problem?: string): never {
@@ -101,15 +103,31 @@ async function run(): Promise<string> {
         ? `${first} answers 503 to every read (\`${again} ok ${first}\` ends it).`
         : `${first} answers again.`;
     }
+    case "behind": {
+      const blocks = first === "0" ? 0 : wholeNumber(first, "n");
+      await chain.behind(blocks, network);
+      const flag = network === "ethereum" ? " --network ethereum" : "";
+      return blocks === 0
+        ? `The ${network} API knows every block again.`
+        : `The ${network} API does not know the last ${blocks} block(s) (\`${again} behind 0${flag}\` ends it).`;
+    }
+    case "traffic": {
+      const { mempool } = await chain.traffic(wholeNumber(first, "n"));
+      return `${mempool} tx(s) in the bitcoin mempool, for the next block.`;
+    }
     case "state": {
       const state = await chain.state();
+      const lagging = Object.entries(state.behind)
+        .filter(([, blocks]) => blocks > 0)
+        .map(([name, blocks]) => `${name} API ${blocks} block(s)`)
+        .join(", ");
       const rates = Object.entries(state.rates).map(([asset, rate]) => `${asset} ${rate.usd}`);
       return [
         `Chain simulator on ${origin}, world ${state.ns}:`,
         `  bitcoin  height ${state.bitcoin.height}, ${state.bitcoin.mempool.length} tx(s) in the mempool`,
         `  ethereum height ${state.ethereum.height}, ${state.ethereum.pending.length} tx(s) pending`,
         `  rates    ${rates.join(", ")} (USD)`,
-        `  outages  ${state.outages.join(", ") || "none"}`,
+        `  outages  ${state.outages.join(", ") || "none"}${lagging ? `; behind: ${lagging}` : ""}`,
       ].join("\n");
     }
     default:

@@ -268,6 +268,8 @@ export interface WorkerBindings {
   /** Block explorers a recorded payout links to (`<url>/tx/<id>`). */
   BITCOIN_EXPLORER_URL?: string;
   ETHEREUM_EXPLORER_URL?: string;
+  /** The chain id the Ethereum node must answer (1, mainnet, unless set). */
+  ETHEREUM_CHAIN_ID?: string;
   [key: string]: unknown;
 }
 

@@ -12,6 +12,8 @@ export async function startBenchWorker(
   scriptPath: string,
   port: number,
   bindings: Record<string, string> = {},
+  /** The local state folder (`--persist-to` layout): the bench dataset's unless told. */
+  state = BENCH_STATE,
 ): Promise<BenchWorker> {
   const before = new Set(descendantsNamed("workerd"));
   const mf = new Miniflare(
@@ -23,7 +25,7 @@ export async function startBenchWorker(
       d1Databases: { DB: DATABASE_ID },
       r2Buckets: { DOCUMENTS: "brokerage-documents", STATEMENTS: "brokerage-statements" },
       durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
-      resourcePersistencePath: `${BENCH_STATE}/v3`,
+      resourcePersistencePath: `${state}/v3`,
       bindings: {
         ENVIRONMENT: "development",
         SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",

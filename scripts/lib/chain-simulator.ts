@@ -65,10 +65,11 @@ async function route(worlds: Worlds, request: IncomingMessage, log: (line: strin
   const world = worlds.get(ns);
   const service: Service | undefined = area === "bitcoin" || area === "ethereum" || area === "rates" ? area : undefined;
   if (service && world.outages.has(service)) return text("Service Unavailable", 503);
-  if (area === "bitcoin" && rest[0] === "api") return esplora(world.bitcoin, method, rest.slice(1));
+  if (area === "bitcoin" && rest[0] === "api")
+    return esplora(world.bitcoin, method, rest.slice(1), world.behind.bitcoin);
   if (area === "ethereum" && rest.length === 0) {
     if (method !== "POST") return text("Ethereum's JSON-RPC takes POST", 405);
-    return json(ethereumRpc(world.ethereum, await bodyOf(request)));
+    return json(ethereumRpc(world.ethereum, await bodyOf(request), world.behind.ethereum));
   }
   // A block explorer's transaction page, as the portal links a payout to: here the transaction's JSON.
   if (area === "explorer" && rest[1] === "tx" && rest[2] && rest.length === 3) {

@@ -271,6 +271,7 @@ describe("npm run chain and npm run dev's settings", () => {
       RATES_URL: "http://127.0.0.1:10787/dev/rates",
       USDT_ERC20_CONTRACT: "0x7169d38820dfd117c3fa1f22a697dba58d90ba06",
       BITCOIN_NETWORK: "testnet",
+      ETHEREUM_CHAIN_ID: "11155111",
     });
   });
 });

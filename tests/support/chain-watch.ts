@@ -11,9 +11,10 @@ import { markVerified } from "./verification-state";
 
 /**
  * A world of the run's chain simulator for one test, the Worker's bindings pointed at it, and the firm's wallets
- * holding the published test keys: the watcher, the deposit page and the ledger run for real against it.
+ * holding the published test keys: the watcher, the deposit page and the ledger run for real against it. `vars`
+ * change the chain settings the simulator's world gives (ETHEREUM_CHAIN_ID, say).
  */
-export async function chainWorld(overrides: Partial<AppEnv> = {}) {
+export async function chainWorld(overrides: Partial<AppEnv> = {}, vars: Record<string, string> = {}) {
   const chain = chainControl(inject("chainSimulatorUrl"), `watch-${crypto.randomUUID().slice(0, 8)}`);
   // Each test reads a chain of its own from its start: the scan's cursor of another test's chain is not this one's.
   await env.DB.batch([env.DB.prepare("DELETE FROM chain_scans"), env.DB.prepare("DELETE FROM chain_blocks")]);
@@ -29,7 +30,7 @@ export async function chainWorld(overrides: Partial<AppEnv> = {}) {
       .bind(walletType, key)
       .run();
   }
-  const bindings = { ...env, ...chain.vars } as typeof env;
+  const bindings = { ...env, ...chain.vars, ...vars } as typeof env;
   const context = () => ({ db, env: { ...appEnv, ...overrides }, bindings, ctx: createExecutionContext() });
   return {
     chain,
@@ -44,10 +45,10 @@ export async function chainWorld(overrides: Partial<AppEnv> = {}) {
       for (const run of runs) if (run.error) throw new Error(`${run.network}: ${run.error}`);
       return runs;
     },
-    /** The watcher's run as it is, errors included. */
-    async watchRaw() {
+    /** The watcher's run as it is, errors included; `now` moves its clock. */
+    async watchRaw(now?: number) {
       const c = context();
-      const runs = await runChainWatcher(c);
+      const runs = await runChainWatcher(c, now);
       await waitOnExecutionContext(c.ctx);
       return runs;
     },

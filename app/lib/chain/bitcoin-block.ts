@@ -23,7 +23,10 @@ const HEADER_BYTES = 80;
 class Reader {
   offset = 0;
   readonly view: DataView;
-  constructor(readonly bytes: Uint8Array) {
+  // A plain field, not a parameter property: Node's type stripping (the chain bench runs this module) refuses those.
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   need(n: number) {

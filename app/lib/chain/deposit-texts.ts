@@ -33,6 +33,13 @@ export function formatUnits(units: string, asset: ChainAsset): string {
 /** A rate older than this is never used: the credit waits, and says why. */
 export const RATE_MAX_AGE_MS = 5 * 60_000;
 
+/**
+ * A payment seen in the mempool and not in a block this long after is dropped (shown as `dropped`): a transaction
+ * that pays too little fee can wait for weeks, and the client must not read "Seen" for ever. Nodes evict such
+ * transactions after 336 hours by default; 72 hours is three days of blocks without it. Mined later, it is seen again.
+ */
+export const UNMINED_PAYMENT_MAX_AGE_MS = 72 * 60 * 60_000;
+
 /** Why a payment with its confirmations is not credited yet (kept on the payment, shown to its client and the desk). */
 export const CHAIN_WAITING = {
   noRate: (asset: ChainAsset) =>

@@ -64,6 +64,12 @@ export function evmRpc(url: string) {
     return answer.result as T;
   }
   return {
+    /** The id of the chain the node is on (EIP-155): 1 for mainnet. */
+    async chainId(): Promise<number> {
+      const id = Number.parseInt(await call<string>("eth_chainId", []), 16);
+      if (!Number.isSafeInteger(id) || id < 1) throw new ChainApiError("JSON-RPC: bad chain id");
+      return id;
+    },
     async tipHeight(): Promise<number> {
       const result = await call<string>("eth_blockNumber", []);
       const height = Number.parseInt(result, 16);

@@ -88,6 +88,7 @@ export function bitcoinReader(db: Db, settings: ChainSettings["bitcoin"] & { esp
       return found;
     },
     stillKnown: async (txid) => (await api.txStatus(txid)) !== null,
+    wrongChain: async () => null,
   };
 }
 
@@ -150,5 +151,12 @@ export function ethereumReader(db: Db, settings: ChainSettings["ethereum"] & { r
     },
     mempool: async () => [],
     stillKnown: (txid) => api.knowsTransaction(txid),
+    async wrongChain() {
+      // A node of another chain (a testnet, another EVM network) would credit payments that are not Ether.
+      const id = await api.chainId();
+      return id === settings.chainId
+        ? null
+        : `the node is on chain ${id}, not chain ${settings.chainId} (ETHEREUM_CHAIN_ID): nothing scanned or credited`;
+    },
   };
 }

@@ -6,11 +6,13 @@
  * payment's confirmations. Reads per run grow with blocks, not with clients.
  */
 import { sql } from "drizzle-orm";
+import { UNMINED_PAYMENT_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
 import type { ChainNetworkName } from "../../../db/enums";
 import { type Db, returning, type Write, writeTogether } from "../db.server";
 import {
   countConfirmations,
   dropPayment,
+  dropUnmined,
   recordSighting,
   type Sighting,
   unconfirmAbove,
@@ -42,6 +44,8 @@ export interface ChainReader {
   mempool(now: number): Promise<Found[]>;
   /** Whether the chain still knows a transaction (in a block or waiting). */
   stillKnown(txid: string): Promise<boolean>;
+  /** Why the API is not the chain the settings name (another network's node), or null when it is. */
+  wrongChain(): Promise<string | null>;
 }
 
 /** Blocks read per run: Bitcoin's come every 10 minutes, Ethereum's every 12 seconds (5 a minute). */
@@ -57,6 +61,8 @@ export interface ScanResult {
   height: number;
   /** Clients whose payments changed: their pages are told. */
   touched: Set<string>;
+  /** The API did not know the block the last run stopped at yet (a lagging node): nothing was read or changed. */
+  apiBehind?: boolean;
 }
 
 async function takeLease(db: Db, reader: ChainReader, owner: string, now: number) {
@@ -119,7 +125,11 @@ export async function scanChain(
     const tip = await reader.tipHeight();
     let height = cursor.height;
     let hash = cursor.hash;
-    if ((await reader.blockHash(height)) !== cursor.hash) {
+    const cursorHash = tip < height ? null : await reader.blockHash(height);
+    // A node that has not reached our block yet says nothing of a fork: taken for one, it would move payments back
+    // and drop those it does not know yet. The next run, at a node that caught up, goes on from the cursor.
+    if (cursorHash === null) return { tip, height, touched, apiBehind: true };
+    if (cursorHash !== cursor.hash) {
       const fork = await forkPoint(db, reader, height);
       const forkHash = (await reader.blockHash(fork)) ?? "";
       const { unconfirmed } = await writeTogether(db, {
@@ -159,6 +169,11 @@ export async function scanChain(
       for (const id of touchedBy(written)) touched.add(id);
       height = block.height;
     }
+    // Seen without a block for too long: never mined (fee too low, evicted) though the API may still know it.
+    for (const row of await db.all<{ userId: string }>(
+      dropUnmined(reader.network, now - UNMINED_PAYMENT_MAX_AGE_MS, now),
+    ))
+      touched.add(row.userId);
     const pending = await reader.mempool(now);
     if (pending.length > 0)
       for (const id of touchedBy(await writeTogether(db, recordAll(pending, now)))) touched.add(id);

@@ -35,6 +35,14 @@ const settingsSchema = z
     /** An Ethereum JSON-RPC endpoint: the deployment's node or its provider's URL (with its key). */
     ETHEREUM_RPC_URL: httpUrl("ETHEREUM_RPC_URL"),
     ETHEREUM_CONFIRMATIONS: count("ETHEREUM_CONFIRMATIONS", 12),
+    /** The chain the node must be on (eth_chainId): 1 is mainnet; a node on any other chain is not scanned. */
+    ETHEREUM_CHAIN_ID: z.preprocess(
+      (value) => (value === undefined || value === "" ? "1" : String(value).trim()),
+      z
+        .string()
+        .regex(/^[1-9]\d{0,14}$/, "ETHEREUM_CHAIN_ID must be a chain id, a whole number (1 for mainnet)")
+        .transform(Number),
+    ),
     USDT_ERC20_CONTRACT: z
       .string()
       .trim()
@@ -57,7 +65,7 @@ const settingsSchema = z
 
 export interface ChainSettings {
   bitcoin: { esploraUrl?: string; network: "mainnet" | "testnet"; confirmations: number };
-  ethereum: { rpcUrl?: string; usdtContract: string; confirmations: number };
+  ethereum: { rpcUrl?: string; usdtContract: string; confirmations: number; chainId: number };
   ratesUrl?: string;
   explorers: { bitcoin: string; ethereum: string };
 }
@@ -81,6 +89,7 @@ export function chainSettings(bindings: WorkerBindings): ChainSettings {
       rpcUrl: s.ETHEREUM_RPC_URL,
       usdtContract: s.USDT_ERC20_CONTRACT,
       confirmations: s.ETHEREUM_CONFIRMATIONS,
+      chainId: s.ETHEREUM_CHAIN_ID,
     },
     ratesUrl: s.RATES_URL,
     explorers: {

@@ -57,6 +57,16 @@ export function dropPayment(id: number, now: number) {
              WHERE id = ${id} AND status = 'seen' RETURNING user_id AS userId`;
 }
 
+/**
+ * Payments seen before `seenBefore` and still without a block: never mined, however long the API keeps them. A later
+ * block holding one sees it again (recordSighting), as for a replaced payment.
+ */
+export function dropUnmined(network: ChainNetworkName, seenBefore: number, now: number) {
+  return sql`UPDATE chain_payments SET status = 'dropped', confirmations = 0, updated_at = ${now}
+             WHERE network = ${network} AND status = 'seen' AND block_height IS NULL AND seen_at < ${seenBefore}
+             RETURNING user_id AS userId`;
+}
+
 /** Payments in blocks above `height` were reorganised out: unconfirmed again until seen in a block of the new chain. */
 export function unconfirmAbove(network: ChainNetworkName, height: number, now: number) {
   return sql`UPDATE chain_payments SET block_height = NULL, block_hash = NULL, confirmations = 0, updated_at = ${now}

@@ -61,6 +61,12 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
     const run: WatcherRun = { network: reader.network, scan: null, credited: 0, held: 0 };
     runs.push(run);
     try {
+      // Read every run: a provider's URL may be pointed at another network at any time.
+      const wrongChain = await reader.wrongChain();
+      if (wrongChain) {
+        run.error = wrongChain;
+        continue;
+      }
       run.scan = await scanChain(context.db, reader, owner, now);
       if (!run.scan) continue;
       const touched = new Set(run.scan.touched);

@@ -91,6 +91,15 @@ export class BitcoinChain {
     return { txid: tx.txid, outputIndex };
   }
 
+  /** Other people's payments (two outputs each, to keys nobody watches): a block as full as a real one, for the bench. */
+  payStrangers(count: number, prefix = "tb"): void {
+    for (let i = 0; i < count; i++) {
+      const outputs = [randomOutput(prefix, 50_000n + BigInt(i)), randomOutput(prefix, 1_000_000n)];
+      const tx = buildTx([dummyInput()], outputs, DEFAULT_FEE_SATS);
+      this.mempool.set(tx.txid, tx);
+    }
+  }
+
   /** Mines `count` blocks; the first takes the whole mempool. */
   mine(count: number): BitcoinBlock[] {
     const mined: BitcoinBlock[] = [];

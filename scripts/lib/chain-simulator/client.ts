@@ -3,6 +3,9 @@
  * fetch: it runs in node (the CLI, Playwright) and inside workerd (the worker tests) alike.
  */
 
+/** The simulator's Ethereum chain id: Sepolia's. The Worker's ETHEREUM_CHAIN_ID when it reads the simulator. */
+export const SIMULATOR_CHAIN_ID = 11_155_111;
+
 /** Sepolia's test USDT, the token the simulator's USDT payments go through. */
 export const USDT_CONTRACT = "0x7169d38820dfd117c3fa1f22a697dba58d90ba06";
 
@@ -23,6 +26,7 @@ export interface ChainState {
   ethereum: { height: number; hash: string; pending: string[] };
   rates: Record<ChainAsset, { usd: number; at?: number }>;
   outages: Array<ChainNetwork | "rates">;
+  behind: Record<ChainNetwork, number>;
 }
 
 /** The Worker's settings for the world `ns` of the simulator at `baseUrl` (`http://127.0.0.1:<port>`). */
@@ -36,6 +40,7 @@ export function chainWorkerVars(baseUrl: string, ns: string): Record<string, str
     BITCOIN_NETWORK: "testnet",
     BITCOIN_EXPLORER_URL: `${world}/explorer/bitcoin`,
     ETHEREUM_EXPLORER_URL: `${world}/explorer/ethereum`,
+    ETHEREUM_CHAIN_ID: String(SIMULATOR_CHAIN_ID),
   };
 }
 
@@ -69,6 +74,11 @@ export function chainControl(baseUrl: string, ns: string) {
       command<{ asset: ChainAsset; usd: number; at?: number }>("rate", { asset, usd, at }),
     outage: (network: ChainNetwork | "rates", on: boolean) =>
       command<{ network: string; outage: boolean }>("outage", { network, on }),
+    /** The chain's API forgets its last `blocks` blocks until called again with 0, as a lagging node answers. */
+    behind: (blocks: number, network: ChainNetwork = "bitcoin") =>
+      command<{ network: ChainNetwork; blocks: number }>("behind", { network, blocks }),
+    /** `count` payments between strangers into the bitcoin mempool (a full block for the bench). */
+    traffic: (count: number) => command<{ mempool: number }>("traffic", { count }),
     state: () => command<ChainState>("state", {}),
   };
 }

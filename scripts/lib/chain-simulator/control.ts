@@ -1,7 +1,8 @@
 /**
  * The control API (`POST /<ns>/control/<command>`, JSON in and out): what a developer or a test does to a world
  * that a chain does by itself in production. Pay an address, mine blocks, reorganise the tip, replace a mempool
- * transaction by fee, set a rate, switch an API off and on, and read a summary.
+ * transaction by fee, set a rate, switch an API off and on, make an API lag, fill the mempool with
+ * strangers' payments, and read a summary.
  */
 import { baseUnits, coins } from "./bytes.ts";
 import { isEthAddress, USDT_CONTRACT, USDT_DECIMALS } from "./ethereum-chain.ts";
@@ -112,6 +113,23 @@ function replace(world: World, input: Record<string, unknown>): ControlResult {
   }
 }
 
+/** A chain's API lags: it does not know the last `blocks` blocks yet (0: it is up to date again). */
+function behind(world: World, input: Record<string, unknown>): ControlResult {
+  const network = oneOf(input.network ?? "bitcoin", ["bitcoin", "ethereum"] as const, "network");
+  const blocks = input.blocks === 0 ? 0 : positiveWhole(input.blocks, "blocks");
+  const height = network === "bitcoin" ? world.bitcoin.tip.height : world.ethereum.tip.number;
+  if (blocks > height) throw new Refusal(`blocks must be at most ${height}`);
+  world.behind[network] = blocks;
+  return { body: { network, blocks }, line: `the ${network} API is ${blocks} block(s) behind the chain` };
+}
+
+/** `count` payments between strangers into the bitcoin mempool: the next block is as full as a real one. */
+function traffic(world: World, input: Record<string, unknown>): ControlResult {
+  const count = positiveWhole(input.count, "count");
+  world.bitcoin.payStrangers(count);
+  return { body: { mempool: world.bitcoin.mempool.size }, line: `${count} strangers' payments in the mempool` };
+}
+
 function rate(world: World, input: Record<string, unknown>): ControlResult {
   const asset = oneOf(input.asset, ASSETS, "asset");
   if (typeof input.usd !== "number" || !(input.usd > 0)) throw new Refusal("usd must be a positive number");
@@ -148,6 +166,7 @@ export function summary(world: World) {
     },
     rates: Object.fromEntries(ASSETS.map((asset) => [asset, world.rates[asset]])),
     outages: [...world.outages],
+    behind: { ...world.behind },
   };
 }
 
@@ -158,6 +177,8 @@ const COMMANDS: Record<string, (world: World, input: Record<string, unknown>) =>
   replace,
   rate,
   outage,
+  behind,
+  traffic,
   state: (world) => ({ body: summary(world) }),
 };
 

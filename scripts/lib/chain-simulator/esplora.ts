@@ -54,21 +54,26 @@ const blockJson = (block: BitcoinBlock) => ({
 const TX_NOT_FOUND = () => text("Transaction not found", 404);
 const BLOCK_NOT_FOUND = () => text("Block not found", 404);
 
-/** `path` is what follows `/<ns>/bitcoin/api`, split on `/`. */
-export function esplora(chain: BitcoinChain, method: string, path: string[]): Reply {
+/**
+ * `path` is what follows `/<ns>/bitcoin/api`, split on `/`. `behind`: how many of the tip's blocks this API does not
+ * know yet (a lagging node): they answer 404 and their transactions read as unconfirmed, as such a node answers.
+ */
+export function esplora(chain: BitcoinChain, method: string, path: string[], behind = 0): Reply {
   if (method !== "GET") return text("Method not allowed", 405);
+  const top = chain.blocks[Math.max(0, chain.tip.height - behind)] as BitcoinBlock;
+  const known = (block: BitcoinBlock | undefined) => (block && block.height <= top.height ? block : undefined);
   const [first, second, third, fourth] = path;
   if (first === "blocks" && second === "tip" && path.length === 3) {
-    if (third === "height") return text(String(chain.tip.height));
-    if (third === "hash") return text(chain.tip.hash);
+    if (third === "height") return text(String(top.height));
+    if (third === "hash") return text(top.hash);
   }
   if (first === "block-height" && path.length === 2) {
     const height = Number(second);
-    const block = /^\d+$/.test(second ?? "") ? chain.blocks[height] : undefined;
+    const block = /^\d+$/.test(second ?? "") ? known(chain.blocks[height]) : undefined;
     return block ? text(block.hash) : BLOCK_NOT_FOUND();
   }
   if (first === "block" && second) {
-    const block = chain.blockByHash(second.toLowerCase());
+    const block = known(chain.blockByHash(second.toLowerCase()));
     if (!block) return BLOCK_NOT_FOUND();
     if (path.length === 2) return json(blockJson(block));
     if (third === "raw" && path.length === 3) return binary(blockBytes(block.header, block.txs));
@@ -77,8 +82,9 @@ export function esplora(chain: BitcoinChain, method: string, path: string[]): Re
   if (first === "tx" && second) {
     const place = chain.find(second.toLowerCase());
     if (!place) return TX_NOT_FOUND();
-    if (path.length === 2) return json(txJson(place.tx, place.block));
-    if (third === "status" && path.length === 3) return json(statusJson(place.block));
+    const block = known(place.block);
+    if (path.length === 2) return json(txJson(place.tx, block));
+    if (third === "status" && path.length === 3) return json(statusJson(block));
   }
   if (first === "address" && second && third === "txs" && fourth === "mempool" && path.length === 4) {
     const program = p2wpkhProgram(second);

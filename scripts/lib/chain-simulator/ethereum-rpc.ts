@@ -4,10 +4,30 @@
  * and batches; a bad call gets a JSON-RPC error object, never an HTTP error.
  */
 import { quantity } from "./bytes.ts";
+import { SIMULATOR_CHAIN_ID } from "./client.ts";
 import { type EthBlock, type EthereumChain, type EthTxPlace, logsOf } from "./ethereum-chain.ts";
 
-/** Sepolia's chain id (11155111). */
-export const CHAIN_ID = "0xaa36a7";
+/** The chain as one node answers for it: the whole of it, or without its last blocks (a node behind). */
+type EthereumView = Pick<EthereumChain, "tip" | "blocks" | "blockByHash" | "find">;
+
+/** A node that has not received the last `behind` blocks: they are unknown, and their transactions pending. */
+function lagging(chain: EthereumChain, behind: number): EthereumView {
+  if (behind === 0) return chain;
+  const blocks = chain.blocks.slice(0, Math.max(1, chain.blocks.length - behind));
+  const known = (block?: EthBlock) => (block && block.number < blocks.length ? block : undefined);
+  return {
+    tip: blocks[blocks.length - 1] as EthBlock,
+    blocks,
+    blockByHash: (hash) => known(chain.blockByHash(hash)),
+    find: (hash) => {
+      const place = chain.find(hash);
+      return place && !known(place.block) ? { tx: place.tx } : place;
+    },
+  };
+}
+
+/** Sepolia's chain id (11155111, 0xaa36a7). */
+export const CHAIN_ID = quantity(SIMULATOR_CHAIN_ID);
 
 interface RpcRequest {
   jsonrpc?: string;
@@ -78,7 +98,7 @@ function receiptJson(place: EthTxPlace) {
 }
 
 /** A block tag or hex number as a block number; `latest` (and the other tags of now) is the tip. */
-function blockNumberOf(chain: EthereumChain, tag: unknown, fallback = "latest"): number {
+function blockNumberOf(chain: EthereumView, tag: unknown, fallback = "latest"): number {
   const value = tag ?? fallback;
   if (value === "earliest") return 0;
   if (value === "latest" || value === "pending" || value === "safe" || value === "finalized") return chain.tip.number;
@@ -93,7 +113,7 @@ function topicMatches(filter: unknown, topic: string | undefined): boolean {
   return topic !== undefined && wanted.includes(topic.toLowerCase());
 }
 
-function getLogs(chain: EthereumChain, filter: Record<string, unknown>) {
+function getLogs(chain: EthereumView, filter: Record<string, unknown>) {
   const addresses = filter.address === undefined ? null : [filter.address].flat().map((a) => String(a).toLowerCase());
   const topics = Array.isArray(filter.topics) ? filter.topics : [];
   let blocks: EthBlock[];
@@ -116,7 +136,7 @@ function getLogs(chain: EthereumChain, filter: Record<string, unknown>) {
     );
 }
 
-function call(chain: EthereumChain, method: unknown, params: unknown[]): unknown {
+function call(chain: EthereumView, method: unknown, params: unknown[]): unknown {
   switch (method) {
     case "eth_chainId":
       return CHAIN_ID;
@@ -150,7 +170,7 @@ function call(chain: EthereumChain, method: unknown, params: unknown[]): unknown
   }
 }
 
-function answer(chain: EthereumChain, request: unknown) {
+function answer(chain: EthereumView, request: unknown) {
   const { id = null, method, params = [] } = (request ?? {}) as RpcRequest;
   if (typeof request !== "object" || request === null || typeof method !== "string") {
     return { jsonrpc: "2.0", id, error: { code: -32600, message: "invalid request" } };
@@ -164,8 +184,9 @@ function answer(chain: EthereumChain, request: unknown) {
   }
 }
 
-/** The JSON body of a POST: one request or a batch, answered in kind. */
-export function ethereumRpc(chain: EthereumChain, body: string): unknown {
+/** The JSON body of a POST: one request or a batch, answered in kind, by a node `behind` blocks behind the chain. */
+export function ethereumRpc(whole: EthereumChain, body: string, behind = 0): unknown {
+  const chain = lagging(whole, behind);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

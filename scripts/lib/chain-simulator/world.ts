@@ -28,6 +28,8 @@ export class World {
   };
   /** The services answering 503 to every read. */
   readonly outages = new Set<Service>();
+  /** Blocks at each chain's tip its API does not know yet: a node of a provider's pool that lags the others. */
+  readonly behind: Record<"bitcoin" | "ethereum", number> = { bitcoin: 0, ethereum: 0 };
 
   readonly ns: string;
 
