@@ -82,6 +82,26 @@ describe("a client's own deposit address", () => {
   });
 });
 
+describe("its shown_at, which the watcher reads for unconfirmed payments", () => {
+  it("is written at most once a minute, however often /deposit shows the address", async () => {
+    const client = await createUser();
+    const shownAt = async () =>
+      (
+        await env.DB.prepare("SELECT shown_at FROM deposit_addresses WHERE user_id = ? AND key_id = ?")
+          .bind(client.id, btc.keyId)
+          .first<{ shown_at: number }>()
+      )?.shown_at;
+    const t0 = Date.now();
+    await depositAddressFor(db, client.id, btc, t0);
+    expect(await shownAt()).toBe(t0);
+    await depositAddressFor(db, client.id, btc, t0 + 30_000);
+    await depositAddressFor(db, client.id, btc, t0 + 59_000);
+    expect(await shownAt()).toBe(t0);
+    await depositAddressFor(db, client.id, btc, t0 + 61_000);
+    expect(await shownAt()).toBe(t0 + 61_000);
+  });
+});
+
 describe("which wallets are watched", () => {
   it("refuses, in the wallet change, a Bitcoin key of the network this deployment does not watch", async () => {
     const [btc] = (await ensureDepositWallets()).filter((w) => w.walletType === "BTC");
@@ -105,3 +125,4 @@ describe("which wallets are watched", () => {
     expect(watchedWallet({ walletType: "USDT (TRC20)", walletAddress: ETHEREUM.accountXpub }, settings)).toBeNull();
   });
 });
+
