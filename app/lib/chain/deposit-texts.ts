@@ -6,11 +6,14 @@ export const ASSET_NAMES: Record<ChainAsset, string> = { BTC: "BTC", ETH: "ETH",
 export const ASSET_DECIMALS: Record<ChainAsset, number> = { BTC: 8, ETH: 18, USDT_ERC20: 6 };
 
 export const CHAIN_DEPOSIT_TEXTS = {
-  ownAddressTitle: (walletType: string) => `Your ${walletType} deposit address`,
-  ownAddressNote: (walletType: string, confirmations: number) =>
-    `This address is yours alone. Send ${walletType} to it from any wallet: we see the payment within a minute and ` +
-    `credit it at the US dollar rate once it has ${confirmations} confirmation${confirmations === 1 ? "" : "s"}. ` +
-    "No request is needed.",
+  /** `assets`: what the address takes, by ASSET_NAMES (two where Ether and USDT share an Ethereum key). */
+  ownAddressTitle: (assets: readonly string[]) => `Your ${assets.join(" and ")} deposit address`,
+  ownAddressNote: (assets: readonly string[], confirmations: number) =>
+    (assets.length > 1
+      ? `This address is yours alone and takes both ${assets.join(" and ")}. Send either to it from any wallet: `
+      : `This address is yours alone. Send ${assets.join(" and ")} to it from any wallet: `) +
+    "we see the payment within a minute and credit it at the US dollar rate once it has " +
+    `${confirmations} confirmation${confirmations === 1 ? "" : "s"}. No request is needed.`,
   noClaimForWatched: (walletType: string) =>
     `${walletType} deposits are seen on chain: send them to your own address shown on this page, no request is needed`,
   seen: (confirmations: number, needed: number) =>
