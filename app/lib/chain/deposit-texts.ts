@@ -47,3 +47,9 @@ export const CHAIN_WAITING = {
 
 /** The reasons a payment is set aside for good rather than tried again at every run; the client reads them as such. */
 export const SET_ASIDE_REASONS: readonly string[] = [CHAIN_WAITING.dust, CHAIN_WAITING.tooLarge];
+
+/**
+ * Kept in `waiting` of a credited or held payment whose block left the chain afterwards: the watcher never takes
+ * money back, so the desk must look (docs/decisions/0067).
+ */
+export const REORGANISED_OUT = "Its block left the chain after it reached the ledger: check the transaction on chain";
