@@ -78,7 +78,10 @@ export const chainPayments = sqliteTable(
     blockHash: text("block_hash"),
     confirmations: integer("confirmations").notNull().default(0),
     status: text("status", { enum: CHAIN_PAYMENT_STATUSES }).notNull().default("seen"),
-    /** Why a payment with its confirmations is not credited yet (no fresh rate), for the desk. */
+    /**
+     * Why a payment with its confirmations is not credited yet (no fresh rate), for the desk; on a credited or held
+     * payment, that its block left the chain afterwards (REORGANISED_OUT). Either way `updated_at` says since when.
+     */
     waiting: text("waiting"),
     /**
      * The ledger row it became (credited or held). No foreign key: when a client's data is deleted the row moves to

@@ -22,11 +22,12 @@ export const OWNER_ROLE = "owner" satisfies BackOfficeRole;
  * The table. Owners may do everything; the other roles what their work needs:
  * - support reads clients, their transactions, notes and verification status, and writes notes: no money, no
  *   documents;
- * - operator posts ledger entries, decides deposit and stock-deposit requests, suspends and activates clients;
+ * - operator posts ledger entries, decides deposit and stock-deposit requests, suspends and activates clients, and
+ *   reads the payments seen on chain that wait;
  * - approver decides withdrawals and second-approval proposals;
  * - compliance works the identity-verification queue and its documents, the access-recovery requests and the
  *   transaction-monitoring alerts, reads
- *   the audit log, exports, and deletes a client's data.
+ *   the audit log and the payments seen on chain that wait, exports, and deletes a client's data.
  */
 export const PERMISSIONS = {
   /** The desk, the client list and pages, the transactions list: reading, no acting. */
@@ -34,6 +35,11 @@ export const PERMISSIONS = {
   writeNotes: ["support", "compliance", "owner"],
   postEntries: ["operator", "owner"],
   decideDeposits: ["operator", "owner"],
+  /**
+   * The chain payments' page (/admin/chain-payments), read only: payments waiting or set aside, and those whose block
+   * left the chain after they reached the ledger. For those who decide deposits, and compliance.
+   */
+  readChainPayments: ["operator", "compliance", "owner"],
   decideWithdrawals: ["approver", "owner"],
   decideProposals: ["approver", "owner"],
   changeClientStatus: ["operator", "owner"],

@@ -72,6 +72,7 @@ const DESK_LINKS: Array<{ to: string; label: string; permission: Permission }> =
   { to: "/admin/transactions", label: "Transactions", permission: "readClients" },
   { to: "/admin/verifications", label: "Verifications", permission: "reviewVerifications" },
   { to: "/admin/audit", label: "Audit Log", permission: "readAuditLog" },
+  { to: "/admin/chain-payments", label: "Chain payments", permission: "readChainPayments" },
   { to: "/admin/mail", label: "Mail", permission: "manageMail" },
 ];
 

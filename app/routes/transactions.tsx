@@ -14,7 +14,7 @@ import type { PayoutView } from "~/lib/chain/payouts";
 import { hasHistoryFilters, historySearch } from "~/lib/history-filters";
 import { typeLabel } from "~/lib/labels";
 import { transactionReference } from "~/lib/reference";
-import { isCancellable } from "~/lib/schemas/requests";
+import { offersCancel } from "~/lib/schemas/requests";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { incomingPayments } from "~/server/chain/incoming.server";
 import { clientPayouts } from "~/server/chain/payouts.server";
@@ -123,11 +123,7 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
                     <TransactionStatusBadge status={row.status} />
                   </td>
                   {/* Nothing to do on a decided row: the empty cell is left out at phone width. */}
-                  <td>
-                    {row.status === "pending" && isCancellable(row.transactionType) ? (
-                      <CancelRequestButton request={row} />
-                    ) : null}
-                  </td>
+                  <td>{offersCancel(row) ? <CancelRequestButton request={row} /> : null}</td>
                 </tr>
               ))}
             </StackedTable>

@@ -12,7 +12,7 @@ test("a support admin reads a client's page, is offered no money act, and is ref
   await expect(page).toHaveURL(/\/admin$/);
   // The desk offers only what support may open.
   await expect(page.getByRole("link", { name: "Transactions", exact: true })).toBeVisible();
-  for (const name of ["Verifications", "Audit Log", "Mail"]) {
+  for (const name of ["Verifications", "Audit Log", "Chain payments", "Mail"]) {
     await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
   }
   await expect(page.getByRole("button", { name: "Update Deposit Wallets" })).toHaveCount(0);
@@ -50,6 +50,10 @@ test("an operator is offered Approve on a deposit but not on a withdrawal, and i
   const person = await operator();
   await signIn(page, person.email, person.password, { totpSecret: person.totpSecret });
   await expect(page).toHaveURL(/\/admin$/);
+  // Deposits are an operator's: the payments seen on chain that wait are theirs to see.
+  await page.getByRole("link", { name: "Chain payments", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Chain payments", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Waiting to be credited/ })).toBeVisible();
   await page.goto(`/user/${clientId}`);
   await expect(page.getByRole("button", { name: "Approve deposit of $50.00" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Reject deposit of $50.00" })).toBeVisible();

@@ -118,6 +118,11 @@ export const PAGES: Record<string, Page> = {
   "/admin/mail": { path: async () => "/admin/mail", permissions: ["manageMail"], page: true },
   "/admin/team": { path: async () => "/admin/team", permissions: ["manageTeam"], page: true },
   "/admin/alerts": { path: async () => "/admin/alerts", permissions: ["reviewAlerts"], page: true },
+  "/admin/chain-payments": {
+    path: async () => "/admin/chain-payments",
+    permissions: ["readChainPayments"],
+    page: true,
+  },
   "/admin/alerts.csv": {
     path: async () => "/admin/alerts.csv?from=2026-01-01&to=2026-12-31",
     permissions: ["reviewAlerts", "exportData"],

@@ -55,8 +55,8 @@ export async function chainWorld(overrides: Partial<AppEnv> = {}, vars: Record<s
     /** The client's own addresses, as /deposit gives them. */
     async addressesOf(userId: string) {
       const own = await ownDepositAddresses(context(), userId);
-      const byType = Object.fromEntries(own.map((o) => [o.walletType, o.address]));
-      return { btc: byType.BTC ?? "", eth: byType.ETH ?? "", usdt: byType["USDT (ERC20)"] ?? "" };
+      const takes = (asset: string) => own.find((o) => o.assets.includes(asset))?.address ?? "";
+      return { btc: takes("BTC"), eth: takes("ETH"), usdt: takes("USDT (ERC-20)") };
     },
   };
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_MESSAGES } from "~/lib/schemas/requests";
 import { decideTransaction } from "~/server/admin/decisions.server";
 import { cancelRequest } from "~/server/ledger/cancel.server";
+import { signCancelToken } from "~/server/ledger/cancel-link.server";
 import { withdrawableCents } from "~/server/ledger/figures.server";
 import {
   appEnv,
@@ -18,7 +19,7 @@ import {
   requestWithdrawalAs,
   sessionCookieFor,
 } from "../support/fixtures";
-import { buttonNames, elementsWith, readText, testIdText } from "../support/places";
+import { alerts, buttonNames, elementsWith, heading, readText, testIdText } from "../support/places";
 
 let admin: { id: string; email: string };
 
@@ -84,6 +85,22 @@ describe("a client cancels their own pending request", () => {
     expect(buttonNames(html)).toEqual(
       expect.arrayContaining(["Cancel withdrawal of $12.50", "Cancel deposit of $20.00"]),
     );
+  });
+
+  it("offers no Cancel on a deposit seen on chain and held for the desk: not on the dashboard, History or a link", async () => {
+    const client = await fundedClient();
+    await insertTransaction(client.id, { createdBy: client.id, transactionType: "deposit", amountCents: 2_000 });
+    const held = await insertTransaction(client.id, { idempotencyKey: "chain:BTC:cd:0", amountCents: 5_000 });
+    for (const page of ["/dashboard", "/transactions"]) {
+      const names = buttonNames(await (await getPage(page, client.cookie)).text());
+      expect(names, page).toContain("Cancel deposit of $20.00");
+      expect(names, page).not.toContain("Cancel deposit of $50.00");
+    }
+    const token = signCancelToken(appEnv.SESSION_SECRET, held, client.id);
+    const link = await (await getPage(`/cancel-request?token=${encodeURIComponent(token)}`)).text();
+    expect(heading(link)).toBe("This request cannot be cancelled here");
+    expect(alerts(link)).toEqual([CANCEL_MESSAGES.receivedOnChain]);
+    expect(buttonNames(link)).not.toContain("Cancel request");
   });
 
   it("cancels deposits and stock deposits too, and a suspended client may still cancel", async () => {
@@ -202,7 +219,7 @@ describe("the database's guards", () => {
       ),
     ).toContain("only a request the client made may be cancelled");
     const refused = await cancelRequest(db, { id: client.id, email: client.email }, held);
-    expect(refused).toEqual({ ok: false, error: CANCEL_MESSAGES.notCancellable });
+    expect(refused).toEqual({ ok: false, error: CANCEL_MESSAGES.receivedOnChain });
     expect((await rowOf(held))?.status).toBe("pending");
   });
 });

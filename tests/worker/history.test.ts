@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TransactionStatus, TransactionType } from "~/lib/ledger";
+import { isClientRequestType } from "~/lib/money/constraints";
 import { transactionReference } from "~/lib/reference";
 import { schema } from "~/server/db.server";
 import { cancelLink } from "~/server/ledger/cancel-link.server";
@@ -56,6 +57,8 @@ async function insertRows(userId: string, rows: Row[]): Promise<Inserted[]> {
           amountCents: row.amountCents ?? 1_000,
           stock: row.stock ?? (row.type === "stock_deposit" ? "AAPL" : null),
           tradingPair: row.tradingPair ?? null,
+          // A request is the client's own, as they write it: only such a row offers Cancel.
+          createdBy: isClientRequestType(row.type) ? userId : null,
         })),
       )
       .returning({ id: schema.transactions.id });

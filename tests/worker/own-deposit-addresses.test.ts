@@ -1,13 +1,18 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deriveAddress, readAccountKey } from "~/lib/chain/addresses";
+import { CHAIN_DEPOSIT_TEXTS } from "~/lib/chain/deposit-texts";
 import { WALLET_KEY_MESSAGES } from "~/lib/chain/wallet-messages";
 import { walletChangesOf } from "~/server/admin/wallets.server";
 import { depositAddressFor } from "~/server/chain/deposit-addresses.server";
 import { chainSettings } from "~/server/chain/settings.server";
 import { watchedWallet } from "~/server/chain/watched-wallets.server";
+import worker from "../../workers/app";
 import { ETHEREUM, TESTNET } from "../support/chain-vectors";
-import { createUser, db, dbRefusal, ensureDepositWallets } from "../support/fixtures";
+import { chainWorld, verifiedClient } from "../support/chain-watch";
+import { createUser, db, dbRefusal, ensureDepositWallets, ORIGIN, sessionCookieFor } from "../support/fixtures";
+import { buttonNames, cardTitled, imageNames, testIdTexts } from "../support/places";
 
 /**
  * Each client's own deposit address (docs/product.md, "Deposits on chain"): given on first use at the key's next
@@ -82,6 +87,26 @@ describe("a client's own deposit address", () => {
   });
 });
 
+describe("its shown_at, which the watcher reads for unconfirmed payments", () => {
+  it("is written at most once a minute, however often /deposit shows the address", async () => {
+    const client = await createUser();
+    const shownAt = async () =>
+      (
+        await env.DB.prepare("SELECT shown_at FROM deposit_addresses WHERE user_id = ? AND key_id = ?")
+          .bind(client.id, btc.keyId)
+          .first<{ shown_at: number }>()
+      )?.shown_at;
+    const t0 = Date.now();
+    await depositAddressFor(db, client.id, btc, t0);
+    expect(await shownAt()).toBe(t0);
+    await depositAddressFor(db, client.id, btc, t0 + 30_000);
+    await depositAddressFor(db, client.id, btc, t0 + 59_000);
+    expect(await shownAt()).toBe(t0);
+    await depositAddressFor(db, client.id, btc, t0 + 61_000);
+    expect(await shownAt()).toBe(t0 + 61_000);
+  });
+});
+
 describe("which wallets are watched", () => {
   it("refuses, in the wallet change, a Bitcoin key of the network this deployment does not watch", async () => {
     const [btc] = (await ensureDepositWallets()).filter((w) => w.walletType === "BTC");
@@ -103,5 +128,31 @@ describe("which wallets are watched", () => {
       watchedWallet({ walletType: "BTC", walletAddress: "tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl" }, settings),
     ).toBeNull();
     expect(watchedWallet({ walletType: "USDT (TRC20)", walletAddress: ETHEREUM.accountXpub }, settings)).toBeNull();
+  });
+});
+
+// Last: it puts the test keys in the firm's wallets, which the tests above read as they are.
+describe("/deposit", () => {
+  it("shows the address shared by ETH and USDT (ERC-20) once, saying it takes both, with its QR code and Copy", async () => {
+    const world = await chainWorld();
+    const client = await verifiedClient();
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/deposit`, { headers: { Cookie: await sessionCookieFor(client.id) } }),
+      world.bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const html = await response.text();
+    const { btc: bitcoin, eth: ether, usdt: tether } = await world.addressesOf(client.id);
+    expect(tether).toBe(ether);
+    expect(testIdTexts(html, "own-address")).toEqual([bitcoin, ether]);
+    const shared = cardTitled(html, "Your ETH and USDT (ERC-20) deposit address");
+    expect(shared).toContain(CHAIN_DEPOSIT_TEXTS.ownAddressNote(["ETH", "USDT (ERC-20)"], 12));
+    expect(shared).toContain("takes both ETH and USDT (ERC-20)");
+    expect(cardTitled(html, "Your ETH deposit address")).toBeNull();
+    expect(cardTitled(html, "Your USDT (ERC-20) deposit address")).toBeNull();
+    expect(imageNames(html)).toContain("QR code of your ETH and USDT (ERC-20) address");
+    expect(buttonNames(html)).toContain("Copy your ETH and USDT (ERC-20) address");
   });
 });

@@ -6,11 +6,13 @@ import { formatMediumDate } from "~/lib/format";
 import { dashboardTypeLabel, statusLabel } from "~/lib/labels";
 import type { TransactionStatus } from "~/lib/ledger";
 import { transactionReference } from "~/lib/reference";
-import { isCancellable } from "~/lib/schemas/requests";
+import { offersCancel } from "~/lib/schemas/requests";
 import type { dashboardData } from "~/server/ledger/reads.server";
 
-/** One row of the dashboard's lists, as the dashboard's read gives it. */
-export type DashboardRow = Awaited<ReturnType<typeof dashboardData>>["recentActivity"][number];
+/** One row of the dashboard's lists, as the dashboard's read gives it (pending rows say who made them). */
+export type DashboardRow = Awaited<ReturnType<typeof dashboardData>>["recentActivity"][number] & {
+  madeByClient?: boolean;
+};
 
 const STATUS_STYLES: Record<TransactionStatus, string> = {
   approved: "bg-success/15 text-success",
@@ -37,7 +39,7 @@ export function TransactionList({
   /** Accepted payouts of withdrawals among the rows, by id: the transaction shown under its row. */
   payouts?: Record<number, PayoutView>;
   showStatus?: boolean;
-  /** Pending rows get the client's 'Cancel' (the Pending & Declined panel). */
+  /** Pending rows the client made get their 'Cancel' (the Pending & Declined panel). */
   cancellable?: boolean;
 }) {
   return (
@@ -63,9 +65,7 @@ export function TransactionList({
           <div className="flex shrink-0 items-center gap-2">
             {showStatus ? <StatusBadge status={row.status} /> : null}
             <SignedAmount type={row.transactionType} status={row.status} cents={row.amountCents} />
-            {cancellable && row.status === "pending" && isCancellable(row.transactionType) ? (
-              <CancelRequestButton request={row} />
-            ) : null}
+            {cancellable && offersCancel(row) ? <CancelRequestButton request={row} /> : null}
           </div>
         </li>
       ))}

@@ -6,11 +6,16 @@ export const ASSET_NAMES: Record<ChainAsset, string> = { BTC: "BTC", ETH: "ETH",
 export const ASSET_DECIMALS: Record<ChainAsset, number> = { BTC: 8, ETH: 18, USDT_ERC20: 6 };
 
 export const CHAIN_DEPOSIT_TEXTS = {
-  ownAddressTitle: (walletType: string) => `Your ${walletType} deposit address`,
-  ownAddressNote: (walletType: string, confirmations: number) =>
-    `This address is yours alone. Send ${walletType} to it from any wallet: we see the payment within a minute and ` +
-    `credit it at the US dollar rate once it has ${confirmations} confirmation${confirmations === 1 ? "" : "s"}. ` +
-    "No request is needed.",
+  /** `assets`: what the address takes, by ASSET_NAMES (two where Ether and USDT share an Ethereum key). */
+  ownAddressTitle: (assets: readonly string[]) => `Your ${assets.join(" and ")} deposit address`,
+  ownAddressNote: (assets: readonly string[], confirmations: number) =>
+    (assets.length > 1
+      ? `This address is yours alone and takes both ${assets.join(" and ")}. Send either to it from any wallet: `
+      : `This address is yours alone. Send ${assets.join(" and ")} to it from any wallet: `) +
+    "we see the payment within a minute and credit it at the US dollar rate once it has " +
+    `${confirmations} confirmation${confirmations === 1 ? "" : "s"}. No request is needed.` +
+    // Ether a contract sends on is in no transaction the watcher reads (docs/decisions/0067).
+    (assets.includes("ETH") ? " Ether sent by a smart contract is not seen: send it from a wallet you hold." : ""),
   noClaimForWatched: (walletType: string) =>
     `${walletType} deposits are seen on chain: send them to your own address shown on this page, no request is needed`,
   seen: (confirmations: number, needed: number) =>
@@ -51,3 +56,9 @@ export const CHAIN_WAITING = {
 
 /** The reasons a payment is set aside for good rather than tried again at every run; the client reads them as such. */
 export const SET_ASIDE_REASONS: readonly string[] = [CHAIN_WAITING.dust, CHAIN_WAITING.tooLarge];
+
+/**
+ * Kept in `waiting` of a credited or held payment whose block left the chain afterwards: the watcher never takes
+ * money back, so the desk must look (docs/decisions/0067).
+ */
+export const REORGANISED_OUT = "Its block left the chain after it reached the ledger: check the transaction on chain";

@@ -114,6 +114,17 @@ export const isCancellable = (type: TransactionType) => (CANCELLABLE.types as re
 export const mayCancel = (type: TransactionType, status: TransactionStatus) =>
   isCancellable(type) && (CANCELLABLE.statuses as readonly string[]).includes(status);
 
+/**
+ * Whether a client's page offers Cancel on a row: a request they made themselves (`madeByClient`), of a type they
+ * may cancel, still pending. A deposit seen on chain and held for review has no author: the desk decides it, and
+ * the database refuses its cancel (transactions_cancel_own_requests_only).
+ */
+export const offersCancel = (row: {
+  transactionType: TransactionType;
+  status: TransactionStatus;
+  madeByClient?: boolean;
+}) => row.madeByClient === true && mayCancel(row.transactionType, row.status);
+
 /** The cancel rule in SQL over a row's type and status columns. */
 export function cancellableSql(typeSql = "transaction_type", statusSql = "status"): string {
   const list = (values: readonly string[]) => values.map(quote).join(", ");

@@ -4,7 +4,7 @@
  * address) settle the rest: a client racing themselves keeps the first address. Two wallets holding the same key (Ether and USDT
  * on one Ethereum account) give the client one address for both, as exchanges do.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { deriveAddress } from "~/lib/chain/addresses";
 import { checksummedHex } from "~/lib/chain/encodings";
 import type { Db } from "../db.server";
@@ -32,7 +32,16 @@ async function takeIndex(db: Db, keyId: string): Promise<number> {
   return taken.index;
 }
 
-/** The client's address for the wallet, given now if they had none; its `shown_at` is now either way. */
+/**
+ * How often `shown_at` is written for one address: the watcher asks about addresses shown within the hour, so a
+ * minute is precise enough, and a client reloading /deposit (or its two wallets sharing one address) costs no write.
+ */
+export const SHOWN_AT_RESOLUTION_MS = 60_000;
+
+/**
+ * The client's address for the wallet, given now if they had none; its `shown_at` is brought to now unless it was
+ * written less than a minute ago (one conditional UPDATE, and only when the read says it is due).
+ */
 export async function depositAddressFor(db: Db, userId: string, wallet: WatchedWallet, now = Date.now()) {
   const own = and(
     eq(depositAddresses.userId, userId),
@@ -41,12 +50,21 @@ export async function depositAddressFor(db: Db, userId: string, wallet: WatchedW
   );
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const shown = await db
-      .update(depositAddresses)
-      .set({ shownAt: now })
+      .select({ id: depositAddresses.id, address: depositAddresses.address, shownAt: depositAddresses.shownAt })
+      .from(depositAddresses)
       .where(own)
-      .returning({ address: depositAddresses.address })
       .get();
-    if (shown) return displayAddress(wallet.network, shown.address);
+    if (shown) {
+      const due = now - SHOWN_AT_RESOLUTION_MS;
+      if (shown.shownAt <= due) {
+        // Conditional, so two views racing each other write once.
+        await db
+          .update(depositAddresses)
+          .set({ shownAt: now })
+          .where(and(eq(depositAddresses.id, shown.id), lte(depositAddresses.shownAt, due)));
+      }
+      return displayAddress(wallet.network, shown.address);
+    }
     const index = await takeIndex(db, wallet.keyId);
     const given = await db
       .insert(depositAddresses)

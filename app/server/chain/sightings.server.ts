@@ -73,10 +73,14 @@ export function unconfirmAbove(network: ChainNetworkName, height: number, now: n
              WHERE network = ${network} AND status = 'seen' AND block_height > ${height} RETURNING user_id AS userId`;
 }
 
-/** Every open payment's confirmations against the chain's tip (a block's own counts as the first). */
+/**
+ * Every open payment's confirmations against the chain's tip (a block's own counts as the first). A payment that
+ * waits keeps its `updated_at`: since when it waits, as the desk reads it.
+ */
 export function countConfirmations(network: ChainNetworkName, tip: number, now: number) {
   return sql`UPDATE chain_payments
-             SET confirmations = max(0, ${tip} - block_height + 1), updated_at = ${now}
+             SET confirmations = max(0, ${tip} - block_height + 1),
+                 updated_at = CASE WHEN waiting IS NULL THEN ${now} ELSE updated_at END
              WHERE network = ${network} AND status = 'seen' AND block_height IS NOT NULL
                AND confirmations IS NOT max(0, ${tip} - block_height + 1)
              RETURNING user_id AS userId`;

@@ -2,7 +2,8 @@
  * The deposit watcher, run by the scheduled handler every minute (docs/decisions/0067): each configured chain is
  * scanned (scan.server.ts), then its payments with their confirmations are credited or held (credit.server.ts). The
  * clients whose payments changed hear it on their feed; a credit or hold is a new ledger row, told like any other,
- * judged by the monitoring rules and mailed. A chain whose API fails is tried again at the next run; the others go on.
+ * judged by the monitoring rules and mailed. A payment in the ledger whose block left the chain is marked for the desk
+ * (reorganised.server.ts). A chain whose API fails is tried again at the next run; the others go on.
  */
 import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
 import type { CommandContext } from "../command-context.server";
@@ -14,6 +15,7 @@ import { evmRpc } from "./evm-rpc.server";
 import { checkPayouts } from "./payout-check.server";
 import { readUsdRates, type UsdRate } from "./rates.server";
 import { bitcoinReader, ethereumReader } from "./readers.server";
+import { keptBlocks, markReorganisedOut } from "./reorganised.server";
 import { type ChainReader, type ScanResult, scanChain } from "./scan.server";
 import { type ChainSettings, chainSettings } from "./settings.server";
 
@@ -67,7 +69,12 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
         run.error = wrongChain;
         continue;
       }
-      run.scan = await scanChain(context.db, reader, owner, now);
+      // A reorganisation that takes out a payment already in the ledger is marked for the desk, even when the run
+      // fails after rewinding.
+      const kept = await keptBlocks(context.db, reader.network);
+      run.scan = await scanChain(context.db, reader, owner, now).finally(() =>
+        markReorganisedOut(context.db, reader.network, kept, now),
+      );
       if (!run.scan) continue;
       const touched = new Set(run.scan.touched);
       for (const payment of await readyPayments(context.db, reader.network, confirmations)) {

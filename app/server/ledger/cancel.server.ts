@@ -68,9 +68,8 @@ export async function cancelRequest(
     .get();
   if (!current || current.userId !== owner.id) return { ok: false, error: CANCEL_MESSAGES.notFound };
   // A deposit seen on chain and held for review is the desk's to decide: the coins have arrived.
-  if (!isCancellable(current.type) || current.createdBy !== owner.id) {
-    return { ok: false, error: CANCEL_MESSAGES.notCancellable };
-  }
+  if (!isCancellable(current.type)) return { ok: false, error: CANCEL_MESSAGES.notCancellable };
+  if (current.createdBy !== owner.id) return { ok: false, error: CANCEL_MESSAGES.receivedOnChain };
   if (current.status === "cancelled") return { ok: false, error: CANCEL_MESSAGES.alreadyCancelled };
   return { ok: false, error: CANCEL_MESSAGES.alreadyDecided };
 }
@@ -106,6 +105,7 @@ export async function requestForCancelLink(
       address: transactions.withdrawalWalletAddress,
       createdAt: transactions.createdAt,
       status: transactions.status,
+      createdBy: transactions.createdBy,
       ownerEmail: schema.users.email,
     })
     .from(transactions)
@@ -114,9 +114,12 @@ export async function requestForCancelLink(
     .get();
   // A signature of ours over a row that is not (or no longer) this owner's: as good as forged.
   if (!request) return { ok: false, error: CANCEL_MESSAGES.invalidLink };
+  const { createdBy, ...shown } = request;
+  // Never offered for a row the client did not make (a deposit seen on chain): the cancel would be refused.
+  if (createdBy !== named.ownerId) return { ok: false, error: CANCEL_MESSAGES.receivedOnChain };
   if (request.status === "cancelled") return { ok: false, error: CANCEL_MESSAGES.alreadyCancelled };
   if (request.status !== "pending") return { ok: false, error: CANCEL_MESSAGES.alreadyDecided };
-  return { ok: true, request: { ...request, ownerId: named.ownerId } };
+  return { ok: true, request: { ...shown, ownerId: named.ownerId } };
 }
 
 type LinkedRequest = {

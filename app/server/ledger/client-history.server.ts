@@ -18,14 +18,18 @@ import {
   historyRequest,
   onHistoryPage,
 } from "./history.server";
+import { madeByClient } from "./reads.server";
 
 const { transactions } = schema;
 
-/** The client's History page: the history's rows with the reason the desk gave for its own entries. */
+/**
+ * The client's History page: the history's rows with the reason the desk gave for its own entries, and whether the
+ * client made each (only then is Cancel offered).
+ */
 export async function clientHistory(db: Db, userId: string, url: URL) {
   const { filters, submitted, errors, position } = historyRequest(url);
   const select = db
-    .select({ ...historyColumns, memo: transactions.memo })
+    .select({ ...historyColumns, memo: transactions.memo, madeByClient })
     .from(transactions)
     .$dynamic();
   return {

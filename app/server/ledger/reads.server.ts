@@ -34,6 +34,9 @@ export const listColumns = withoutOwner(feedColumns);
 function withoutOwner<Columns extends { userId: unknown }>({ userId: _owner, ...columns }: Columns) {
   return columns;
 }
+/** Whether the client made the row themselves: only then may they cancel it (see `offersCancel`). */
+export const madeByClient = sql<boolean>`(${transactions.createdBy} IS ${transactions.userId})`.mapWith(Boolean);
+
 type LedgerListRow = Omit<FeedTransaction, "userId">;
 
 const byNewest = (a: LedgerListRow, b: LedgerListRow) => b.createdAt - a.createdAt || b.id - a.id;
@@ -50,6 +53,16 @@ export function latestWithStatus(db: Db, userId: string, status: TransactionStat
         afterCursor(transactionKeyset, cursor, "newest"),
       ),
     )
+    .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
+    .limit(limit);
+}
+
+/** A client's pending rows, newest first, each saying whether the client made it (and so may cancel it). */
+export function latestPending(db: Db, userId: string, limit: number) {
+  return db
+    .select({ ...listColumns, madeByClient })
+    .from(transactions)
+    .where(and(eq(transactions.userId, userId), eq(transactions.status, "pending")))
     .orderBy(...keysetOrderBy(transactionKeyset, "newest"))
     .limit(limit);
 }
@@ -115,7 +128,7 @@ export async function dashboardData<Also extends Record<string, BatchItem<"sqlit
     recent: latestWithStatus(db, userId, "approved", listSize + 1),
     profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
     losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
-    pending: latestWithStatus(db, userId, "pending", 10),
+    pending: latestPending(db, userId, 10),
     rejected: latestWithStatus(db, userId, "rejected", 10),
     cancelled: latestWithStatus(db, userId, "cancelled", 10),
     stocks: approvedStocks(db, userId),
