@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CHAIN_WAITING, REORGANISED_OUT } from "~/lib/chain/deposit-texts";
 import { PERMISSION_MESSAGES } from "~/lib/permissions";
@@ -72,8 +73,10 @@ describe("/admin/chain-payments", () => {
     expect(rowIn(html, "waiting", paid.txid)).toBeUndefined();
   });
 
-  it("shows a credited payment whose block a reorganisation took out, with its ledger row", async () => {
+  it("shows a credited payment whose block a reorganisation took out, with its ledger row, and mails the desk once", async () => {
     const { world, client, btc } = await verifiedPayee();
+    const operator = await createUser({ role: "admin", roles: ["operator"] });
+    const approver = await createUser({ role: "admin", roles: ["approver"] });
     const paid = await world.chain.pay({ address: btc, amount: "0.002" });
     await world.chain.mine(2);
     await world.watch();
@@ -91,6 +94,18 @@ describe("/admin/chain-payments", () => {
     });
     // The money stays credited: the desk decides what to do.
     expect(await paymentsOf(client.id)).toMatchObject([{ status: "credited" }]);
+    await world.watch();
+    const told = async (email: string) =>
+      (
+        await env.DB.prepare(
+          "SELECT json_extract(payload, '$.kind') AS kind, json_extract(payload, '$.txid') AS txid FROM email_outbox WHERE template = 'chain_incident' AND to_address = ?",
+        )
+          .bind(email)
+          .all()
+      ).results;
+    expect(await told(operator.email)).toEqual([{ kind: "credit_reorganised_out", txid: paid.txid }]);
+    // Not the approvers' business: they do not read the chain payments page.
+    expect(await told(approver.email)).toEqual([]);
   });
 
   it("is read by operators, compliance and owners; other roles are refused, and the desk links it for those who may", async () => {

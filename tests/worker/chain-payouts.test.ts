@@ -122,7 +122,7 @@ describe("a payout recorded on chain", () => {
   });
 
   it("that pays another address, or another amount, is not accepted, and the desk sees why", async () => {
-    const { world, client, to, other, record, cookie } = await payoutWorld();
+    const { world, client, to, other, record, cookie, actor } = await payoutWorld();
     const elsewhere = await approvedWithdrawal(client.id, "BTC", to.btc, 65_000);
     const short = await approvedWithdrawal(client.id, "BTC", to.btc, 65_000);
     const wrongAddress = await world.chain.pay({ address: other.btc, amount: "0.01" });
@@ -146,6 +146,17 @@ describe("a payout recorded on chain", () => {
     ]);
     const history = await (await getPage("/transactions", await sessionCookieFor(client.id))).text();
     expect(testIdTexts(history, "payout-line")).toEqual([]);
+    // Those who record payouts hear of each refusal by mail, once however often the watcher runs.
+    await world.watch();
+    const mails = await env.DB.prepare(
+      "SELECT json_extract(payload, '$.reason') AS reason FROM email_outbox WHERE template = 'chain_incident' AND to_address = ? ORDER BY id",
+    )
+      .bind(actor.email)
+      .all();
+    expect(mails.results).toEqual([
+      { reason: PAYOUT_TEXTS.otherAddress(to.btc) },
+      { reason: PAYOUT_TEXTS.otherAmount("0.0097 BTC", 63_050, 65_000) },
+    ]);
     // A refused payout leaves the way open to record the right one.
     const right = await world.chain.pay({ address: to.btc, amount: "0.01" });
     expect((await record(short, right.txid)).ok).toBe(true);

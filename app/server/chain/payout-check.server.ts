@@ -14,6 +14,7 @@ import type { ChainAsset, ChainPayoutStatus } from "../../../db/enums";
 import type { Db } from "../db.server";
 import type { Esplora } from "./esplora.server";
 import { type EvmRpc, TRANSFER_TOPIC } from "./evm-rpc.server";
+import type { Incident } from "./incidents.server";
 import { networkOfAsset } from "./payouts.server";
 import { type UsdRate, usdCents } from "./rates.server";
 import type { ChainSettings } from "./settings.server";
@@ -123,8 +124,15 @@ async function judge(chains: PayoutChains, payout: OpenPayout, found: Found | nu
 const confirmationsOf = (found: Found, tip: number) =>
   found.height === null ? 0 : Math.max(0, tip - found.height + 1);
 
-/** Writes one finding; answers whether the client's view of the payout changed. */
-async function write(db: Db, chains: PayoutChains, payout: OpenPayout, finding: Finding, now: number) {
+/** Writes one finding; answers whether the client's view of the payout changed. A refusal is told to the desk. */
+async function write(
+  db: Db,
+  chains: PayoutChains,
+  payout: OpenPayout,
+  finding: Finding,
+  now: number,
+  refused: Incident[],
+): Promise<boolean> {
   const where = sql`WHERE id = ${payout.id} AND status = ${payout.status}`;
   if (finding.kind === "wait") {
     // An accepted payout the chain no longer shows (reorganised out, not yet mined again) is unconfirmed again.
@@ -133,9 +141,14 @@ async function write(db: Db, chains: PayoutChains, payout: OpenPayout, finding: 
     return payout.status === "matched";
   }
   if (finding.kind === "refuse") {
-    await db.run(
-      sql`UPDATE chain_payouts SET status = 'mismatch', problem = ${finding.problem}, checked_at = ${now} ${where}`,
+    const rows = await db.all<{ id: number }>(
+      sql`UPDATE chain_payouts SET status = 'mismatch', problem = ${finding.problem}, checked_at = ${now} ${where}
+          RETURNING id`,
     );
+    if (rows.length > 0) {
+      const { userId, txid } = payout;
+      refused.push({ kind: "payout_refused", key: String(payout.id), userId, txid, reason: finding.problem });
+    }
     return payout.status === "matched";
   }
   const { found } = finding;
@@ -165,16 +178,21 @@ async function write(db: Db, chains: PayoutChains, payout: OpenPayout, finding: 
         RETURNING id`,
   );
   if (accepted.length === 0)
-    await write(db, chains, payout, { kind: "refuse", problem: PAYOUT_TEXTS.outputTaken }, now);
+    await write(db, chains, payout, { kind: "refuse", problem: PAYOUT_TEXTS.outputTaken }, now, refused);
   return true;
 }
 
-/** Checks the open payouts; answers the clients whose payouts changed (their feed is told). */
-export async function checkPayouts(db: Db, chains: PayoutChains, now = Date.now()): Promise<string[]> {
+/** Checks the open payouts; answers the clients whose payouts changed (their feed is told) and the refusals. */
+export async function checkPayouts(
+  db: Db,
+  chains: PayoutChains,
+  now = Date.now(),
+): Promise<{ changed: string[]; refused: Incident[] }> {
   const watched = [chains.bitcoin ? "'BTC'" : null, ...(chains.ethereum ? ["'ETH'", "'USDT_ERC20'"] : [])].filter(
     Boolean,
   );
-  if (watched.length === 0) return [];
+  const refused: Incident[] = [];
+  if (watched.length === 0) return { changed: [], refused };
   const payouts = await db.all<OpenPayout>(
     sql`SELECT p.id, p.user_id AS userId, p.asset, p.txid, p.status, p.recorded_at AS recordedAt,
           p.output_index AS outputIndex, t.amount_cents AS amountCents, t.withdrawal_wallet_address AS address
@@ -187,10 +205,10 @@ export async function checkPayouts(db: Db, chains: PayoutChains, now = Date.now(
     // One payout whose read fails never holds up the others: it is tried again at the next run.
     try {
       const finding = await judge(chains, payout, await lookUp(chains, payout), now);
-      if (await write(db, chains, payout, finding, now)) changed.add(payout.userId);
+      if (await write(db, chains, payout, finding, now, refused)) changed.add(payout.userId);
     } catch (error) {
       console.error(`chain watcher: payout ${payout.id} could not be checked`, error);
     }
   }
-  return [...changed];
+  return { changed: [...changed], refused };
 }

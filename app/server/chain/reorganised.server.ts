@@ -23,17 +23,17 @@ export async function markReorganisedOut(
   network: ChainNetworkName,
   before: Map<number, string>,
   now: number,
-): Promise<Array<{ id: number; txid: string }>> {
+): Promise<Array<{ id: number; txid: string; userId: string }>> {
   const after = await keptBlocks(db, network);
   // Heights below the lowest still kept were pruned (too deep to matter), not reorganised: only a hash changed or
   // removed above them was. With none kept, a rewind removed them all.
   const lowest = after.size > 0 ? Math.min(...after.keys()) : Number.NEGATIVE_INFINITY;
   const gone = [...before].filter(([height, hash]) => height >= lowest && after.get(height) !== hash);
   if (gone.length === 0) return [];
-  return db.all<{ id: number; txid: string }>(
+  return db.all<{ id: number; txid: string; userId: string }>(
     sql`UPDATE chain_payments SET waiting = ${REORGANISED_OUT}, updated_at = ${now}
         WHERE network = ${network} AND status IN ('credited', 'held') AND waiting IS NULL
           AND block_hash IN (SELECT value FROM json_each(${JSON.stringify(gone.map(([, hash]) => hash))}))
-        RETURNING id, txid`,
+        RETURNING id, txid, user_id AS userId`,
   );
 }

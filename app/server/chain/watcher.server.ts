@@ -5,6 +5,7 @@
  * judged by the monitoring rules and mailed. A payment in the ledger whose block left the chain is marked for the desk
  * (reorganised.server.ts). A chain whose API fails is tried again at the next run; the others go on.
  */
+import { REORGANISED_OUT } from "~/lib/chain/deposit-texts";
 import type { ChainAsset, ChainNetworkName } from "../../../db/enums";
 import type { CommandContext } from "../command-context.server";
 import { afterCommit } from "../commands.server";
@@ -12,7 +13,8 @@ import type { Db } from "../db.server";
 import { creditPayment, markWaiting, readyPayments, WAITING } from "./credit.server";
 import { esplora } from "./esplora.server";
 import { evmRpc } from "./evm-rpc.server";
-import { checkPayouts } from "./payout-check.server";
+import { type Incident, tellTheDesk } from "./incidents.server";
+import { checkPayouts, type PayoutChains } from "./payout-check.server";
 import { readUsdRates, type UsdRate } from "./rates.server";
 import { bitcoinReader, ethereumReader } from "./readers.server";
 import { keptBlocks, markReorganisedOut } from "./reorganised.server";
@@ -59,6 +61,7 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
     return rates;
   };
   const runs: WatcherRun[] = [];
+  const reorganisedOut: Incident[] = [];
   for (const { reader, confirmations } of readers(context.db, settings)) {
     const run: WatcherRun = { network: reader.network, scan: null, credited: 0, held: 0 };
     runs.push(run);
@@ -72,9 +75,17 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
       // A reorganisation that takes out a payment already in the ledger is marked for the desk, even when the run
       // fails after rewinding.
       const kept = await keptBlocks(context.db, reader.network);
-      run.scan = await scanChain(context.db, reader, owner, now).finally(() =>
-        markReorganisedOut(context.db, reader.network, kept, now),
-      );
+      run.scan = await scanChain(context.db, reader, owner, now).finally(async () => {
+        for (const { id, txid, userId } of await markReorganisedOut(context.db, reader.network, kept, now)) {
+          reorganisedOut.push({
+            kind: "credit_reorganised_out",
+            key: String(id),
+            userId,
+            txid,
+            reason: REORGANISED_OUT,
+          });
+        }
+      });
       if (!run.scan) continue;
       const touched = new Set(run.scan.touched);
       for (const payment of await readyPayments(context.db, reader.network, confirmations)) {
@@ -105,18 +116,27 @@ export async function runChainWatcher(context: CommandContext, now = Date.now())
     }
   }
   // Then the withdrawals' recorded payouts, on the chains watched.
-  const chains = {
-    bitcoin: settings.bitcoin.esploraUrl ? esplora(settings.bitcoin.esploraUrl) : undefined,
-    ethereum: settings.ethereum.rpcUrl ? evmRpc(settings.ethereum.rpcUrl) : undefined,
-    settings,
-    rates: ratesNow,
-  };
-  const payoutsChanged = await checkPayouts(context.db, chains, now).catch((error) => {
+  await checkPayoutsAndTell(context, { ...payoutReaders(settings), settings, rates: ratesNow }, reorganisedOut, now);
+  return runs;
+}
+
+const payoutReaders = (settings: ChainSettings) => ({
+  bitcoin: settings.bitcoin.esploraUrl ? esplora(settings.bitcoin.esploraUrl) : undefined,
+  ethereum: settings.ethereum.rpcUrl ? evmRpc(settings.ethereum.rpcUrl) : undefined,
+});
+
+/** The payouts' check, then the clients' feeds and the desk's mails of what a person must look at. */
+async function checkPayoutsAndTell(context: CommandContext, chains: PayoutChains, incidents: Incident[], now: number) {
+  const { changed, refused } = await checkPayouts(context.db, chains, now).catch((error) => {
     console.error("chain watcher: payouts could not be checked", error);
+    return { changed: [], refused: [] };
+  });
+  const emailIds = await tellTheDesk(context.db, [...incidents, ...refused]).catch((error) => {
+    console.error("chain watcher: the desk could not be told", error);
     return [];
   });
   afterCommit(context, {
-    events: payoutsChanged.map((userId) => ({ userId, event: { type: "chain_payments.changed", userId } })),
+    emailIds,
+    events: changed.map((userId) => ({ userId, event: { type: "chain_payments.changed", userId } })),
   });
-  return runs;
 }

@@ -3,6 +3,7 @@ import type { AppEnv } from "../env.server";
 import type { RenderedEmail } from "./compose.server";
 import { accessRecovery } from "./templates/access-recovery.server";
 import { emailConfirmation, passwordReset, welcome } from "./templates/account.server";
+import { chainIncident } from "./templates/chain.server";
 import { depositWalletChanged, proposalDecided, proposalWaiting } from "./templates/desk.server";
 import { entryPosted } from "./templates/entry.server";
 import {
@@ -46,6 +47,7 @@ const TEMPLATES = {
   admin_invitation: adminInvitation,
   team_change: teamChange,
   access_recovery: accessRecovery,
+  chain_incident: chainIncident,
 } as const satisfies Record<string, MailTemplate>;
 
 export type EmailTemplate = keyof typeof TEMPLATES;
