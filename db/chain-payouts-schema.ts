@@ -43,6 +43,8 @@ export const chainPayouts = sqliteTable(
     rateAt: integer("rate_at"),
     blockHeight: integer("block_height"),
     confirmations: integer("confirmations").notNull().default(0),
+    /** When an accepted payout's transaction was last found missing (the API did not know it); null while found. */
+    missingSince: integer("missing_since"),
     checkedAt: integer("checked_at").notNull().default(0),
   },
   (t) => [

@@ -58,20 +58,29 @@ function isSegwitAddress(address: string, hrp: string): boolean {
   return (version === 0 && check === BECH32_CONST) || (version !== 0 && check === BECH32M_CONST);
 }
 
-const FORMATS: Record<Network, (address: string) => boolean> = {
-  bitcoin: (a) => isSegwitAddress(a, "bc") || new RegExp(`^[13]${BASE58}{25,34}$`).test(a),
+/** Which Bitcoin a deployment pays on: mainnet (bc1…, 1…, 3…) or testnet (tb1…, m…, n…, 2…), as it watches. */
+export type BitcoinNetwork = "mainnet" | "testnet";
+
+const FORMATS: Record<Network, (address: string, bitcoin: BitcoinNetwork) => boolean> = {
+  bitcoin: (a, bitcoin) =>
+    bitcoin === "testnet"
+      ? isSegwitAddress(a, "tb") || new RegExp(`^[mn2]${BASE58}{25,34}$`).test(a)
+      : isSegwitAddress(a, "bc") || new RegExp(`^[13]${BASE58}{25,34}$`).test(a),
   litecoin: (a) => isSegwitAddress(a, "ltc") || new RegExp(`^[LM3]${BASE58}{25,33}$`).test(a),
   ethereum: (a) => /^0x[0-9a-fA-F]{40}$/.test(a),
   tron: (a) => new RegExp(`^T${BASE58}{33}$`).test(a),
   solana: (a) => new RegExp(`^${BASE58}{32,44}$`).test(a),
 };
 
-/** Whether the address has the format of the currency's (or wallet type's) network. */
-export function isValidAddress(currencyOrWalletType: string, address: string): boolean {
+/**
+ * Whether the address has the format of the currency's (or wallet type's) network; a Bitcoin address of the
+ * deployment's network (a testnet deployment, and local runs, pay testnet addresses).
+ */
+export function isValidAddress(currencyOrWalletType: string, address: string, bitcoin: BitcoinNetwork = "mainnet") {
   const trimmed = address.trim();
   const network = networkOf(currencyOrWalletType);
   if (!network) return /^[A-Za-z0-9]{20,120}$/.test(trimmed);
-  return FORMATS[network](trimmed);
+  return FORMATS[network](trimmed, bitcoin);
 }
 
 export const invalidAddressMessage = (currencyOrWalletType: string) =>

@@ -18,6 +18,7 @@ CREATE TABLE `chain_payouts` (
 	`rate_at` integer,
 	`block_height` integer,
 	`confirmations` integer DEFAULT 0 NOT NULL,
+	`missing_since` integer,
 	`checked_at` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action,
 	CONSTRAINT "chain_payouts_asset" CHECK("chain_payouts"."asset" IN ('BTC', 'ETH', 'USDT_ERC20')),

@@ -1,19 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Esplora } from "~/server/chain/esplora.server";
-import type { EvmRpc } from "~/server/chain/evm-rpc.server";
-import { checkPayouts, type PayoutChains } from "~/server/chain/payout-check.server";
+import { PAYOUT_TEXTS } from "~/lib/chain/payouts";
+import { PAYOUT_MATCH } from "~/lib/money/constraints";
 import { recordPayout } from "~/server/chain/payouts.server";
-import { chainSettings } from "~/server/chain/settings.server";
 import type { SessionUser } from "~/server/session.server";
 import type { ChainAsset } from "../../db/enums";
 import { chainWorld, verifiedClient } from "../support/chain-watch";
-import { createUser, db, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
+import { createUser, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
 import { testIdTexts } from "../support/places";
 
 /**
- * Attacks on withdrawals paid on chain (docs/product.md, "Payouts on chain"; docs/decisions/0068) that found a hole:
- * each test states what the rule promises and fails while the hole is open.
+ * Attacks on withdrawals paid on chain (docs/product.md, "Payouts on chain"; docs/decisions/0068), each against the
+ * chain simulator: a batch payout, a reorganisation before or after the confirmations, a transaction that leaves the
+ * mempool, a price that moves between acceptance and a re-read.
  */
 
 const CURRENCY: Record<ChainAsset, string> = { BTC: "BTC", ETH: "ETH", USDT_ERC20: "USDT (ERC)" };
@@ -55,19 +54,7 @@ const incidentMails = (txid: string) =>
     .bind(txid)
     .all();
 
-/** Readers that answer what the test says the chain holds, at a rate as fresh as the check's clock. */
-function stubChains(world: Awaited<ReturnType<typeof chainWorld>>, parts: Partial<PayoutChains>, usd: () => string) {
-  return {
-    settings: chainSettings(world.bindings),
-    rates: async () => ({
-      BTC: { usd: usd(), at: Date.now(), source: "test" },
-      ETH: { usd: usd(), at: Date.now(), source: "test" },
-    }),
-    ...parts,
-  } as PayoutChains;
-}
-
-describe("payouts on chain: attacks that found a hole", () => {
+describe("payouts on chain, under attack", () => {
   it("a batch transaction paying one address twice proves both withdrawals to it (its other output is not taken)", async () => {
     // product.md: "one output proves one withdrawal; a batch transaction's other outputs may prove others".
     const world = await chainWorld();
@@ -76,79 +63,72 @@ describe("payouts on chain: attacks that found a hole", () => {
     const actor = await approver();
     const first = await approvedWithdrawal(client.id, "BTC", address, 65_000);
     const second = await approvedWithdrawal(client.id, "BTC", address, 65_000);
-    const txid = "5a".repeat(32);
     // One firm transaction, two outputs of 0.01 BTC ($650.00) each to the same address: one per withdrawal.
-    const bitcoin = {
-      tipHeight: async () => 200,
-      transaction: async () => ({
-        outputs: [
-          { address, value: 1_000_000n },
-          { address, value: 1_000_000n },
-          { address: "tb1qchangechangechangechangechangechangechange", value: 5_000_000n },
-        ],
-        fee: 1_000n,
-        status: { confirmed: true, height: 199, hash: "00".repeat(32) },
-      }),
-    } as unknown as Esplora;
-    for (const withdrawal of [first, second])
-      expect(
-        (await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid })).ok,
-      ).toBe(true);
-    await checkPayouts(
-      db,
-      stubChains(world, { bitcoin }, () => "65000"),
-    );
+    const paid = await world.chain.pay({ address, amount: "0.01", outputs: 2 });
+    for (const withdrawal of [first, second]) {
+      const recorded = await recordPayout(world.context(), actor, {
+        userId: client.id,
+        transactionId: withdrawal,
+        txid: paid.txid,
+      });
+      expect(recorded.ok).toBe(true);
+    }
+    await world.watch();
     const found = [await payoutOf(first), await payoutOf(second)];
     // Each withdrawal accepted on its own output; neither refused as "already recorded as another withdrawal's".
     expect(found.map((row) => (row?.status === "mismatch" ? row.problem : "accepted"))).toEqual([
       "accepted",
       "accepted",
     ]);
-    expect(found.map((row) => row?.output_index).sort()).toEqual([0, 1]);
+    expect(new Set(found.map((row) => row?.output_index)).size).toBe(2);
+    expect(await incidentMails(paid.txid)).toMatchObject({ results: [] });
   });
 
-  it("an accepted payout whose transaction was briefly unreadable is not refused later for the price having moved", async () => {
+  it("an accepted payout reorganised out and mined again is not judged again at a moved price", async () => {
     const world = await chainWorld();
     const client = await verifiedClient();
-    const address = (await world.addressesOf((await verifiedClient()).id)).eth;
+    await world.watch();
+    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
     const actor = await approver();
-    // $3,200.00: 1 ETH at $3,200.
-    const withdrawal = await approvedWithdrawal(client.id, "ETH", address, 320_000);
-    const txid = `0x${"7e".repeat(32)}`;
-    let known = true;
-    const ethereum = {
-      tipHeight: async () => 1_000,
-      transaction: async () =>
-        known
-          ? {
-              to: address.toLowerCase(),
-              value: 10n ** 18n,
-              height: 999,
-              succeeded: true,
-              feeWei: 21_000n * 10n ** 9n,
-              logs: [],
-            }
-          : null,
-    } as unknown as EvmRpc;
-    let usd = "3200";
-    const chains = () => stubChains(world, { ethereum }, () => usd);
-    expect(
-      (await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid })).ok,
-    ).toBe(true);
-    await checkPayouts(db, chains());
+    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const paid = await world.chain.pay({ address, amount: "0.01" });
+    await world.chain.mine(1);
+    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await world.watch();
     expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
     expect(await clientPayoutLines(client.id)).toHaveLength(1);
-    // One read where the node does not answer the transaction (a lagging or load-balanced provider, a short reorg).
-    known = false;
-    await checkPayouts(db, chains());
-    known = true;
-    // Ether has moved 5% meanwhile: the payment proven at acceptance is the same payment.
-    usd = "3360";
-    await checkPayouts(db, chains());
-    // Today: refused for good, "The transaction pays 1 ETH ($3,360.00 at the current rate), not $3,200.00", and the
-    // desk is mailed that a payout it saw accepted was not.
-    expect((await payoutOf(withdrawal))?.status).not.toBe("mismatch");
-    expect(await incidentMails(txid)).toMatchObject({ results: [] });
+    // Its block is replaced: the transaction is back in the mempool, out of the client's view until mined again.
+    await world.chain.reorg(1);
+    await world.watch();
+    expect(await clientPayoutLines(client.id)).toEqual([]);
+    // Bitcoin has moved 5% meanwhile: the payment proven at acceptance is the same payment.
+    await world.chain.rate("BTC", 68_250);
+    await world.chain.mine(1);
+    await world.watch();
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
+    expect(await clientPayoutLines(client.id)).toEqual([expect.stringContaining("1 of 2 confirmations")]);
+    expect(await incidentMails(paid.txid)).toMatchObject({ results: [] });
+  });
+
+  it("an accepted payout the chain no longer knows waits, out of the client's view, and is refused once missing 6 hours", async () => {
+    const world = await chainWorld();
+    const client = await verifiedClient();
+    await world.watch();
+    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
+    const actor = await approver();
+    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const paid = await world.chain.pay({ address, amount: "0.01" });
+    await world.chain.mine(1);
+    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await world.watch();
+    await world.chain.reorg(1, { drop: true });
+    await world.watch();
+    // One run where the chain does not know it is no refusal.
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
+    expect(await clientPayoutLines(client.id)).toEqual([]);
+    await world.watch(Date.now() + PAYOUT_MATCH.notFoundAfterMs + 60_000);
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "mismatch", problem: PAYOUT_TEXTS.leftChain });
+    expect((await incidentMails(paid.txid)).results).toContainEqual({ to_address: actor.email });
   });
 
   it("a confirmed payout whose block a reorganisation took out is not left as Confirmed without the desk hearing of it", async () => {
@@ -162,7 +142,9 @@ describe("payouts on chain: attacks that found a hole", () => {
     await world.chain.mine(2);
     await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
     await world.watch();
-    expect(await payoutOf(withdrawal)).toMatchObject({ status: "confirmed" });
+    // Confirmed for the client; still watched, 6 blocks past the confirmations, before it is settled.
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
+    expect(await clientPayoutLines(client.id)).toEqual([expect.stringMatching(/· Confirmed$/)]);
     // The two blocks are replaced and the payout's transaction is gone from the chain.
     await world.chain.reorg(3, { drop: true });
     await world.watchRaw();
@@ -189,7 +171,9 @@ describe("payouts on chain: attacks that found a hole", () => {
     await world.chain.replace(paid.txid);
     await world.chain.mine(2);
     await world.watch();
-    expect(await payoutOf(withdrawal)).toMatchObject({ status: "recorded" });
+    // Accepted from the mempool, the payout waits for its block; the replaced transaction never reaches one.
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
     expect(shownWhileUnmined).toEqual([]);
+    expect(await clientPayoutLines(client.id)).toEqual([]);
   });
 });

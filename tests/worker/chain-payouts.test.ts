@@ -2,11 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PAYOUT_TEXTS } from "~/lib/chain/payouts";
 import { PAYOUT_MATCH } from "~/lib/money/constraints";
+import { deleteClientData } from "~/server/admin/deletion.server";
 import { recordPayout } from "~/server/chain/payouts.server";
 import type { SessionUser } from "~/server/session.server";
 import type { ChainAsset } from "../../db/enums";
 import { chainWorld, verifiedClient } from "../support/chain-watch";
-import { createUser, dbRefusal, getPage, insertTransaction, postForm, sessionCookieFor } from "../support/fixtures";
+import { createUser, db, dbRefusal, getPage, insertTransaction, postForm, sessionCookieFor } from "../support/fixtures";
 import { alerts, linkTextsTo, testIdTexts } from "../support/places";
 
 /**
@@ -99,7 +100,8 @@ describe("a payout recorded on chain", () => {
     expect(linkTextsTo(page, `https://mempool.space/tx/${paid.txid}`)).toHaveLength(1);
     await world.chain.mine(1);
     await world.watch();
-    expect(await payoutOf(withdrawal)).toMatchObject({ status: "confirmed", confirmations: 2 });
+    // Confirmed for the client; settled (no longer read) 6 blocks past the confirmations.
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched", confirmations: 2 });
     expect(testIdTexts(await history(), "payout-line")).toEqual([expect.stringMatching(/· Confirmed$/)]);
   });
 
@@ -116,9 +118,9 @@ describe("a payout recorded on chain", () => {
     expect(await payoutOf(ether)).toMatchObject({ status: "matched", amount_units: "1000000000000000000" });
     expect(await payoutOf(tether)).toMatchObject({ status: "matched", amount_units: "250000000", usd_cents: 25_000 });
     expect((await payoutOf(tether))?.fee_units).toMatch(/^[1-9]\d*$/);
-    await world.chain.mine(11, "ethereum");
+    await world.chain.mine(17, "ethereum");
     await world.watch();
-    expect(await payoutOf(tether)).toMatchObject({ status: "confirmed", confirmations: 12 });
+    expect(await payoutOf(tether)).toMatchObject({ status: "confirmed", confirmations: 18 });
   });
 
   it("that pays another address, or another amount, is not accepted, and the desk sees why", async () => {
@@ -240,10 +242,6 @@ describe("recording a payout", () => {
     const ether = await approvedWithdrawal(client.id, "ETH", to.eth, 1_000);
     expect(await record(ether, txid)).toMatchObject({ ok: false, error: PAYOUT_TEXTS.badTxid("ETH") });
     expect(await record(withdrawal, txid)).toMatchObject({ ok: true });
-    expect(await record(withdrawal, "ef".repeat(32))).toMatchObject({
-      ok: false,
-      error: PAYOUT_TEXTS.alreadyRecorded,
-    });
     const rows = await env.DB.prepare(
       "SELECT transaction_id, txid, recorded_by FROM chain_payouts WHERE user_id IN (?, ?)",
     )
@@ -256,6 +254,37 @@ describe("recording a payout", () => {
       .bind(actor.id)
       .all();
     expect(audit.results).toEqual([{ target: `transaction:${withdrawal}`, txid }]);
+  });
+
+  it("replaces a record the check has not accepted, never an accepted one", async () => {
+    const { world, client, to, record } = await payoutWorld();
+    const withdrawal = await approvedWithdrawal(client.id, "BTC", to.btc, 65_000);
+    // A mistyped id need not wait 6 hours to be refused: the right one replaces it.
+    expect(await record(withdrawal, "ab".repeat(32))).toMatchObject({ ok: true });
+    const paid = await world.chain.pay({ address: to.btc, amount: "0.01" });
+    expect(await record(withdrawal, paid.txid)).toMatchObject({ ok: true });
+    const rows = await env.DB.prepare(
+      "SELECT txid, status, problem FROM chain_payouts WHERE transaction_id = ? ORDER BY id",
+    )
+      .bind(withdrawal)
+      .all();
+    expect(rows.results).toEqual([
+      { txid: "ab".repeat(32), status: "mismatch", problem: PAYOUT_TEXTS.replaced },
+      { txid: paid.txid, status: "recorded", problem: null },
+    ]);
+    await world.watch();
+    expect(await record(withdrawal, "cd".repeat(32))).toMatchObject({ ok: false, error: PAYOUT_TEXTS.alreadyRecorded });
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
+  });
+
+  it("is no longer checked once the client's data is deleted, and the record stays", async () => {
+    const { world, client, to, record } = await payoutWorld();
+    const withdrawal = await approvedWithdrawal(client.id, "BTC", to.btc, 65_000);
+    await record(withdrawal, "ab".repeat(32));
+    const owner = await createUser({ role: "admin", roles: ["owner"] });
+    expect((await deleteClientData(db, owner, client.id)).ok).toBe(true);
+    await world.watch();
+    expect(await payoutOf(withdrawal)).toMatchObject({ status: "mismatch", problem: PAYOUT_TEXTS.clientDeleted });
   });
 
   it("on the client page, in a currency the watcher does not read, says so in the dialog's place", async () => {

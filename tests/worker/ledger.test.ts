@@ -153,4 +153,14 @@ describe("wallet address formats", () => {
   ])("refuse a malformed %s address", (currency, address) => {
     expect(isValidAddress(currency, address)).toBe(false);
   });
+
+  it("take Bitcoin addresses of the deployment's network only: testnet's where it pays on testnet", () => {
+    const testnet = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx";
+    const mainnet = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    expect([isValidAddress("BTC", testnet), isValidAddress("BTC", mainnet)]).toEqual([false, true]);
+    expect([isValidAddress("BTC", testnet, "testnet"), isValidAddress("BTC", mainnet, "testnet")]).toEqual([
+      true,
+      false,
+    ]);
+  });
 });

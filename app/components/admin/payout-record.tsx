@@ -12,7 +12,14 @@ import { type IntentReply, refusalFor } from "~/lib/intent-reply";
  * for; not accepted, the reason, for the admin to record the right transaction.
  */
 export function DeskPayout({ payout }: { payout: PayoutView }) {
-  if (payout.status === "matched" || payout.status === "confirmed") return <PayoutLine payout={payout} />;
+  const accepted = payout.status === "matched" || payout.status === "confirmed";
+  if (accepted && payout.mined) return <PayoutLine payout={payout} />;
+  if (accepted)
+    return (
+      <p className="mt-1 text-xs text-ink-muted" data-testid="desk-payout">
+        Payout accepted, not in a block yet: the client sees it once it is
+      </p>
+    );
   const refused = payout.status === "mismatch";
   return (
     <p className={`mt-1 text-xs ${refused ? "font-medium text-danger" : "text-ink-muted"}`} data-testid="desk-payout">

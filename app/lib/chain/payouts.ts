@@ -39,7 +39,7 @@ export const PAYOUT_TEXTS = {
       : "Enter the transaction hash: 0x followed by 64 hexadecimal characters",
   notChecked: (currency: string) => `Payouts in ${currency} are not checked on chain`,
   notApproved: "Only an approved withdrawal has a payout to record",
-  alreadyRecorded: "A payout is already recorded for this withdrawal",
+  alreadyRecorded: "This withdrawal's payout is already accepted on chain",
   recorded: "Payout recorded: it is checked on chain within a minute",
   // What the watcher found (kept on the payout, shown to the desk).
   notFoundYet: "Not found on chain yet",
@@ -51,6 +51,8 @@ export const PAYOUT_TEXTS = {
   otherAmount: (paid: string, usdCents: number, amountCents: number) =>
     `The transaction pays ${paid} (${formatCents(usdCents)} at the current rate), not ${formatCents(amountCents)}`,
   noRate: (asset: ChainAsset) => `Waiting for a current ${ASSET_NAMES[asset]} rate to check the amount`,
+  replaced: "Replaced by a later record before the check accepted it",
+  clientDeleted: "The client's data was deleted",
 } as const;
 
 /** A payout as the client and the desk see it on the withdrawal's row. */
@@ -63,6 +65,8 @@ export interface PayoutView {
   feeUnits: string | null;
   confirmations: number;
   needed: number;
+  /** In a block now: a client is shown only a mined payout. */
+  mined: boolean;
   /** The block explorer's page of the transaction. */
   explorerUrl: string;
 }
@@ -70,9 +74,9 @@ export interface PayoutView {
 /** "0.0005 BTC", "1.25 USDT (ERC-20)". */
 export const unitsText = (units: string, asset: ChainAsset) => `${formatUnits(units, asset)} ${ASSET_NAMES[asset]}`;
 
-/** Where an accepted payout stands, in words: its confirmations, then Confirmed. */
+/** Where an accepted payout stands, in words: its confirmations, then Confirmed once it has them all. */
 export function payoutProgress(payout: PayoutView): string {
-  if (payout.status === "confirmed") return "Confirmed";
+  if (payout.status === "confirmed" || payout.confirmations >= payout.needed) return "Confirmed";
   return `${Math.min(payout.confirmations, payout.needed)} of ${payout.needed} confirmations`;
 }
 

@@ -96,10 +96,16 @@ export const needsVerifiedClient = (type: string) => (VERIFIED_ONLY.types as rea
 /**
  * A withdrawal's payout recorded by its transaction id is accepted when it pays the withdrawal's address a value
  * within `tolerancePercent` of the amount at the USD rate of the check (the firm may take the network fee off, and
- * the price moves between payout and check). A transaction the chain's API has never shown after `notFoundAfterMs`
- * is not accepted either.
+ * the price moves between payout and check). A transaction the chain's API has not shown `notFoundAfterMs` after it
+ * was recorded is not accepted, nor an accepted one missing that long. An accepted payout is watched until it is
+ * `watchedBlocksPastConfirmed` blocks past its chain's confirmations (a reorganisation deeper than those takes it out
+ * of the client's view again).
  */
-export const PAYOUT_MATCH = { tolerancePercent: 2, notFoundAfterMs: 6 * 60 * 60 * 1000 } as const;
+export const PAYOUT_MATCH = {
+  tolerancePercent: 2,
+  notFoundAfterMs: 6 * 60 * 60 * 1000,
+  watchedBlocksPastConfirmed: 6,
+} as const;
 
 /* ---------------------------------------------------------------- cancelling */
 

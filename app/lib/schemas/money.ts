@@ -1,6 +1,11 @@
 import { formSchema, formValues, type Parsed, text } from "~/lib/forms";
 import { parseAmountToCents } from "~/lib/ledger";
-import { invalidAddressMessage, isValidAddress, WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
+import {
+  type BitcoinNetwork,
+  invalidAddressMessage,
+  isValidAddress,
+  WITHDRAWAL_CURRENCIES,
+} from "~/lib/wallet-address";
 
 /**
  * The client money forms' rules and messages, shared by the pages and the actions. The messages and the
@@ -58,22 +63,27 @@ export function parseDepositForm(
 
 const isWithdrawalCurrency = (value: string) => (WITHDRAWAL_CURRENCIES as readonly string[]).includes(value);
 
+interface WithdrawalLimits {
+  withdrawableCents: number;
+  bitcoinNetwork: BitcoinNetwork;
+}
+
 const withdrawalSchema = formSchema(
-  (v, _withdrawableCents: number) => ({
+  (v, _limits: WithdrawalLimits) => ({
     amountCents: parseAmountToCents(text(v.amount)),
     cryptoCurrency: text(v.cryptoCurrency),
     walletAddress: text(v.walletAddress),
   }),
   [
     [(v) => v.amountCents !== null, MONEY_MESSAGES.invalidAmount, "amount"],
-    [(v, withdrawable) => (v.amountCents ?? 0) <= withdrawable, MONEY_MESSAGES.exceedsBalance, "amount"],
+    [(v, limits) => (v.amountCents ?? 0) <= limits.withdrawableCents, MONEY_MESSAGES.exceedsBalance, "amount"],
     [
       (v) => isWithdrawalCurrency(v.cryptoCurrency) && v.walletAddress !== "",
       MONEY_MESSAGES.selectCryptoAndAddress,
       (v) => (isWithdrawalCurrency(v.cryptoCurrency) ? "walletAddress" : "cryptoCurrency"),
     ],
     [
-      (v) => isValidAddress(v.cryptoCurrency, v.walletAddress),
+      (v, limits) => isValidAddress(v.cryptoCurrency, v.walletAddress, limits.bitcoinNetwork),
       (v) => invalidAddressMessage(v.cryptoCurrency),
       "walletAddress",
     ],
@@ -87,7 +97,7 @@ const withdrawalSchema = formSchema(
  */
 export function parseWithdrawalForm(
   form: FormData,
-  withdrawableCents: number,
+  limits: WithdrawalLimits,
 ): Parsed<{ amountCents: number; cryptoCurrency: string; address: string }> {
-  return withdrawalSchema.parse(formValues(form), withdrawableCents);
+  return withdrawalSchema.parse(formValues(form), limits);
 }

@@ -7,6 +7,7 @@
  * The client's notes are kept the same way (app/server/admin/notes.server.ts) and their flags cleared.
  */
 import { eq, sql } from "drizzle-orm";
+import { PAYOUT_TEXTS } from "~/lib/chain/payouts";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { retainUntil } from "~/lib/verification";
 import { type Actor, auditInsert } from "../audit.server";
@@ -58,6 +59,9 @@ export async function deleteClientData(
         SELECT id, user_id, email, first_name, last_name, phone_number, username, country, referral_id,
                balance_cents, status, role, total_trades, win_rate, created_at, updated_at, ${now}, ${actor.id}
         FROM profiles WHERE user_id = ${userId}`,
+      // Their payouts not yet settled are no longer checked (their withdrawals are archived); the records stay.
+      payouts: sql`UPDATE chain_payouts SET status = 'mismatch', problem = ${PAYOUT_TEXTS.clientDeleted}
+                   WHERE user_id = ${userId} AND status IN ('recorded', 'matched')`,
       transactions: sql`DELETE FROM transactions WHERE user_id = ${userId}`,
       profile: sql`DELETE FROM profiles WHERE user_id = ${userId}`,
       signOut: endSessionsOf(db, userId),

@@ -59,7 +59,7 @@ function valueRefusal(walletType: string, value: string, bitcoinNetwork: ChainNe
     return `${walletType}: ${WALLET_KEY_MESSAGES.otherNetwork(key.kind, bitcoinNetwork)}`;
   }
   if (read.kind === "key") return null;
-  return isValidAddress(walletType, value) ? null : invalidAddressMessage(walletType);
+  return isValidAddress(walletType, value, bitcoinNetwork) ? null : invalidAddressMessage(walletType);
 }
 
 /** The wallets the form changed, checked: something changed, nothing changed meanwhile, every value well formed. */

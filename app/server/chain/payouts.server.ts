@@ -55,7 +55,10 @@ export async function recordPayout(
   const txid = payoutTxid(asset, input.txid);
   if (!txid) return refused(PAYOUT_TEXTS.badTxid(asset), 400, "txid");
   const now = Date.now();
+  // A record the check has not accepted yet gives way to a new one (a mistyped id need not wait to be refused).
   const written = await writeTogether(context.db, {
+    replaced: sql`UPDATE chain_payouts SET status = 'mismatch', problem = ${PAYOUT_TEXTS.replaced}, checked_at = ${now}
+                  WHERE transaction_id = ${transactionId} AND user_id = ${userId} AND status = 'recorded'`,
     payout: returning<{ id: number }>(
       sql`INSERT INTO chain_payouts (transaction_id, user_id, asset, txid, recorded_by, recorded_at)
           VALUES (${transactionId}, ${userId}, ${asset}, ${txid}, ${admin.id}, ${now})
@@ -110,6 +113,7 @@ interface PayoutRow {
   amountUnits: string | null;
   feeUnits: string | null;
   confirmations: number;
+  mined: number;
 }
 
 /**
@@ -127,10 +131,10 @@ export async function payoutsOf(
   if (transactionIds.length === 0) return {};
   const rows = await db.all<PayoutRow>(
     sql`SELECT transaction_id AS transactionId, asset, txid, status, problem, amount_units AS amountUnits,
-          fee_units AS feeUnits, confirmations
+          fee_units AS feeUnits, confirmations, block_height IS NOT NULL AS mined
         FROM chain_payouts
         WHERE user_id = ${userId} AND transaction_id IN (SELECT value FROM json_each(${JSON.stringify(transactionIds)}))
-          ${acceptedOnly ? sql`AND status IN ('matched', 'confirmed')` : sql``}
+          ${acceptedOnly ? sql`AND status IN ('matched', 'confirmed') AND block_height IS NOT NULL` : sql``}
         ORDER BY id`,
   );
   const settings = chainSettings(bindings);
@@ -139,6 +143,7 @@ export async function payoutsOf(
     const network = networkOfAsset(row.asset);
     views[row.transactionId] = {
       ...row,
+      mined: Boolean(row.mined),
       needed: network === "bitcoin" ? settings.bitcoin.confirmations : settings.ethereum.confirmations,
       explorerUrl: `${settings.explorers[network]}/tx/${row.txid}`,
     };

@@ -59,8 +59,10 @@ const settingsSchema = z
   .refine(
     (s) =>
       s.ENVIRONMENT !== "production" ||
-      [s.BITCOIN_ESPLORA_URL, s.ETHEREUM_RPC_URL, s.RATES_URL].every((url) => !url || url.startsWith("https://")),
-    { message: "the chain and rate APIs must be https URLs in production" },
+      [s.BITCOIN_ESPLORA_URL, s.ETHEREUM_RPC_URL, s.RATES_URL, s.BITCOIN_EXPLORER_URL, s.ETHEREUM_EXPLORER_URL].every(
+        (url) => !url || url.startsWith("https://"),
+      ),
+    { message: "the chain, rate and explorer URLs must be https in production" },
   );
 
 export interface ChainSettings {

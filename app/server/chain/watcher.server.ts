@@ -127,16 +127,17 @@ const payoutReaders = (settings: ChainSettings) => ({
 
 /** The payouts' check, then the clients' feeds and the desk's mails of what a person must look at. */
 async function checkPayoutsAndTell(context: CommandContext, chains: PayoutChains, incidents: Incident[], now: number) {
-  const { changed, refused } = await checkPayouts(context.db, chains, now).catch((error) => {
+  const payouts = await checkPayouts(context.db, chains, now).catch((error) => {
     console.error("chain watcher: payouts could not be checked", error);
-    return { changed: [], refused: [] };
+    return { changed: [] as string[], emailIds: [] as number[] };
   });
-  const emailIds = await tellTheDesk(context.db, [...incidents, ...refused]).catch((error) => {
+  const emailIds = await tellTheDesk(context.db, incidents).catch((error) => {
     console.error("chain watcher: the desk could not be told", error);
     return [];
   });
+  const { changed } = payouts;
   afterCommit(context, {
-    emailIds,
+    emailIds: [...payouts.emailIds, ...emailIds],
     events: changed.map((userId) => ({ userId, event: { type: "chain_payments.changed", userId } })),
   });
 }

@@ -11,6 +11,7 @@ import { idempotencyKeyOf, MONEY_MESSAGES, parseWithdrawalForm } from "~/lib/sch
 import { VERIFICATION_MESSAGES } from "~/lib/verification";
 import { LEVEL_MONEY_MESSAGES } from "~/lib/verification-money";
 import { runAct } from "../acts.server";
+import { chainSettings } from "../chain/settings.server";
 import type { CommandContext, Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
@@ -193,7 +194,10 @@ export async function readWithdrawalForm(
   const asked = await runAct(context, client, "withdrawal", {
     form,
     run: async () => {
-      const parsed = parseWithdrawalForm(form, await withdrawableCents(context.db, client.id));
+      const parsed = parseWithdrawalForm(form, {
+        withdrawableCents: await withdrawableCents(context.db, client.id),
+        bitcoinNetwork: chainSettings(context.bindings).bitcoin.network,
+      });
       if (!parsed.ok) return { ok: false as const, ...refusalOf(parsed), status: 400 };
       const idempotencyKey = idempotencyKeyOf(form);
       if (!idempotencyKey) return { ok: false as const, error: MONEY_MESSAGES.formExpired, status: 400 };

@@ -77,7 +77,8 @@ export class BitcoinChain {
   }
 
   /** Pays `sats` to a P2WPKH address from a wallet nobody watches; the change goes to a random key. */
-  pay(address: string, sats: bigint, fee = DEFAULT_FEE_SATS): { txid: string; outputIndex: number } {
+  /** `copies` outputs of `sats` each to the address (a batch payout paying one address twice), and change. */
+  pay(address: string, sats: bigint, fee = DEFAULT_FEE_SATS, copies = 1): { txid: string; outputIndex: number } {
     const program = p2wpkhProgram(address);
     if (!program) throw new Error(`${address} is not a v0 P2WPKH address (tb1q…, bcrt1q…, bc1q…)`);
     const prefix = address.trim().toLowerCase().split("1")[0] ?? "tb";
@@ -85,7 +86,8 @@ export class BitcoinChain {
     const change = randomOutput(prefix, BigInt(10_000 + Math.floor(Math.random() * 5_000_000)));
     // The paid output is not always first, as with real wallets: a watcher must read the vout it is told.
     const outputIndex = Math.random() < 0.5 ? 0 : 1;
-    const outputs = outputIndex === 0 ? [paid, change] : [change, paid];
+    const paying = Array.from({ length: copies }, () => paid);
+    const outputs = outputIndex === 0 ? [...paying, change] : [change, ...paying];
     const tx = buildTx([dummyInput()], outputs, fee);
     this.mempool.set(tx.txid, tx);
     return { txid: tx.txid, outputIndex };

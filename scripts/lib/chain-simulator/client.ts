@@ -63,7 +63,8 @@ export function chainControl(baseUrl: string, ns: string) {
     ethereumRpcUrl: `${world}/ethereum`,
     ratesUrl: `${world}/rates`,
     /** `amount` in coins, as a decimal string: "0.01" BTC, "1.5" ETH, "250" USDT. `fee` in BTC. */
-    pay: (payment: { address: string; amount: string; asset?: ChainAsset; fee?: string }) =>
+    /** `outputs`: how many outputs of `amount` the (bitcoin) transaction pays the address. */
+    pay: (payment: { address: string; amount: string; asset?: ChainAsset; fee?: string; outputs?: number }) =>
       command<Payment>("pay", payment),
     mine: (blocks = 1, network: ChainNetwork = "bitcoin") =>
       command<{ height: number; hashes: string[] }>("mine", { network, blocks }),

@@ -53,7 +53,7 @@ function pay(world: World, input: Record<string, unknown>): ControlResult {
     const fee = input.fee === undefined ? undefined : baseUnits(String(input.fee), 8);
     if (fee === null) throw new Refusal("fee must be a positive decimal string of BTC");
     try {
-      paid = world.bitcoin.pay(address, units, fee);
+      paid = world.bitcoin.pay(address, units, fee, positiveWhole(input.outputs, "outputs", 1));
     } catch (error) {
       throw new Refusal((error as Error).message);
     }
