@@ -9,6 +9,10 @@ import { INACTIVITY_CHECK_MS, INACTIVITY_TIMEOUT_MS, INACTIVITY_WARNING_MS } fro
  * `input` so that text pasted or filled in by the browser does.
  */
 const ACTIVITY_EVENTS = ["mousemove", "pointerdown", "keydown", "input", "click", "scroll", "focus"] as const;
+/** The browser's own mousemove when the page changes under a resting pointer: no movement, so nobody is there. */
+function isResting(event?: Event): boolean {
+  return event instanceof MouseEvent && event.type === "mousemove" && event.movementX === 0 && event.movementY === 0;
+}
 /** How often, at most, activity in the page is reported to the server's idle window. */
 const HEARTBEAT_MS = 5 * 60 * 1_000;
 
@@ -61,9 +65,10 @@ export function ActivityTracker() {
 
   useEffect(() => {
     writeSharedActivity(lastActivity.current);
-    const markActive = () => {
+    const markActive = (event?: Event) => {
       // While the warning is open only its buttons answer it: a mouse passing over the page does not.
-      if (!warningOpen.current) lastActivity.current = Date.now();
+      if (warningOpen.current || isResting(event)) return;
+      lastActivity.current = Date.now();
     };
     const onVisibility = () => {
       if (document.visibilityState === "visible") markActive();
