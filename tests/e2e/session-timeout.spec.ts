@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO_CLIENT, expect, seriousAccessibilityProblems, signIn, test } from "./support";
+import { DEMO_ADMIN, DEMO_CLIENT, expect, seriousAccessibilityProblems, signIn, test } from "./support";
 
 /**
  * The warning before the inactivity sign-out (WCAG 2.2.1, Timing adjustable): 28 idle minutes open it, 'Stay signed
@@ -116,11 +116,27 @@ test("activity in another tab keeps an idle tab from warning or signing out", as
   // Both idle: both warn; Stay signed in in one closes the other's warning.
   await page.clock.fastForward("19:00");
   await expect(warning(page)).toBeVisible();
+  // A tab in the background may hold its rendering back: each is looked at in front, as a person would.
+  await other.bringToFront();
   await expect(warning(other)).toBeVisible();
   await warning(other).getByRole("button", { name: "Stay signed in" }).click();
+  await page.bringToFront();
   await page.clock.fastForward("00:02");
   await expect(warning(page)).toBeHidden();
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("the back office warns too, and Stay signed in keeps the admin signed in", async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.clock.fastForward("28:00");
+  await expect(warning(page)).toBeVisible();
+  await expect(warning(page).getByRole("button", { name: "Stay signed in" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(warning(page)).toBeHidden();
+  await page.goto("/admin/audit");
+  await expect(page).toHaveURL(/\/admin\/audit$/);
 });
 
 test("at phone width the warning fits the screen", async ({ page }) => {
