@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
  * closes too). `closeLabel` names it where 'Close' says too little ('Keep it' beside 'Cancel request'); `actions`
  * stand beside it, after it, so that the way out is what the dialog focuses first when nothing in the content
  * takes focus. Long words (an address in a title, in the content) wrap inside the dialog, never past its edge.
+ * `role="alertdialog"` is for a dialog that opens unasked (a warning): screen readers read its content as it opens.
  */
 export function Modal({
   open,
@@ -12,6 +13,7 @@ export function Modal({
   onClose,
   closeLabel = "Close",
   actions,
+  role,
   children,
 }: {
   open: boolean;
@@ -19,10 +21,12 @@ export function Modal({
   onClose: () => void;
   closeLabel?: string;
   actions?: ReactNode;
+  role?: "alertdialog";
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const contentId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -32,14 +36,18 @@ export function Modal({
   return (
     <dialog
       ref={ref}
+      role={role}
       aria-labelledby={titleId}
+      aria-describedby={role === "alertdialog" ? contentId : undefined}
       onClose={onClose}
       className="m-auto w-[min(92vw,26rem)] rounded-xl border border-border bg-surface p-6 text-ink wrap-anywhere backdrop:bg-black/70"
     >
       <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>
-      <div className="mt-4">{children}</div>
+      <div id={contentId} className="mt-4">
+        {children}
+      </div>
       <div className="mt-6 flex flex-wrap justify-end gap-2">
         <button
           type="button"
