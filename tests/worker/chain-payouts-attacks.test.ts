@@ -1,13 +1,9 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PAYOUT_TEXTS } from "~/lib/chain/payouts";
 import { PAYOUT_MATCH } from "~/lib/money/constraints";
 import { recordPayout } from "~/server/chain/payouts.server";
-import type { SessionUser } from "~/server/session.server";
-import type { ChainAsset } from "../../db/enums";
+import { approvedWithdrawal, approver, clientPayoutLines, incidentMails, payoutOf } from "../support/chain-payouts";
 import { chainWorld, verifiedClient } from "../support/chain-watch";
-import { createUser, getPage, insertTransaction, sessionCookieFor } from "../support/fixtures";
-import { testIdTexts } from "../support/places";
 
 /**
  * Attacks on withdrawals paid on chain (docs/product.md, "Payouts on chain"; docs/decisions/0068), each against the
@@ -15,64 +11,27 @@ import { testIdTexts } from "../support/places";
  * mempool, a price that moves between acceptance and a re-read.
  */
 
-const CURRENCY: Record<ChainAsset, string> = { BTC: "BTC", ETH: "ETH", USDT_ERC20: "USDT (ERC)" };
-
-async function approver() {
-  const user = await createUser({ role: "admin", roles: ["approver"] });
-  return { ...user, role: "admin", roles: ["approver"] } as unknown as SessionUser;
+/** A world read once, a verified client, someone else's address to pay, an approver, and the $650.00 withdrawal. */
+async function bitcoinPayout() {
+  const world = await chainWorld();
+  const client = await verifiedClient();
+  await world.watch();
+  const address = (await world.addressesOf((await verifiedClient()).id)).btc;
+  const { actor } = await approver();
+  const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+  const record = (txid: string, transactionId = withdrawal) =>
+    recordPayout(world.context(), actor, { userId: client.id, transactionId, txid });
+  return { world, client, address, actor, withdrawal, record };
 }
-
-async function approvedWithdrawal(userId: string, asset: ChainAsset, address: string, amountCents: number) {
-  await insertTransaction(userId, { transactionType: "deposit", status: "approved", amountCents: amountCents * 2 });
-  const id = await insertTransaction(userId, {
-    transactionType: "withdraw",
-    status: "approved",
-    amountCents,
-    withdrawalWalletAddress: address,
-    createdBy: userId,
-  });
-  await env.DB.prepare(
-    "INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(userId, id, address, CURRENCY[asset], amountCents)
-    .run();
-  return id;
-}
-
-const payoutOf = (transactionId: number) =>
-  env.DB.prepare("SELECT status, problem, output_index FROM chain_payouts WHERE transaction_id = ? ORDER BY id DESC")
-    .bind(transactionId)
-    .first<{ status: string; problem: string | null; output_index: number | null }>();
-
-const clientPayoutLines = async (userId: string) =>
-  testIdTexts(await (await getPage("/transactions", await sessionCookieFor(userId))).text(), "payout-line");
-
-const incidentMails = (txid: string) =>
-  env.DB.prepare(
-    "SELECT to_address FROM email_outbox WHERE template = 'chain_incident' AND json_extract(payload, '$.txid') = ?",
-  )
-    .bind(txid)
-    .all();
 
 describe("payouts on chain, under attack", () => {
   it("a batch transaction paying one address twice proves both withdrawals to it (its other output is not taken)", async () => {
     // product.md: "one output proves one withdrawal; a batch transaction's other outputs may prove others".
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
-    const actor = await approver();
-    const first = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const { world, client, address, withdrawal: first, record } = await bitcoinPayout();
     const second = await approvedWithdrawal(client.id, "BTC", address, 65_000);
     // One firm transaction, two outputs of 0.01 BTC ($650.00) each to the same address: one per withdrawal.
     const paid = await world.chain.pay({ address, amount: "0.01", outputs: 2 });
-    for (const withdrawal of [first, second]) {
-      const recorded = await recordPayout(world.context(), actor, {
-        userId: client.id,
-        transactionId: withdrawal,
-        txid: paid.txid,
-      });
-      expect(recorded.ok).toBe(true);
-    }
+    for (const withdrawal of [first, second]) expect((await record(paid.txid, withdrawal)).ok).toBe(true);
     await world.watch();
     const found = [await payoutOf(first), await payoutOf(second)];
     // Each withdrawal accepted on its own output; neither refused as "already recorded as another withdrawal's".
@@ -85,15 +44,10 @@ describe("payouts on chain, under attack", () => {
   });
 
   it("an accepted payout reorganised out and mined again is not judged again at a moved price", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
-    const actor = await approver();
-    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const { world, client, address, withdrawal, record } = await bitcoinPayout();
     const paid = await world.chain.pay({ address, amount: "0.01" });
     await world.chain.mine(1);
-    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await record(paid.txid);
     await world.watch();
     expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
     expect(await clientPayoutLines(client.id)).toHaveLength(1);
@@ -111,15 +65,10 @@ describe("payouts on chain, under attack", () => {
   });
 
   it("an accepted payout the chain no longer knows waits, out of the client's view, and is refused once missing 6 hours", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
-    const actor = await approver();
-    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const { world, client, address, actor, withdrawal, record } = await bitcoinPayout();
     const paid = await world.chain.pay({ address, amount: "0.01" });
     await world.chain.mine(1);
-    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await record(paid.txid);
     await world.watch();
     await world.chain.reorg(1, { drop: true });
     await world.watch();
@@ -132,15 +81,10 @@ describe("payouts on chain, under attack", () => {
   });
 
   it("a confirmed payout whose block a reorganisation took out is not left as Confirmed without the desk hearing of it", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
-    const actor = await approver();
-    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const { world, client, address, withdrawal, record } = await bitcoinPayout();
     const paid = await world.chain.pay({ address, amount: "0.01" });
     await world.chain.mine(2);
-    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await record(paid.txid);
     await world.watch();
     // Confirmed for the client; still watched, 6 blocks past the confirmations, before it is settled.
     expect(await payoutOf(withdrawal)).toMatchObject({ status: "matched" });
@@ -157,14 +101,9 @@ describe("payouts on chain, under attack", () => {
   });
 
   it("a client never sees as paid a transaction that was never mined (replaced in the mempool)", async () => {
-    const world = await chainWorld();
-    const client = await verifiedClient();
-    await world.watch();
-    const address = (await world.addressesOf((await verifiedClient()).id)).btc;
-    const actor = await approver();
-    const withdrawal = await approvedWithdrawal(client.id, "BTC", address, 65_000);
+    const { world, client, address, withdrawal, record } = await bitcoinPayout();
     const paid = await world.chain.pay({ address, amount: "0.01" });
-    await recordPayout(world.context(), actor, { userId: client.id, transactionId: withdrawal, txid: paid.txid });
+    await record(paid.txid);
     await world.watch();
     const shownWhileUnmined = await clientPayoutLines(client.id);
     // The payer replaces it by fee, paying elsewhere: the transaction the client was shown never reaches a block.

@@ -4,8 +4,7 @@ import { PAYOUT_TEXTS } from "~/lib/chain/payouts";
 import { PAYOUT_MATCH } from "~/lib/money/constraints";
 import { deleteClientData } from "~/server/admin/deletion.server";
 import { recordPayout } from "~/server/chain/payouts.server";
-import type { SessionUser } from "~/server/session.server";
-import type { ChainAsset } from "../../db/enums";
+import { approvedWithdrawal, approver, payoutOf } from "../support/chain-payouts";
 import { chainWorld, verifiedClient } from "../support/chain-watch";
 import { createUser, db, dbRefusal, getPage, insertTransaction, postForm, sessionCookieFor } from "../support/fixtures";
 import { alerts, linkTextsTo, testIdTexts } from "../support/places";
@@ -16,48 +15,6 @@ import { alerts, linkTextsTo, testIdTexts } from "../support/places";
  * the fee and the confirmations. A transaction that pays another address or amount, or was never sent, is refused
  * and shown to the desk.
  */
-
-const CURRENCY: Record<ChainAsset, string> = { BTC: "BTC", ETH: "ETH", USDT_ERC20: "USDT (ERC)" };
-
-async function approver() {
-  const user = await createUser({ role: "admin", roles: ["approver"] });
-  const actor = { ...user, role: "admin", roles: ["approver"] } as unknown as SessionUser;
-  return { actor, cookie: await sessionCookieFor(user.id) };
-}
-
-/** An approved withdrawal of `amountCents` to `address` in the asset's currency, as a decided request stands. */
-async function approvedWithdrawal(userId: string, asset: ChainAsset, address: string, amountCents: number) {
-  await insertTransaction(userId, { transactionType: "deposit", status: "approved", amountCents: amountCents * 2 });
-  const id = await insertTransaction(userId, {
-    transactionType: "withdraw",
-    status: "approved",
-    amountCents,
-    withdrawalWalletAddress: address,
-    createdBy: userId,
-  });
-  await env.DB.prepare(
-    "INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(userId, id, address, CURRENCY[asset], amountCents)
-    .run();
-  return id;
-}
-
-const payoutOf = (transactionId: number) =>
-  env.DB.prepare(
-    `SELECT status, problem, output_index, amount_units, fee_units, confirmations, usd_cents
-     FROM chain_payouts WHERE transaction_id = ? ORDER BY id DESC`,
-  )
-    .bind(transactionId)
-    .first<{
-      status: string;
-      problem: string | null;
-      output_index: number | null;
-      amount_units: string | null;
-      fee_units: string | null;
-      confirmations: number;
-      usd_cents: number | null;
-    }>();
 
 /** A world, a verified client, and an address of someone else's to be paid at (any address the chain takes). */
 async function payoutWorld() {

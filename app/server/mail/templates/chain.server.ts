@@ -16,30 +16,27 @@ export const chainIncident = mailTemplate(
     /** Where the desk sees it: the client's page, or the chain payments page. */
     page: z.string().trim().startsWith("/").max(200),
   }),
-  (d, env) =>
-    d.kind === "payout_refused"
+  (d, env) => {
+    const facts: Array<[string, string]> = [
+      ["Client", d.client],
+      ["Transaction", d.txid],
+      ["Reason", d.reason],
+      ["Where", d.page],
+    ];
+    return d.kind === "payout_refused"
       ? compose(env, `Payout not accepted for ${d.client}`, {
           paragraphs: [
             "The transaction recorded as a withdrawal's payout was not accepted by the chain check.",
             "Check what was sent, and record the transaction that paid the withdrawal from the client's page.",
           ],
-          facts: [
-            ["Client", d.client],
-            ["Transaction", d.txid],
-            ["Reason", d.reason],
-            ["Where", d.page],
-          ],
+          facts,
         })
       : compose(env, `A credited payment left the chain: ${d.client}`, {
           paragraphs: [
             "A payment already in the ledger is no longer in the chain's block it was credited from. The money was not taken back.",
             "Check the transaction on chain, and look at it on the chain payments page.",
           ],
-          facts: [
-            ["Client", d.client],
-            ["Transaction", d.txid],
-            ["Reason", d.reason],
-            ["Where", d.page],
-          ],
-        }),
+          facts,
+        });
+  },
 );
