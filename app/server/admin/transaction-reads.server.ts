@@ -14,10 +14,12 @@
  * One statement decides, counting each filter's rows off its index, at most SORTED_READ_LIMIT + 1 entries each.
  * A filter not driving the read is written `+column`, which SQLite cannot serve from an index.
  */
-import { type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import type { HistoryPosition } from "../ledger/history.server";
+import { readsBackwards } from "../paging.server";
 import { clientSearchIds } from "./client-search.server";
 
 const { transactions } = schema;
@@ -73,11 +75,18 @@ export function amountFilter(filters: AdminTransactionFilters, read: Transaction
 /**
  * A sorted read's page: its ids chosen off the read's index (the filter's rows, at most SORTED_READ_LIMIT, each
  * checked against the view's other filters and the cursor, sorted, the page's limit taken); the outer statement
- * then reads those rows by primary key.
+ * then reads those rows by primary key. The cursor is a row value here: its OR form would let SQLite read the
+ * named index once per term, whole.
  */
-export function sortedReadPage(read: SortedRead, where: SQL | undefined, orderBy: readonly SQL[], limit: number) {
+export function sortedReadPage(read: SortedRead, where: SQL | undefined, position: HistoryPosition, limit: number) {
+  const backwards = readsBackwards(position);
+  const at = backwards ? position.before : position.after;
+  const keyset = sql`(${transactions.createdAt}, ${transactions.id})`;
+  const cursor = at ? sql`${keyset} ${sql.raw(backwards ? ">" : "<")} (${at.createdAt}, ${at.id})` : undefined;
+  const order = sql.raw(backwards ? "ASC" : "DESC");
   return sql`${transactions.id} IN (SELECT ${transactions.id} FROM transactions INDEXED BY ${SORTED_READ_INDEX[read]}
-    WHERE ${where} ORDER BY ${sql.join([...orderBy], sql`, `)} LIMIT ${limit})`;
+    WHERE ${and(where, cursor) ?? sql`1`}
+    ORDER BY ${transactions.createdAt} ${order}, ${transactions.id} ${order} LIMIT ${limit})`;
 }
 
 /** A sorted read's outer order: `+` so that it sorts its few rows rather than walk an index in page order. */

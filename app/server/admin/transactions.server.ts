@@ -54,7 +54,7 @@ export function adminTransactionsQuery(
   limit: number,
 ) {
   const { cursor, orderBy, backwards } = historyPageClauses(position);
-  const where = and(adminTransactionConditions(filters, read), cursor);
+  const conditions = adminTransactionConditions(filters, read);
   return db
     .select({
       ...historyColumns,
@@ -75,7 +75,7 @@ export function adminTransactionsQuery(
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(profiles, eq(profiles.userId, transactions.userId))
-    .where(read === "walk" ? where : sortedReadPage(read, where, orderBy, limit))
+    .where(read === "walk" ? and(conditions, cursor) : sortedReadPage(read, conditions, position, limit))
     .orderBy(...(read === "walk" ? orderBy : [sortedReadOrder(backwards)]))
     .limit(limit);
 }
