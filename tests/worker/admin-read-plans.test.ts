@@ -53,6 +53,13 @@ describe("User Management's search", () => {
     }
   });
 
+  it("walks the list's own index in its order, testing each client met, when the matches are many", async () => {
+    const list = parseClientList(new URLSearchParams("q=example.com")).query;
+    const plan = (await planOf(clientsPageQuery(db, list, 50, 0, Date.now(), "walk"))).join("\n");
+    expect(plan).toContain("users_role_created_idx (role=?)");
+    expect(plan).not.toMatch(/TEMP B-TREE|client_search/);
+  });
+
   it("reads one or two characters as two index ranges: e-mails and names starting with them", async () => {
     const plan = (await clientsPlan("q=ja")).join("\n");
     expect(plan).toContain("SEARCH users USING INDEX users_email_unique (email>? AND email<?)");
