@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { transactionReference } from "~/lib/reference";
 import { updateProfile } from "~/server/accounts.server";
 import { deleteClientData } from "~/server/admin/deletion.server";
+import migration from "../../db/migrations/0034_substring_search_and_amount_index.sql?raw";
 import { createUser, db, getPage, insertTransaction, signedInAdmin } from "../support/fixtures";
 
 /**
@@ -80,6 +81,19 @@ describe("User Management's search", () => {
     expect((await searched("new-address")).ids).toEqual([client.id]);
     expect(await deleteClientData(db, { id: admin.id, email: admin.email }, client.id)).toEqual({ ok: true });
     expect((await searched("Penrose")).ids).toEqual([]);
+  });
+});
+
+describe("migration 0034", () => {
+  it("fills the index for the clients who were there before it", async () => {
+    const fill = migration
+      .split("--> statement-breakpoint")
+      .find((part) => part.includes("INSERT INTO `client_search`"));
+    await env.DB.prepare("DELETE FROM client_search").run();
+    expect((await searched("ane")).ids).toEqual([]);
+    await env.DB.prepare(fill ?? "").run();
+    expect((await searched("ane")).ids).toEqual([people.jane.id]);
+    expect((await searched("ophone-cl")).ids).toEqual([people.mailOnly.id]);
   });
 });
 
