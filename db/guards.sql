@@ -568,6 +568,36 @@ END;
 
 -- ======== Screens › Desk (`/admin`)
 
+CREATE TRIGGER `client_search_profiles_after_delete`
+AFTER DELETE ON `profiles`
+BEGIN
+  DELETE FROM `client_search` WHERE `rowid` = OLD.id;
+END;
+
+CREATE TRIGGER `client_search_profiles_after_insert`
+AFTER INSERT ON `profiles`
+BEGIN
+  INSERT INTO `client_search` (`rowid`, `name`, `email`)
+  VALUES (NEW.id, NEW.first_name || ' ' || NEW.last_name,
+          coalesce((SELECT `email` FROM `users` WHERE `id` = NEW.user_id), NEW.email));
+END;
+
+CREATE TRIGGER `client_search_profiles_after_update`
+AFTER UPDATE OF `id`, `user_id`, `first_name`, `last_name` ON `profiles`
+BEGIN
+  DELETE FROM `client_search` WHERE `rowid` = OLD.id;
+  INSERT INTO `client_search` (`rowid`, `name`, `email`)
+  VALUES (NEW.id, NEW.first_name || ' ' || NEW.last_name,
+          coalesce((SELECT `email` FROM `users` WHERE `id` = NEW.user_id), NEW.email));
+END;
+
+CREATE TRIGGER `client_search_users_after_update`
+AFTER UPDATE OF `email` ON `users`
+BEGIN
+  UPDATE `client_search` SET `email` = NEW.email
+  WHERE `rowid` = (SELECT `id` FROM `profiles` WHERE `user_id` = NEW.id);
+END;
+
 CREATE TRIGGER `desk_counts_profiles_after_delete`
 AFTER DELETE ON `profiles`
 WHEN OLD.role = 'user'

@@ -23,6 +23,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(admin_invitations|admin_roles|team_proposals)_/, "Back-office roles › The team page"],
   [/^(chain_payments|deposit_addresses)_/, "Money rules › Deposits on chain"],
   [/^chain_payouts_/, "Money rules › Payouts on chain"],
+  [/^client_search_/, "Screens › Desk (`/admin`)"],
   [/^client_notes_/, "Back-office roles › Client notes"],
   [/^audit_log_/, "Money rules › Audit log"],
   [/^desk_counts_/, "Screens › Desk (`/admin`)"],

@@ -428,6 +428,9 @@ export const transactions = sqliteTable(
     // /admin/transactions: every client's rows newest first, and by status (pending, rejected...), by keyset.
     index("transactions_recent_idx").on(t.createdAt, t.id),
     index("transactions_status_recent_idx").on(t.status, t.createdAt, t.id),
+    // /admin/transactions?min=&max=: a rare amount range is read off this index and sorted, not found by walking
+    // the whole history newest first (app/server/admin/transaction-reads.server.ts).
+    index("transactions_amount_recent_idx").on(t.amountCents, t.createdAt, t.id),
     // "New address": has this client ever been paid to this address? One look-up, however many payouts the
     // client has had (the desk asks it for every listed client on every load).
     index("transactions_user_payouts_idx")

@@ -2,7 +2,7 @@
  * The admin desk (/admin) in one round trip: the four counts, the waiting list, one page of the client list,
  * the firm's wallets, whether mail is failing and the proposals awaiting a second approval.
  */
-import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import { flagsOf } from "~/lib/client-flags";
 import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeClientCursor } from "~/lib/client-list";
 import { displayName } from "~/lib/person-name";
@@ -15,6 +15,7 @@ import { neverPaidTo } from "../ledger/payout-address.server";
 import { keysetPage, readsBackwards } from "../paging.server";
 import { levelConditionSql, levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
 import { awaitingReviewQuery } from "../verification/review-reads.server";
+import { clientSearchCondition, type SearchRead, searchReadOf } from "./client-search.server";
 import { mailTroubleQuery, toMailTrouble } from "./mail.server";
 import { adminCountQuery, toWaitingProposal, waitingProposalsQuery } from "./proposal-reads.server";
 import { deskWalletsQuery } from "./wallets.server";
@@ -47,6 +48,8 @@ export async function adminDesk(
   list: ClientListQuery = DEFAULT_LIST,
   pageSize = CLIENTS_PAGE,
 ) {
+  // A search first counts its matches (one bounded read) to choose how the page reads them.
+  const searchRead = list.search ? await searchReadOf(db, list.search) : "sorted";
   const { totals, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Clients with a profile (as the table lists them) and pending requests: two rows the triggers keep,
     // where counting them read every client and every pending request on each load.
@@ -55,7 +58,7 @@ export async function adminDesk(
     // Literal 'open', so the count walks the partial index of open alerts only.
     alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
-    page: clientsPageQuery(db, list, pageSize, introducedAt),
+    page: clientsPageQuery(db, list, pageSize, introducedAt, Date.now(), searchRead),
     wallets: deskWalletsQuery(db),
     mail: mailTroubleQuery(db),
     proposals: waitingProposalsQuery(db),
@@ -190,15 +193,17 @@ export function clientsPageQuery(
   pageSize: number,
   introducedAt: number,
   now = Date.now(),
+  searchRead: SearchRead = "sorted",
 ) {
-  const term = list.search.toLowerCase();
-  const pattern = term ? `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
   const key = CLIENT_SORT_KEYS[list.sort];
   const backwards = readsBackwards(list);
   // Reading backwards flips both the comparison and the order.
   const ascending = (list.dir === "asc") !== backwards;
   const cursor = list.after ?? list.before;
-  const role = key.driver === "users" ? sql`${users.role} = 'user'` : sql`${profiles.role} = 'user'`;
+  // A search with few matches reads them (the client search's index) and sorts them: `+` keeps the role's and the
+  // sort's indexes from being walked instead, which would read every client to find a rare one.
+  const order = list.search && searchRead === "sorted" ? sql`+` : sql``;
+  const role = key.driver === "users" ? sql`${order}${users.role} = 'user'` : sql`${order}${profiles.role} = 'user'`;
   return db
     .select({
       ...personColumns,
@@ -213,7 +218,7 @@ export function clientsPageQuery(
     .where(
       and(
         role,
-        eq(users.role, "user"),
+        sql`${order}${users.role} = 'user'`,
         list.status ? STATUS_CONDITIONS[list.status] : undefined,
         list.level
           ? levelConditionSql(list.level, { id: users.id, createdAt: users.createdAt }, now, introducedAt)
@@ -222,12 +227,7 @@ export function clientsPageQuery(
         list.flag
           ? sql`EXISTS (SELECT 1 FROM client_flags WHERE user_id = ${users.id} AND flag = ${list.flag})`
           : undefined,
-        pattern
-          ? or(
-              sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
-              sql`lower(coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
-            )
-          : undefined,
+        list.search ? clientSearchCondition(list.search, searchRead) : undefined,
         cursor
           ? ascending
             ? sql`(${key.value}, ${key.id}) > (${cursor.value}, ${cursor.id})`
@@ -235,7 +235,11 @@ export function clientsPageQuery(
           : undefined,
       ),
     )
-    .orderBy(ascending ? sql`${key.value} ASC, ${key.id} ASC` : sql`${key.value} DESC, ${key.id} DESC`)
+    .orderBy(
+      ascending
+        ? sql`${order}${key.value} ASC, ${order}${key.id} ASC`
+        : sql`${order}${key.value} DESC, ${order}${key.id} DESC`,
+    )
     .limit(pageSize + 1);
 }
 

@@ -2,13 +2,13 @@
  * /admin/transactions: every client's transactions, newest first, filtered, a keyset page at a time, and the
  * same view as a streamed CSV.
  *
- * Which index (EXPLAIN QUERY PLAN on the bench's 200,000 rows): unfiltered, or filtered by type, date, amount
- * or client, the rows come off transactions_recent_idx (created_at, id) in page order; a status filter (the
- * 'Pending only' view) walks transactions_status_recent_idx (status, created_at, id); a reference is one row of
- * the primary key. No temp B-tree: a page stops after 51 rows. The client filter is a sub-select of the matching
- * users (a scan of the clients, not of the transactions).
+ * Which index (EXPLAIN QUERY PLAN on the bench's 200,000 rows): unfiltered, or filtered by type or date, the rows
+ * come off transactions_recent_idx (created_at, id) in page order; a status filter (the 'Pending only' view) walks
+ * transactions_status_recent_idx (status, created_at, id); a reference is one row of the primary key. No temp
+ * B-tree: a page stops after 51 rows. A Client or amount filter whose rows are few is read off its own index and
+ * sorted instead (transaction-reads.server.ts); the clients are found through the client search's index.
  */
-import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
 import { typeLabel } from "~/lib/labels";
 import { displayName } from "~/lib/person-name";
@@ -27,29 +27,34 @@ import {
 } from "../ledger/history.server";
 import type { Keyset } from "../paging.server";
 import { levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
+import {
+  amountFilter,
+  clientFilter,
+  sortedReadOrder,
+  sortedReadPage,
+  type TransactionsRead,
+  transactionsReadOf,
+} from "./transaction-reads.server";
 
 const { transactions, users, profiles } = schema;
 
-function clientCondition(client: string): SQL {
-  const pattern = `%${client.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-  return sql`${transactions.userId} IN (SELECT u.id FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-    WHERE u.email LIKE ${pattern} ESCAPE '\\'
-       OR lower(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')) LIKE ${pattern} ESCAPE '\\')`;
-}
-
-export function adminTransactionConditions(filters: AdminTransactionFilters): SQL | undefined {
+export function adminTransactionConditions(filters: AdminTransactionFilters, read: TransactionsRead): SQL | undefined {
   return historyConditions({
     filters,
-    extra: and(
-      filters.client ? clientCondition(filters.client) : undefined,
-      filters.minCents === undefined ? undefined : gte(transactions.amountCents, filters.minCents),
-      filters.maxCents === undefined ? undefined : lte(transactions.amountCents, filters.maxCents),
-    ),
+    extra: and(filters.client ? clientFilter(filters.client, read) : undefined, amountFilter(filters, read)),
   });
 }
 
-function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, position: HistoryPosition, limit: number) {
-  const { cursor, orderBy } = historyPageClauses(position);
+/** One page of the view (exported for the query-plan tests). */
+export function adminTransactionsQuery(
+  db: Db,
+  filters: AdminTransactionFilters,
+  read: TransactionsRead,
+  position: HistoryPosition,
+  limit: number,
+) {
+  const { cursor, orderBy, backwards } = historyPageClauses(position);
+  const conditions = adminTransactionConditions(filters, read);
   return db
     .select({
       ...historyColumns,
@@ -70,8 +75,8 @@ function adminTransactionsQuery(db: Db, filters: AdminTransactionFilters, positi
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(profiles, eq(profiles.userId, transactions.userId))
-    .where(and(adminTransactionConditions(filters), cursor))
-    .orderBy(...orderBy)
+    .where(read === "walk" ? and(conditions, cursor) : sortedReadPage(read, conditions, position, limit))
+    .orderBy(...(read === "walk" ? orderBy : [sortedReadOrder(backwards)]))
     .limit(limit);
 }
 
@@ -102,13 +107,15 @@ export async function adminTransactionsPage(
   position: HistoryPosition,
   introducedAt: number,
 ) {
-  const rows = await adminTransactionsQuery(db, filters, position, HISTORY_PAGE_SIZE + 1);
+  const read = await transactionsReadOf(db, filters);
+  const rows = await adminTransactionsQuery(db, filters, read, position, HISTORY_PAGE_SIZE + 1);
   const page = historyPage(rows, position);
   return { ...page, rows: page.rows.map((row) => toRow(row, introducedAt)) };
 }
 
 /** The filtered view as CSV, newest first, streamed a keyset page at a time. */
 export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): ReadableStream<Uint8Array> {
+  let read: Promise<TransactionsRead> | undefined;
   return csvStream<AdminTransactionRow, Keyset>({
     header: [
       "Reference",
@@ -121,7 +128,10 @@ export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): 
       "Amount (USD)",
       "Status",
     ],
-    readPage: (after, limit) => adminTransactionsQuery(db, filters, { after }, limit),
+    readPage: async (after, limit) => {
+      read ??= transactionsReadOf(db, filters);
+      return adminTransactionsQuery(db, filters, await read, { after }, limit);
+    },
     keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
     cells: (row) => [
       transactionReference(row.id),
