@@ -269,7 +269,8 @@ describe("deciding an alert", () => {
       const html = await (await getPage(path, cookie)).text();
       // Monitoring is the back office's alone: nothing of it reaches a client's page, its data included.
       expect(html).not.toContain("Large single transaction");
-      expect(html).not.toContain("alert");
+      // The session warning's ARIA role is the page's own, not a monitoring alert.
+      expect(html.replaceAll('role="alertdialog"', "")).not.toContain("alert");
     }
   });
 });
