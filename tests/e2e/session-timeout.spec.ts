@@ -113,10 +113,11 @@ test("activity in another tab keeps an idle tab from warning or signing out", as
   await expect(warning(page)).toHaveCount(0);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Both idle: both warn; Stay signed in in one closes the other's warning.
+  // Both idle: both warn; Stay signed in in one closes the other's warning. A tab in the background may hold its
+  // timers and rendering back: each is looked at in front, as a person would.
+  await page.bringToFront();
   await page.clock.fastForward("19:00");
   await expect(warning(page)).toBeVisible();
-  // A tab in the background may hold its rendering back: each is looked at in front, as a person would.
   await other.bringToFront();
   await expect(warning(other)).toBeVisible();
   await warning(other).getByRole("button", { name: "Stay signed in" }).click();

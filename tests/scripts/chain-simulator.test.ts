@@ -272,6 +272,8 @@ describe("npm run chain and npm run dev's settings", () => {
       USDT_ERC20_CONTRACT: "0x7169d38820dfd117c3fa1f22a697dba58d90ba06",
       BITCOIN_NETWORK: "testnet",
       ETHEREUM_CHAIN_ID: "11155111",
+      BITCOIN_EXPLORER_URL: "http://127.0.0.1:10787/dev/explorer/bitcoin",
+      ETHEREUM_EXPLORER_URL: "http://127.0.0.1:10787/dev/explorer/ethereum",
     });
   });
 });
