@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { PAYOUT_TEXTS, type PayoutView, payoutAssetOf, payoutTxid } from "~/lib/chain/payouts";
 import { parseRowId } from "~/lib/row-id";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
-import type { ChainAsset, ChainPayoutStatus } from "../../../db/enums";
+import type { ChainAsset } from "../../../db/enums";
 import { auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
 import type { Db } from "../db.server";
@@ -84,37 +84,20 @@ export function recordPayoutForm(context: CommandContext, admin: SessionUser, us
   return recordPayout(context, admin, { userId, transactionId, txid: String(form.get("txid") ?? "") });
 }
 
+type PageContext = Pick<CommandContext, "db" | "bindings">;
+type PageRows = ReadonlyArray<{ id: number; transactionType: string }>;
+const withdrawalIds = (rows: PageRows) => rows.filter((row) => row.transactionType === "withdraw").map((row) => row.id);
+
 /** The accepted payouts of the withdrawals among a client's rows: what the client reads under each. */
-export function clientPayouts(
-  context: Pick<CommandContext, "db" | "bindings">,
-  userId: string,
-  rows: ReadonlyArray<{ id: number; transactionType: string }>,
-) {
-  const ids = rows.filter((row) => row.transactionType === "withdraw").map((row) => row.id);
-  return payoutsOf(context.db, context.bindings, userId, ids, { acceptedOnly: true });
-}
+export const clientPayouts = (context: PageContext, userId: string, rows: PageRows) =>
+  payoutsOf(context.db, context.bindings, userId, withdrawalIds(rows), { acceptedOnly: true });
 
 /** The payouts of the withdrawals among a desk page's rows, whatever the watcher found (refusals included). */
-export function deskPayouts(
-  context: Pick<CommandContext, "db" | "bindings">,
-  userId: string,
-  rows: ReadonlyArray<{ id: number; transactionType: string }>,
-) {
-  const ids = rows.filter((row) => row.transactionType === "withdraw").map((row) => row.id);
-  return payoutsOf(context.db, context.bindings, userId, ids, { acceptedOnly: false });
-}
+export const deskPayouts = (context: PageContext, userId: string, rows: PageRows) =>
+  payoutsOf(context.db, context.bindings, userId, withdrawalIds(rows), { acceptedOnly: false });
 
-interface PayoutRow {
-  transactionId: number;
-  asset: ChainAsset;
-  txid: string;
-  status: ChainPayoutStatus;
-  problem: string | null;
-  amountUnits: string | null;
-  feeUnits: string | null;
-  confirmations: number;
-  mined: number;
-}
+/** A payout as stored: the view's fields read from the row (`mined` as SQLite's 0 or 1), by withdrawal. */
+type PayoutRow = Omit<PayoutView, "needed" | "explorerUrl" | "mined"> & { transactionId: number; mined: number };
 
 /**
  * The latest payout of each of a client's withdrawals among `transactionIds` (a page's rows), by withdrawal id.
