@@ -127,6 +127,15 @@ export const MAIL_CATEGORIES = ["requests", "entries", "verification"] as const;
 export type MailCategory = (typeof MAIL_CATEGORIES)[number];
 
 /** The chains the deposit watcher reads, and what it credits from each (USDT is the ERC-20 token on Ethereum). */
+/**
+ * Positions (docs/product.md, "Orders and positions"): a buy order opens one, which stays open until sold (closed,
+ * oldest first) or is cancelled within the cancel window of its placing. The ledger rows a close writes carry this
+ * wallet address, which tells them from an admin's entries and a client's requests.
+ */
+export const POSITION_STATUSES = ["open", "closed", "cancelled"] as const;
+export type PositionStatus = (typeof POSITION_STATUSES)[number];
+export const POSITION_RESULT_WALLET = "position-close";
+
 export const CHAIN_NETWORKS = ["bitcoin", "ethereum"] as const;
 export type ChainNetworkName = (typeof CHAIN_NETWORKS)[number];
 export const CHAIN_ASSETS = ["BTC", "ETH", "USDT_ERC20"] as const;

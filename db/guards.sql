@@ -403,6 +403,81 @@ BEGIN
   DO UPDATE SET `count` = `count` + 1, `cents` = `cents` + excluded.`cents`;
 END;
 
+-- ======== Money rules › Orders and positions
+
+CREATE TRIGGER `position_closes_are_final`
+BEFORE UPDATE ON `position_closes`
+BEGIN
+  SELECT RAISE(ABORT, 'a close is final');
+END;
+
+CREATE TRIGGER `position_closes_no_delete`
+BEFORE DELETE ON `position_closes`
+BEGIN
+  SELECT RAISE(ABORT, 'closes are kept');
+END;
+
+CREATE TRIGGER `position_closes_own_lots_while_selling`
+BEFORE INSERT ON `position_closes`
+WHEN NOT EXISTS (
+  SELECT 1 FROM stock_sales s JOIN positions p ON p.id = NEW.position_id
+  WHERE s.id = NEW.sale_id AND s.settled_at IS NULL AND p.user_id = s.user_id AND p.symbol = s.symbol
+    AND p.status = 'open' AND NEW.shares_e4 <= p.open_shares_e4
+)
+BEGIN
+  SELECT RAISE(ABORT, 'a sale closes open lots of its own client''s stock, once');
+END;
+
+CREATE TRIGGER `positions_cancel_within_window`
+BEFORE UPDATE OF `status` ON `positions`
+WHEN NEW.status = 'cancelled' AND (
+  OLD.open_shares_e4 <> OLD.shares_e4
+  OR CAST(unixepoch('subsec') * 1000 AS INTEGER) - OLD.opened_at > 5000
+)
+BEGIN
+  SELECT RAISE(ABORT, 'a position may be cancelled only within seconds of its order, before any sale');
+END;
+
+CREATE TRIGGER `positions_no_delete`
+BEFORE DELETE ON `positions`
+BEGIN
+  SELECT RAISE(ABORT, 'positions are kept');
+END;
+
+CREATE TRIGGER `positions_open_part_only_shrinks`
+BEFORE UPDATE OF `open_shares_e4`, `open_cost_cents` ON `positions`
+WHEN NEW.open_shares_e4 > OLD.open_shares_e4 OR NEW.open_cost_cents > OLD.open_cost_cents
+BEGIN
+  SELECT RAISE(ABORT, 'a position''s open part only shrinks');
+END;
+
+CREATE TRIGGER `positions_terms_are_final`
+BEFORE UPDATE ON `positions`
+WHEN NEW.id IS NOT OLD.id OR NEW.user_id IS NOT OLD.user_id OR NEW.symbol IS NOT OLD.symbol
+  OR NEW.shares_e4 IS NOT OLD.shares_e4 OR NEW.price_e4 IS NOT OLD.price_e4 OR NEW.quote_at IS NOT OLD.quote_at
+  OR NEW.cost_cents IS NOT OLD.cost_cents OR NEW.idempotency_key IS NOT OLD.idempotency_key
+  OR NEW.opened_at IS NOT OLD.opened_at OR OLD.status <> 'open'
+BEGIN
+  SELECT RAISE(ABORT, 'a position''s terms are final, and so is an ended position');
+END;
+
+CREATE TRIGGER `stock_sales_no_delete`
+BEFORE DELETE ON `stock_sales`
+BEGIN
+  SELECT RAISE(ABORT, 'sales are kept');
+END;
+
+CREATE TRIGGER `stock_sales_settled_are_final`
+BEFORE UPDATE ON `stock_sales`
+WHEN OLD.settled_at IS NOT NULL
+  OR NEW.id IS NOT OLD.id OR NEW.user_id IS NOT OLD.user_id OR NEW.symbol IS NOT OLD.symbol
+  OR NEW.shares_e4 IS NOT OLD.shares_e4 OR NEW.price_e4 IS NOT OLD.price_e4 OR NEW.quote_at IS NOT OLD.quote_at
+  OR NEW.proceeds_cents IS NOT OLD.proceeds_cents OR NEW.sold_by IS NOT OLD.sold_by
+  OR NEW.idempotency_key IS NOT OLD.idempotency_key OR NEW.sold_at IS NOT OLD.sold_at
+BEGIN
+  SELECT RAISE(ABORT, 'a settled sale is final');
+END;
+
 -- ======== Money rules › Other admin changes
 
 CREATE TRIGGER `transactions_delete_requires_archive`
@@ -760,6 +835,15 @@ CHECK(length("passkeys"."name") BETWEEN 1 AND 64)
 CHECK("passkeys"."device_type" IN ('singleDevice', 'multiDevice'))
 CHECK("passkeys"."counter" >= 0)
 
+-- position_closes
+CHECK("position_closes"."shares_e4" > 0 AND "position_closes"."cost_cents" >= 0)
+
+-- positions
+CHECK("positions"."status" IN ('open', 'closed', 'cancelled'))
+CHECK("positions"."shares_e4" > 0 AND "positions"."price_e4" > 0 AND "positions"."cost_cents" > 0)
+CHECK("positions"."open_shares_e4" BETWEEN 0 AND "positions"."shares_e4" AND "positions"."open_cost_cents" BETWEEN 0 AND "positions"."cost_cents")
+CHECK(("positions"."status" = 'open') = ("positions"."open_shares_e4" > 0) AND ("positions"."open_shares_e4" > 0 OR "positions"."open_cost_cents" = 0))
+
 -- profiles
 CHECK("profiles"."status" IN ('active', 'suspended'))
 CHECK("profiles"."role" IN ('user', 'admin'))
@@ -774,6 +858,9 @@ CHECK("kind" <> 'wallet_change' OR ("wallet_id" IS NOT NULL AND "old_address" IS
 
 -- sign_in_events
 CHECK("sign_in_events"."result" IN ('success', 'wrong_password', 'wrong_code', 'locked'))
+
+-- stock_sales
+CHECK("stock_sales"."shares_e4" > 0 AND "stock_sales"."price_e4" > 0 AND "stock_sales"."proceeds_cents" >= 0)
 
 -- team_proposals
 CHECK("team_proposals"."kind" IN ('grant_owner', 'reset_two_factor'))

@@ -4,6 +4,7 @@ import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as chainPayoutsSchema from "../../db/chain-payouts-schema";
 import * as chainSchema from "../../db/chain-schema";
+import * as positionsSchema from "../../db/positions-schema";
 import * as mainSchema from "../../db/schema";
 
 /**
@@ -13,8 +14,8 @@ import * as mainSchema from "../../db/schema";
  */
 export type D1Client = Pick<D1DatabaseSession, "prepare" | "batch">;
 
-/** Every table: the main schema and the chain's tables (deposits, payouts), each kept in its own file. */
-const schema = { ...mainSchema, ...chainSchema, ...chainPayoutsSchema };
+/** Every table: the main schema, the chain's tables (deposits, payouts) and the positions, each in its own file. */
+const schema = { ...mainSchema, ...chainSchema, ...chainPayoutsSchema, ...positionsSchema };
 
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Client };
 

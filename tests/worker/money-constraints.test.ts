@@ -8,13 +8,15 @@ import {
   COVER_RULES,
   type CoverRuleName,
   cancellableSql,
+  coverFigure,
   coverHolds,
   depositWithinLevel,
   LEVEL_LIMITS,
   mayCancel,
+  spendCovered,
 } from "~/lib/money/constraints";
-import { figure, type LedgerRow, totalsFromRows } from "~/lib/money/rules";
-import { coverSql } from "~/server/ledger/figures.server";
+import { type LedgerRow, totalsFromRows } from "~/lib/money/rules";
+import { coverSql, spendCoveredSql } from "~/server/ledger/figures.server";
 import { depositWithinLevelSql, withdrawalWithinLevelSql } from "~/server/verification/levels.server";
 import { appEnv, createUser, db, insertLedger } from "../support/fixtures";
 import { insertCase } from "../support/verification-fixtures";
@@ -31,6 +33,36 @@ const moves = fc.record({
   type: fc.constantFrom(...TRANSACTION_TYPES),
   amountCents: fc.integer({ min: 1, max: 2_000_000 }),
 });
+
+/** Positions of a client: open ones reserve their open cost; ended ones reserve nothing. */
+const positionSets = fc.array(
+  fc.record({
+    status: fc.constantFrom("open", "closed", "cancelled"),
+    costCents: fc.integer({ min: 2, max: 500_000 }),
+  }),
+  { maxLength: 5 },
+);
+
+async function insertPositions(userId: string, list: Array<{ status: string; costCents: number }>) {
+  for (const [i, position] of list.entries()) {
+    const open = position.status === "open";
+    await env.DB.prepare(
+      `INSERT INTO positions (user_id, symbol, shares_e4, price_e4, quote_at, cost_cents, open_shares_e4,
+                              open_cost_cents, status, idempotency_key, opened_at)
+       VALUES (?, 'AAPL', 20000, 1000000, 1, ?, ?, ?, ?, ?, 1)`,
+    )
+      .bind(
+        userId,
+        position.costCents,
+        open ? 10000 : 0,
+        open ? Math.floor(position.costCents / 2) : 0,
+        position.status,
+        `k-${i}`,
+      )
+      .run();
+  }
+  return list.reduce((sum, p) => sum + (p.status === "open" ? Math.floor(p.costCents / 2) : 0), 0);
+}
 
 /** A condition of the server's, decided by D1 alone. */
 async function sqlDecides(condition: ReturnType<typeof sql>): Promise<boolean> {
@@ -50,22 +82,45 @@ describe("the money constraints table", () => {
   for (const name of Object.keys(COVER_RULES) as CoverRuleName[]) {
     it(`decides the ${name} cover rule the same in SQL (on D1) as in TypeScript, on random ledgers`, async () => {
       await fc.assert(
-        fc.asyncProperty(ledgers, fc.array(moves, { minLength: 1, maxLength: 6 }), async (rows, tries) => {
-          const id = await clientWith(rows);
-          const totals = totalsFromRows(rows);
-          // The edge too: a withdrawal of exactly the figure (passes) and of a cent more (does not).
-          const edge = Math.max(1, figure(totals, COVER_RULES[name].figure));
-          const withdrawals = [edge, edge + 1].map((amountCents) => ({ type: "withdraw" as const, amountCents }));
-          for (const move of [...tries, ...withdrawals]) {
-            expect(await sqlDecides(coverSql(name, id, move)), JSON.stringify(move)).toBe(
-              coverHolds(name, totals, move),
-            );
-          }
-        }),
+        fc.asyncProperty(
+          ledgers,
+          fc.array(moves, { minLength: 1, maxLength: 6 }),
+          positionSets,
+          async (rows, tries, held) => {
+            const id = await clientWith(rows);
+            const reserved = await insertPositions(id, held);
+            const totals = totalsFromRows(rows);
+            // The edge too: a withdrawal of exactly the figure (passes) and of a cent more (does not).
+            const edge = Math.max(1, coverFigure(name, totals, reserved));
+            const withdrawals = [edge, edge + 1].map((amountCents) => ({ type: "withdraw" as const, amountCents }));
+            for (const move of [...tries, ...withdrawals]) {
+              expect(await sqlDecides(coverSql(name, id, move)), JSON.stringify(move)).toBe(
+                coverHolds(name, totals, move, reserved),
+              );
+            }
+          },
+        ),
         { numRuns: 40 },
       );
     });
   }
+
+  it("decides what a buy may spend the same in SQL as in TypeScript, open positions reserved", async () => {
+    await fc.assert(
+      fc.asyncProperty(ledgers, positionSets, fc.integer({ min: 1, max: 2_000_000 }), async (rows, held, cost) => {
+        const id = await clientWith(rows);
+        const reserved = await insertPositions(id, held);
+        const totals = totalsFromRows(rows);
+        const edge = Math.max(1, coverFigure("order", totals, reserved));
+        for (const amount of [cost, edge, edge + 1]) {
+          expect(await sqlDecides(spendCoveredSql("order", id, amount)), String(amount)).toBe(
+            spendCovered("order", totals, amount, reserved),
+          );
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
 
   it("lets a client cancel the same rows in SQL as in TypeScript, on random ledgers", async () => {
     await fc.assert(

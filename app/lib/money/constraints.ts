@@ -19,8 +19,13 @@ import { type FigureName, figure, figureSql, type LedgerTotals, signedCents } fr
  * once the move is counted (a withdrawal of 50 against a figure of 50 passes; of 51 does not).
  */
 export const COVER_RULES = {
-  /** A client's withdrawal request is covered by withdrawable: the withdrawals already waiting are reserved. */
-  withdrawalRequest: { figure: "withdrawable" },
+  /**
+   * A client's withdrawal request is covered by withdrawable: the withdrawals already waiting are reserved, and so
+   * is the cost of the open positions.
+   */
+  withdrawalRequest: { figure: "withdrawable", lessOpenPositions: true },
+  /** A buy order is covered by spendable (Available less waiting withdrawals) less the open positions' cost. */
+  order: { figure: "spendable", lessOpenPositions: true },
   /**
    * Approving a client's request: a withdrawal must still be covered by coverable (withdrawable without the
    * reserve, as the withdrawal being approved is one of the pending ones); a deposit always passes.
@@ -28,7 +33,7 @@ export const COVER_RULES = {
   requestApproval: { figure: "coverable" },
   /** An admin entry never takes the ledger balance below zero: a withdrawal or loss entry must be covered by it. */
   entry: { figure: "ledgerBalance" },
-} as const satisfies Record<string, { figure: FigureName }>;
+} as const satisfies Record<string, { figure: FigureName; lessOpenPositions?: true }>;
 
 export type CoverRuleName = keyof typeof COVER_RULES;
 
@@ -38,10 +43,25 @@ export interface Move {
   amountCents: number;
 }
 
-/** The cover rule in TypeScript, over a client's totals. */
-export function coverHolds(name: CoverRuleName, totals: LedgerTotals, move: Move): boolean {
+const lessOpenPositions = (name: CoverRuleName) => "lessOpenPositions" in COVER_RULES[name];
+
+/** A cover rule's figure, the open positions' cost (`reservedCents`) taken off where the rule says. */
+export function coverFigure(name: CoverRuleName, totals: LedgerTotals, reservedCents: number): number {
+  return figure(totals, COVER_RULES[name].figure) - (lessOpenPositions(name) ? reservedCents : 0);
+}
+
+/** The cover rule in TypeScript, over a client's totals and the cost of their open positions. */
+export function coverHolds(name: CoverRuleName, totals: LedgerTotals, move: Move, reservedCents = 0): boolean {
   const signed = signedCents(move.type, move.amountCents);
-  return signed > 0 || figure(totals, COVER_RULES[name].figure) + signed >= 0;
+  return signed > 0 || coverFigure(name, totals, reservedCents) + signed >= 0;
+}
+
+/**
+ * The cost of a client's open positions, reserved until they are sold (`userIdSql` an SQL expression): read off
+ * the positions_open_idx range of their open positions.
+ */
+export function openPositionsCostSql(userIdSql: string): string {
+  return `(SELECT coalesce(sum(open_cost_cents), 0) FROM positions WHERE user_id = ${userIdSql} AND status = 'open')`;
 }
 
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -60,8 +80,23 @@ function signedAmountSql(typeSql: string, amountSql: string): string {
  */
 export function coverSql(name: CoverRuleName, userIdSql: string, typeSql: string, amountSql: string): string {
   const signed = signedAmountSql(typeSql, amountSql);
-  return `(${signed} > 0 OR ${figureSql(COVER_RULES[name].figure, userIdSql)} + ${signed} >= 0)`;
+  return `(${signed} > 0 OR ${coverFigureSql(name, userIdSql)} + ${signed} >= 0)`;
 }
+
+/** A cover rule's figure in SQL, the open positions' cost taken off where the rule says. */
+export function coverFigureSql(name: CoverRuleName, userIdSql: string): string {
+  const reserve = lessOpenPositions(name) ? ` - ${openPositionsCostSql(userIdSql)}` : "";
+  return `(${figureSql(COVER_RULES[name].figure, userIdSql)}${reserve})`;
+}
+
+/** Money spent inside the account (a buy's cost, `amountSql`) is covered when the rule's figure stays at 0 or more. */
+export function spendCoveredSql(name: CoverRuleName, userIdSql: string, amountSql: string): string {
+  return `(${coverFigureSql(name, userIdSql)} - ${amountSql} >= 0)`;
+}
+
+/** `spendCoveredSql` in TypeScript. */
+export const spendCovered = (name: CoverRuleName, totals: LedgerTotals, amountCents: number, reservedCents: number) =>
+  coverFigure(name, totals, reservedCents) - amountCents >= 0;
 
 /* ---------------------------------------------------------------- what a client asks for, and who money leaves */
 

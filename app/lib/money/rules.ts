@@ -51,6 +51,17 @@ export const FIGURES = {
       pending: { withdraw: -1 },
     },
   },
+  /**
+   * What an order may spend before the open positions' cost is reserved (docs/product.md, "Orders and
+   * positions"): Available less the withdrawals waiting for a decision, which are reserved too.
+   */
+  spendable: {
+    measure: "cents",
+    weights: {
+      approved: { deposit: 1, stock_deposit: 1, profit: 1, withdraw: -1, loss: -1 },
+      pending: { withdraw: -1 },
+    },
+  },
   /** What an approval of a withdrawal may take: approved deposit + profit - loss - withdraw. */
   coverable: {
     measure: "cents",

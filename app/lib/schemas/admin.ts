@@ -116,4 +116,7 @@ export const AUDIT_ACTIONS = [
   "access_recovery.approve",
   "access_recovery.refuse",
   "payout.record",
+  "order.buy",
+  "order.cancel",
+  "order.sell",
 ] as const;

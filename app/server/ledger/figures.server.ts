@@ -4,7 +4,13 @@
  * the history), and the figures as SQL expressions for use inside conditional statements.
  */
 import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { type CoverRuleName, coverSql as coverSqlText } from "~/lib/money/constraints";
+import {
+  type CoverRuleName,
+  coverFigureSql as coverFigureSqlText,
+  coverSql as coverSqlText,
+  openPositionsCostSql as openPositionsCostSqlText,
+  spendCoveredSql as spendCoveredSqlText,
+} from "~/lib/money/constraints";
 import {
   emptyTotals,
   type FigureName,
@@ -93,8 +99,25 @@ export function coverSql(
   );
 }
 
-/** What the client may still withdraw, pending withdrawals reserved. */
-export const withdrawableSql = (userId: string | SQLWrapper) => figureSql("withdrawable", userId);
+/** A cover rule's figure for one client, the open positions' cost taken off where the rule says. */
+export const coverFigureSql = (name: CoverRuleName, userId: string | SQLWrapper): SQL<number> =>
+  bindUserId((placeholder) => coverFigureSqlText(name, placeholder), userId);
+
+/** A buy of `amountCents` (a value or an expression) is covered by the rule's figure for this client. */
+export const spendCoveredSql = (name: CoverRuleName, userId: string | SQLWrapper, amountCents: Bindable): SQL =>
+  bindAll((user = "", amount = "") => spendCoveredSqlText(name, user, amount), [userId, amountCents]);
+
+/** The cost of the client's open positions, reserved until they are sold. */
+export const openPositionsCostSql = (userId: string | SQLWrapper): SQL<number> =>
+  bindUserId((placeholder) => openPositionsCostSqlText(placeholder), userId);
+
+export async function openPositionsCostCents(db: Db, userId: string): Promise<number> {
+  const row = await db.get<{ value: number }>(sql`SELECT ${openPositionsCostSql(userId)} AS value`);
+  return Number(row?.value ?? 0);
+}
+
+/** What the client may still withdraw: pending withdrawals and the open positions' cost reserved. */
+export const withdrawableSql = (userId: string | SQLWrapper) => coverFigureSql("withdrawalRequest", userId);
 
 export async function withdrawableCents(db: Db, userId: string): Promise<number> {
   const row = await db.get<{ value: number }>(sql`SELECT ${withdrawableSql(userId)} AS value`);

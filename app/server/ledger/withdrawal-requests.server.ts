@@ -20,7 +20,7 @@ import { readForm } from "../form.server";
 import { type EmailData, emailTemplates } from "../mail/templates.server";
 import { getSessionUser, type SessionUser } from "../session.server";
 import { readClientLevel, withdrawalRemaining, withdrawalWithinLevelSql } from "../verification/levels.server";
-import { coverSql, ledgerTotals, withdrawableCents } from "./figures.server";
+import { coverSql, ledgerTotals, openPositionsCostCents, withdrawableCents } from "./figures.server";
 import { neverPaidTo } from "./payout-address.server";
 import { FEED_RETURNING } from "./reads.server";
 import {
@@ -144,7 +144,8 @@ async function withdrawalRefusal(db: Db, env: AppEnv, userId: string, amountCent
     return VERIFICATION_MESSAGES.verifyBeforeWithdrawing;
   }
   const move = { type: "withdraw", amountCents } as const;
-  if (!coverHolds("withdrawalRequest", await ledgerTotals(db, userId), move)) return EXCEEDS_BALANCE_MESSAGE;
+  const reserved = await openPositionsCostCents(db, userId);
+  if (!coverHolds("withdrawalRequest", await ledgerTotals(db, userId), move, reserved)) return EXCEEDS_BALANCE_MESSAGE;
   const remaining = await withdrawalRemaining(db, env, userId, now);
   const window = remaining.day.remainingCents < amountCents ? "day" : "month";
   return LEVEL_MONEY_MESSAGES.withdrawalLimit(window, remaining[window].limitCents, remaining[window].remainingCents);
