@@ -26,6 +26,11 @@ export default defineConfig({
           BITCOIN_ESPLORA_URL: "",
           ETHEREUM_RPC_URL: "",
           RATES_URL: "",
+          // No stock quotes either (wrangler.toml names Alpaca): a test that reads prices points QUOTES_URL and the
+          // keys at its own world of the same simulator (tests/support/quotes.ts's `vars`).
+          QUOTES_URL: "",
+          QUOTES_KEY_ID: "",
+          QUOTES_SECRET_KEY: "",
           PASSWORD_HASH_COST: "fast",
           TOTP_ENCRYPTION_KEY: "dGVzdC10b3RwLWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
           // Cloudflare's always-pass Turnstile test keys: no siteverify call. Tests that need a real secret

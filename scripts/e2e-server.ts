@@ -5,7 +5,8 @@
  *
  * It runs a chain simulator beside it (scripts/lib/chain-simulator.ts) on E2E_PORT + 2000 (or CHAIN_SIMULATOR_PORT),
  * and points the app at its `dev` world, so that a browser test can pay and mine with
- * `chainControl("http://127.0.0.1:<that port>", "dev")` (tests/support/chain.ts).
+ * `chainControl("http://127.0.0.1:<that port>", "dev")` (tests/support/chain.ts), and pin stock prices with
+ * `quotesControl("http://127.0.0.1:<that port>", "dev")` (tests/support/quotes.ts).
  *
  * Not `wrangler dev`: its proxy exits on a request the browser abandons, which failed the test running at that
  * moment and the next one while it restarted (docs/decisions/0057, 0060).
@@ -67,7 +68,7 @@ const server = await startLocalWorker({
     // No key whatever .dev.vars holds (the mail simulator's, for npm run dev): mail stays in the local mailbox,
     // captured, and never leaves for the provider address of wrangler.toml.
     RESEND_API_KEY: "",
-    // Deposits on chain are read from the simulator beside this server, whatever .dev.vars says.
+    // Deposits on chain and stock quotes are read from the simulator beside this server, whatever .dev.vars says.
     ...chainSimulatorVars(chain.url),
   },
 });

@@ -270,6 +270,11 @@ export interface WorkerBindings {
   ETHEREUM_EXPLORER_URL?: string;
   /** The chain id the Ethereum node must answer (1, mainnet, unless set). */
   ETHEREUM_CHAIN_ID?: string;
+  /** Where stock quotes are read (Alpaca's Market Data API; the quotes simulator's locally), its keys, their age. */
+  QUOTES_URL?: string;
+  QUOTES_KEY_ID?: string;
+  QUOTES_SECRET_KEY?: string;
+  QUOTE_MAX_AGE_SECONDS?: string;
   [key: string]: unknown;
 }
 

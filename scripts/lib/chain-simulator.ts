@@ -2,9 +2,10 @@
  * A local stand-in for the blockchains a deposit watcher reads, for `npm run dev`, the worker tests and the browser
  * tests: Esplora's API for bitcoin (mempool.space, Blockstream), an Ethereum JSON-RPC node, and CoinGecko's price
  * call, each answering as the real one does, over chains in memory that a control API moves on (pay, mine, reorg,
- * replace, rates, outages; `npm run chain`, scripts/chain.ts). Loopback only.
+ * replace, rates, outages; `npm run chain`, scripts/chain.ts). Its `quotes` area is the quotes simulator: Alpaca's
+ * latest stock quotes (scripts/lib/quotes-simulator/, `npm run quotes`, scripts/quotes.ts). Loopback only.
  *
- * Every path starts with a namespace, `/<ns>/…`: a world of its own (chains, rates, outages) made on first use, so
+ * Every path starts with a namespace, `/<ns>/…`: a world of its own (chains, rates, quotes, outages) made on first use, so
  * that test files running side by side never see each other's payments. `npm run dev` uses `dev`.
  */
 import { createServer, type IncomingMessage } from "node:http";
@@ -16,8 +17,12 @@ import { ethereumRpc } from "./chain-simulator/ethereum-rpc.ts";
 import { rates } from "./chain-simulator/rates.ts";
 import { json, Refusal, type Reply, text } from "./chain-simulator/reply.ts";
 import { NAMESPACE, type Service, Worlds } from "./chain-simulator/world.ts";
+import { latestQuotes } from "./quotes-simulator/api.ts";
+import { quotesWorkerVars } from "./quotes-simulator/client.ts";
+import { quotesControl } from "./quotes-simulator/control.ts";
 
 export { chainControl, chainWorkerVars, USDT_CONTRACT } from "./chain-simulator/client.ts";
+export { quotesControl, quotesWorkerVars } from "./quotes-simulator/client.ts";
 
 export interface ChainSimulator {
   /** `http://127.0.0.1:<port>`, without a namespace. */
@@ -37,8 +42,11 @@ export function chainSimulatorPort(environment: NodeJS.ProcessEnv = process.env)
   return port;
 }
 
-/** The Worker's settings that point it at one world of a simulator. */
-export const chainSimulatorVars = (simulatorUrl: string, ns = DEV_NAMESPACE) => chainWorkerVars(simulatorUrl, ns);
+/** The Worker's settings that point it at one world of a simulator: its chains, rates and quotes. */
+export const chainSimulatorVars = (simulatorUrl: string, ns = DEV_NAMESPACE) => ({
+  ...chainWorkerVars(simulatorUrl, ns),
+  ...quotesWorkerVars(simulatorUrl, ns),
+});
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -82,22 +90,39 @@ async function route(worlds: Worlds, request: IncomingMessage, log: (line: strin
   }
   if (area === "rates") return rates(world, method, `/${rest.join("/")}`, url.searchParams);
   if (area === "control" && rest.length === 1 && rest[0]) {
-    const command = rest[0];
-    if (method === "GET" && command === "state") return controlReply(() => control(world, "state", {}), log, ns);
-    if (method !== "POST") return json({ error: "POST a command (GET only for state)" }, 405);
-    const body = await bodyOf(request);
-    let input: unknown;
-    try {
-      input = body.trim() ? JSON.parse(body) : {};
-    } catch {
-      return json({ error: "the body must be JSON" }, 400);
-    }
-    if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      return json({ error: "the body must be a JSON object" }, 400);
-    }
-    return controlReply(() => control(world, command, input as Record<string, unknown>), log, ns);
+    return command(request, rest[0], (name, input) => control(world, name, input), log, ns);
+  }
+  if (area === "quotes" && rest[0] === "control" && rest.length === 2 && rest[1]) {
+    return command(request, rest[1], (name, input) => quotesControl(world.quotes, name, input), log, ns);
+  }
+  if (area === "quotes") {
+    return latestQuotes(world.quotes, method, `/${rest.join("/")}`, url.searchParams, request.headers);
   }
   return text(`The chain simulator has no ${method} ${url.pathname}`, 404);
+}
+
+/** A control command: GET for state, else POST with a JSON object; one log line for each change. */
+async function command(
+  request: IncomingMessage,
+  name: string,
+  run: (name: string, input: Record<string, unknown>) => { body: unknown; line?: string },
+  log: (line: string) => void,
+  ns: string,
+): Promise<Reply> {
+  const method = request.method ?? "GET";
+  if (method === "GET" && name === "state") return controlReply(() => run("state", {}), log, ns);
+  if (method !== "POST") return json({ error: "POST a command (GET only for state)" }, 405);
+  const body = await bodyOf(request);
+  let input: unknown;
+  try {
+    input = body.trim() ? JSON.parse(body) : {};
+  } catch {
+    return json({ error: "the body must be JSON" }, 400);
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return json({ error: "the body must be a JSON object" }, 400);
+  }
+  return controlReply(() => run(name, input as Record<string, unknown>), log, ns);
 }
 
 /** Starts a simulator on `port` (0: any free one); `log` gets one line per change made through the control API. */

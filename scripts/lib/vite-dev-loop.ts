@@ -1,8 +1,8 @@
 /**
  * What `npm run dev` (`vite dev`, the Cloudflare Vite plugin running the Worker in workerd; docs/decisions/0061) adds
  * around the Worker: the local D1 migrated and seeded before workerd opens it (scripts/dev-setup.ts), the mail
- * simulator, the chain simulator (the blockchains and rates deposits are watched on), and the scheduled handler on a
- * timer, since the plugin fires no cron trigger by itself.
+ * simulator, the chain simulator (the blockchains and rates deposits are watched on, and the stock quotes: its
+ * quotes simulator), and the scheduled handler on a timer, since the plugin fires no cron trigger by itself.
  *
  * Settings (environment):
  * - PORT: the port to serve on (8787).
@@ -11,7 +11,7 @@
  * - DEV_CRON_INTERVAL_MS: how often the scheduled handler (outbox delivery, clean-up) runs (60000, the deployed
  *   cron's every minute).
  * - MAIL_SIMULATOR_PORT: the mail simulator's port (PORT + 1000).
- * - CHAIN_SIMULATOR_PORT: the chain simulator's port (PORT + 2000).
+ * - CHAIN_SIMULATOR_PORT: the chain simulator's port (PORT + 2000), the quotes' too.
  */
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -80,8 +80,9 @@ export function devMailVars(settings: DevSettings): Record<string, string> {
 }
 
 /**
- * The Worker's chain settings for dev: the chain simulator's `dev` world, each unless .dev.vars sets it (the plugin
- * reads .dev.vars over the config, so a developer watching a real node or testnet keeps their own).
+ * The Worker's chain and quotes settings for dev: the chain simulator's `dev` world (QUOTES_URL and its local keys
+ * included), each unless .dev.vars sets it (the plugin reads .dev.vars over the config, so a developer watching a
+ * real node or testnet, or reading Alpaca with their own keys, keeps their own).
  */
 export function devChainVars(settings: DevSettings): Record<string, string> {
   ensureDevVars();
@@ -170,6 +171,14 @@ function printNotes(settings: DevSettings, simulatorUrl: string, chainUrl: strin
   console.log(
     `The chains and rates deposits are read from are the local chain simulator's, on ${chainUrl}/dev: ` +
       `\`${chain} pay <address> <amount>\`, \`${chain} mine\`, \`${chain} state\` (\`${chain} --help\` for the rest).`,
+  );
+  const quotes = chain.replace("npm run chain --", "npm run quotes --");
+  const quotesUrl = devVar("QUOTES_URL");
+  console.log(
+    quotesUrl
+      ? `Stock quotes are read from ${quotesUrl} (QUOTES_URL in .dev.vars); the quotes simulator on ${chainUrl}/dev/quotes is idle.`
+      : `Stock quotes are the local quotes simulator's, on ${chainUrl}/dev/quotes: \`${quotes} set AAPL 190.00\` pins a ` +
+          `price, \`${quotes} walk\` lets it move (\`${quotes} --help\` for the rest).`,
   );
   console.log(`The scheduled handler (mail retries, clean-up) runs every ${settings.cronEveryMs / 1000} s.`);
 }

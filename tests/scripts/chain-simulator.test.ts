@@ -260,7 +260,7 @@ describe("npm run chain and npm run dev's settings", () => {
     );
   });
 
-  test("runs on PORT + 2000 or CHAIN_SIMULATOR_PORT, and points the Worker at the dev world", () => {
+  test("runs on PORT + 2000 or CHAIN_SIMULATOR_PORT, and points the Worker at the dev world (quotes too)", () => {
     assert.equal(chainSimulatorPort({}), 10787);
     assert.equal(chainSimulatorPort({ PORT: "8917" }), 10917);
     assert.equal(chainSimulatorPort({ PORT: "8917", CHAIN_SIMULATOR_PORT: "9555" }), 9555);
@@ -274,6 +274,9 @@ describe("npm run chain and npm run dev's settings", () => {
       ETHEREUM_CHAIN_ID: "11155111",
       BITCOIN_EXPLORER_URL: "http://127.0.0.1:10787/dev/explorer/bitcoin",
       ETHEREUM_EXPLORER_URL: "http://127.0.0.1:10787/dev/explorer/ethereum",
+      QUOTES_URL: "http://127.0.0.1:10787/dev/quotes",
+      QUOTES_KEY_ID: "local-quotes",
+      QUOTES_SECRET_KEY: "local-quotes-secret",
     });
   });
 });

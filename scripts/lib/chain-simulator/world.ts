@@ -1,7 +1,9 @@
 /**
- * A namespace's world: its own bitcoin and Ethereum chains, its USD rates and its outage switches. Each namespace
+ * A namespace's world: its own bitcoin and Ethereum chains, its USD rates, its stock quotes and its outage switches. Each namespace
  * (`dev` for `npm run dev`, one per test file) is made on its first request and never shares state with another.
  */
+
+import { QuoteBoard } from "../quotes-simulator/board.ts";
 import { BitcoinChain } from "./bitcoin-chain.ts";
 import { EthereumChain } from "./ethereum-chain.ts";
 
@@ -30,6 +32,9 @@ export class World {
   readonly outages = new Set<Service>();
   /** Blocks at each chain's tip its API does not know yet: a node of a provider's pool that lags the others. */
   readonly behind: Record<"bitcoin" | "ethereum", number> = { bitcoin: 0, ethereum: 0 };
+
+  /** Stock quotes, Alpaca's way (the quotes simulator, scripts/lib/quotes-simulator/). */
+  readonly quotes = new QuoteBoard();
 
   readonly ns: string;
 
