@@ -192,6 +192,22 @@ export const ACTS = {
     triggers: ["transactions_cancel_by_owner"],
     statement: "the UPDATE names the owner and the cancellable statuses (cancellableSql)",
   },
+  // An order moves money only inside the client's own account, at the server's price: no code is asked, as no
+  // broker asks one per trade; what leaves the account (a withdrawal) still needs one.
+  order: {
+    who: "client",
+    freshCode: "never",
+    secondAdmin: "never",
+    triggers: ["position_closes_own_lots_while_selling", "positions_terms_are_final", "stock_sales_settled_are_final"],
+    statement: "a buy's INSERT checks the order cover rule (spendCoveredSql); a sale's checks the shares held",
+  },
+  orderCancel: {
+    who: "client",
+    freshCode: "never",
+    secondAdmin: "never",
+    triggers: ["positions_cancel_within_window"],
+    statement: "the UPDATE names the owner, the untouched position and the cancel window",
+  },
 } as const satisfies Record<string, ActRow>;
 
 export type ActName = keyof typeof ACTS;

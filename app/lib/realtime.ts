@@ -65,7 +65,9 @@ export type FeedEvent =
   /** Client only: their notifications were marked read, so their other open pages re-read the bell's count. */
   | { type: "notifications.changed"; userId: string }
   /** Client only: a payment to their deposit address was seen, confirmed further, credited, held or dropped. */
-  | { type: "chain_payments.changed"; userId: string };
+  | { type: "chain_payments.changed"; userId: string }
+  /** A client's position was opened, cancelled or sold from: their pages and their desk page reload it. */
+  | { type: "positions.changed"; userId: string };
 
 /**
  * What the feed Durable Objects (one ClientFeed per client, one AdminDesk) offer over RPC. The Worker's
@@ -122,7 +124,8 @@ export function parseFeedEvent(value: unknown): FeedEvent | null {
     value.type === "verification.changed" ||
     value.type === "client.notes.changed" ||
     value.type === "notifications.changed" ||
-    value.type === "chain_payments.changed"
+    value.type === "chain_payments.changed" ||
+    value.type === "positions.changed"
   )
     return typeof value.userId === "string" ? { type: value.type, userId: value.userId } : null;
   if (value.type !== "transaction.created" && value.type !== "transaction.updated") return null;

@@ -8,6 +8,7 @@ import { Empty, Panel, ViewAll } from "~/components/dashboard/panels";
 import { RecentActivity } from "~/components/dashboard/recent-activity";
 import { TransactionList } from "~/components/dashboard/transaction-list";
 import { IncomingPayments } from "~/components/incoming-payments";
+import { OpenPositionsTable } from "~/components/orders/open-positions";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
@@ -17,6 +18,7 @@ import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-f
 import { incomingPayments } from "~/server/chain/incoming.server";
 import { clientPayouts } from "~/server/chain/payouts.server";
 import { dashboardData } from "~/server/ledger/reads.server";
+import { marksOf } from "~/server/positions/marks.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 import type { Route } from "./+types/dashboard";
@@ -33,6 +35,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     incoming: await incomingPayments(context.db, context.bindings, user.id),
     payouts: await clientPayouts(context, user.id, dashboard.recentActivity),
+    marks: await marksOf(
+      context.bindings,
+      dashboard.openPositions.map((p) => p.symbol),
+    ),
     suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
     verification: verificationState
       ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
@@ -68,6 +74,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     verification,
     incoming,
     payouts,
+    marks,
   } = loaderData;
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
@@ -110,11 +117,22 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <RecentActivity rows={recentActivity} hasMore={hasMoreActivity} payouts={payouts} />
-        <Panel title="Open Positions">
+        <Panel
+          title="Open Positions"
+          action={
+            <Link
+              to="/portfolio"
+              aria-label="View all holdings"
+              className="text-sm font-medium text-brand hover:underline"
+            >
+              View all
+            </Link>
+          }
+        >
           {openPositions.length === 0 ? (
             <Empty>No recent open positions</Empty>
           ) : (
-            <TransactionList rows={openPositions} />
+            <OpenPositionsTable positions={openPositions} marks={marks} />
           )}
         </Panel>
         <MoneyInAndOut deposits={summary.deposits} withdrawals={summary.withdrawals} />

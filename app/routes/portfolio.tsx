@@ -1,14 +1,18 @@
 import { Panel } from "~/components/dashboard/panels";
+import { HoldingsTable, Result } from "~/components/orders/holdings-table";
 import { BalanceChart } from "~/components/portfolio/balance-chart";
 import { PositionsTable } from "~/components/portfolio/positions-table";
 import { RangeSwitch } from "~/components/portfolio/range-switch";
 import { ResultsChart } from "~/components/portfolio/results-chart";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
+import { holdingViews } from "~/lib/holdings";
 import { parseRange, RANGE_LABELS, RANGE_REFUSAL } from "~/lib/portfolio";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { badRequest } from "~/server/http.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
+import { marksOf } from "~/server/positions/marks.server";
+import { holdingRowsQuery } from "~/server/positions/reads.server";
 import { requireClient } from "~/server/session.server";
 import type { Route } from "./+types/portfolio";
 
@@ -18,11 +22,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
   const range = parseRange(new URL(request.url).searchParams.get("range"));
   if (!range) badRequest(RANGE_REFUSAL);
-  return { userId: user.id, range, ...(await portfolioData(context.db, user.id, range)) };
+  const [portfolio, holdingRows] = await Promise.all([
+    portfolioData(context.db, user.id, range),
+    holdingRowsQuery(context.db, user.id),
+  ]);
+  const marks = await marksOf(
+    context.bindings,
+    holdingRows.map((row) => row.symbol),
+  );
+  return {
+    userId: user.id,
+    range,
+    ...portfolio,
+    ...holdingViews(holdingRows, marks, portfolio.balanceCents),
+  };
 }
 
 export default function Portfolio({ loaderData }: Route.ComponentProps) {
-  const { userId, range, points, results, balanceCents, positions } = loaderData;
+  const {
+    userId,
+    range,
+    points,
+    results,
+    balanceCents,
+    positions,
+    holdings,
+    accountValueCents,
+    unrealizedCents,
+    complete,
+  } = loaderData;
   // A decision on one of the client's requests moves the figures: the page follows it, as the dashboard does.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${userId}`, { onEvent: refresh, onReconnect: refresh });
@@ -34,6 +62,13 @@ export default function Portfolio({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-ink-muted">
             Balance now: <span className="font-semibold text-ink tabular-nums">{formatCents(balanceCents)}</span>
           </p>
+          {holdings.length > 0 ? (
+            <p className="mt-1 text-ink-muted" data-testid="account-value">
+              Account value:{" "}
+              <span className="font-semibold text-ink tabular-nums">{formatCents(accountValueCents)}</span> (balance{" "}
+              <Result cents={unrealizedCents} /> unrealized{complete ? "" : "; holdings without a price at cost"})
+            </p>
+          ) : null}
         </div>
         <RangeSwitch current={range} />
       </div>
@@ -43,7 +78,10 @@ export default function Portfolio({ loaderData }: Route.ComponentProps) {
       <Panel title="Results by month">
         <ResultsChart results={results} title="Profit minus loss of each month" />
       </Panel>
-      <Panel title="Positions">
+      <Panel title="Holdings">
+        <HoldingsTable holdings={holdings} />
+      </Panel>
+      <Panel title="Stock deposits">
         <PositionsTable positions={positions} />
       </Panel>
     </section>

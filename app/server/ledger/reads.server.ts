@@ -2,7 +2,7 @@
  * What the client pages read from the ledger: the dashboard in one round trip, the firm's deposit wallets,
  * and the transaction lists, each a bounded index range (never the client's whole history).
  */
-import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { summarize, type TransactionStatus, type TransactionType } from "~/lib/ledger";
 import { type FeedTransaction, feedTransactionColumns } from "~/lib/realtime";
@@ -10,6 +10,7 @@ import { accountQuery } from "../accounts.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, type Keyset, type KeysetOrder, keysetOrderBy } from "../paging.server";
+import { openPositionsQuery } from "../positions/reads.server";
 import { ledgerTotalsQuery, totalsOf } from "./figures.server";
 import { approvedStockTotals, balanceHistoryOf, balanceHistoryReads } from "./portfolio.server";
 
@@ -112,8 +113,7 @@ export async function dashboardData<Also extends Record<string, BatchItem<"sqlit
     account,
     totals,
     recent,
-    profits,
-    losses,
+    openPositions,
     pending,
     rejected,
     cancelled,
@@ -126,8 +126,8 @@ export async function dashboardData<Also extends Record<string, BatchItem<"sqlit
     account: accountQuery(db, userId),
     totals: ledgerTotalsQuery(db, userId),
     recent: latestWithStatus(db, userId, "approved", listSize + 1),
-    profits: ofType(db, userId, "profit", listSize, isNotNull(transactions.tradingPair)),
-    losses: ofType(db, userId, "loss", listSize, isNotNull(transactions.tradingPair)),
+    // The client's open positions (docs/product.md, "Orders and positions"), newest first.
+    openPositions: openPositionsQuery(db, userId, listSize),
     pending: latestPending(db, userId, 10),
     rejected: latestWithStatus(db, userId, "rejected", 10),
     cancelled: latestWithStatus(db, userId, "cancelled", 10),
@@ -143,7 +143,7 @@ export async function dashboardData<Also extends Record<string, BatchItem<"sqlit
       : summary,
     recentActivity: recent.slice(0, listSize),
     hasMoreActivity: recent.length > listSize,
-    openPositions: [...profits, ...losses].sort(byNewest).slice(0, listSize),
+    openPositions,
     pendingAndDeclined: [...pending, ...rejected, ...cancelled].sort(byNewest).slice(0, 10),
     stocks,
     balanceLine: balanceHistoryOf({ monthSums, daySums }, "30d", now).points,

@@ -1,0 +1,111 @@
+/**
+ * The order ticket's commands (docs/product.md, "Orders and positions"): the form read in the ticket's order, the
+ * server's quote read at that moment (never a price from the page), the fill, then the buy's or the sale's own
+ * statement. The client's open pages and their desk page hear of it after the commit.
+ */
+
+import { formatCents } from "~/lib/format";
+import { refusalOf } from "~/lib/forms";
+import { type Fill, fillOf, formatPrice, formatShares, positionSerial } from "~/lib/money/orders";
+import { idempotencyKeyOf, MONEY_MESSAGES } from "~/lib/schemas/money";
+import { ORDER_MESSAGES, type OrderRequest, parseOrderForm } from "~/lib/schemas/orders";
+import { findStock } from "~/lib/stocks";
+import { afterCommit, type CommandContext } from "../commands.server";
+import type { Refusal } from "../intents.server";
+import { moneyRequester } from "../ledger/requests.server";
+import { readQuote } from "../quotes/quotes.server";
+import type { SessionUser } from "../session.server";
+import { readClientLevel } from "../verification/levels.server";
+import { cancelPosition, openPosition } from "./orders.server";
+import { sellShares } from "./sales.server";
+
+export type OrderOutcome =
+  | { ok: true; message: string; positionId?: number; placedAt?: number }
+  | ({ ok: false } & Refusal);
+
+const signed = (cents: number) => `${cents >= 0 ? "+" : "−"}${formatCents(Math.abs(cents))}`;
+
+/** What the ticket says once the order is done. */
+export const ORDER_DONE = {
+  bought: (symbol: string, fill: Fill, serial: string) =>
+    `Bought ${formatShares(fill.sharesE4)} ${symbol} at ${formatPrice(fill.priceE4)} for ${formatCents(fill.cents)}: position ${serial}`,
+  sold: (symbol: string, fill: Fill, resultCents: number) =>
+    `Sold ${formatShares(fill.sharesE4)} ${symbol} at ${formatPrice(fill.priceE4)} for ${formatCents(fill.cents)}: result ${signed(resultCents)}`,
+  cancelled: (serial: string) => `Order ${serial} cancelled: nothing was bought`,
+};
+
+function tellPages(context: CommandContext, userId: string) {
+  const event = { type: "positions.changed", userId } as const;
+  afterCommit(context, { events: [{ userId, event }], deskEvents: [event] });
+}
+
+/**
+ * Reads the ticket and places the order for the signed-in client on `symbol`: one of the watchlist, a side and a
+ * size, a Restricted client only selling, a fresh quote, a fill within the order limits; then the statement.
+ */
+export async function placeOrder(
+  context: CommandContext,
+  user: SessionUser | null,
+  symbol: string,
+  form: FormData,
+  now = Date.now(),
+): Promise<OrderOutcome> {
+  const requester = moneyRequester(user);
+  if (!requester.ok) return requester;
+  const { client } = requester;
+  const stock = findStock(symbol);
+  if (!stock) return { ok: false, error: ORDER_MESSAGES.unknownStock, status: 404 };
+  const parsed = parseOrderForm(form);
+  if (!parsed.ok) return { ok: false, ...refusalOf(parsed), status: 400 };
+  const idempotencyKey = idempotencyKeyOf(form);
+  if (!idempotencyKey) return { ok: false, error: MONEY_MESSAGES.formExpired, status: 400 };
+  const order: OrderRequest = parsed.data;
+  if (order.side === "buy" && (await readClientLevel(context.db, context.env, client.id, now)).level === "restricted")
+    return { ok: false, error: ORDER_MESSAGES.restricted, status: 403 };
+  const read = await readQuote(context.bindings, stock.symbol, now);
+  if (!read.ok) return { ok: false, error: ORDER_MESSAGES.priceUnavailable, status: 503 };
+  const fill = fillOf(order, read.quote);
+  if (fill === "small") {
+    const error = order.sizing === "amount" ? ORDER_MESSAGES.tooSmallForPrice : ORDER_MESSAGES.belowMinimum;
+    return { ok: false, error, field: "quantity", status: 400 };
+  }
+  if (fill === "large") return { ok: false, error: ORDER_MESSAGES.aboveMaximum, field: "quantity", status: 400 };
+
+  if (order.side === "buy") {
+    const position = { symbol: stock.symbol, sharesE4: fill.sharesE4, costCents: fill.cents, idempotencyKey };
+    const opened = await openPosition(context.db, client, position, read.quote, now);
+    if (!opened.ok) return opened;
+    if (!opened.replayed) tellPages(context, client.id);
+    const { id, openedAt } = opened.position;
+    return {
+      ok: true,
+      message: ORDER_DONE.bought(stock.symbol, fill, positionSerial(id)),
+      positionId: id,
+      placedAt: openedAt,
+    };
+  }
+  const sale = { symbol: stock.symbol, sharesE4: fill.sharesE4, proceedsCents: fill.cents, idempotencyKey };
+  const sold = await sellShares(context.db, client, { id: client.id, email: client.email }, sale, read.quote, now);
+  if (!sold.ok) return sold;
+  if (!sold.replayed) {
+    tellPages(context, client.id);
+    if (sold.entry)
+      afterCommit(context, {
+        events: [{ userId: client.id, event: { type: "transaction.created", transaction: sold.entry } }],
+      });
+  }
+  return { ok: true, message: ORDER_DONE.sold(stock.symbol, fill, sold.sale.resultCents) };
+}
+
+/** Cancels the client's own position, within the window of its order. */
+export async function cancelOrder(context: CommandContext, user: SessionUser | null, form: FormData, now = Date.now()) {
+  const requester = moneyRequester(user);
+  if (!requester.ok) return requester;
+  const id = Number(form.get("positionId"));
+  if (!Number.isSafeInteger(id) || id <= 0)
+    return { ok: false as const, error: ORDER_MESSAGES.cancelNotFound, status: 404 };
+  const cancelled = await cancelPosition(context.db, requester.client, id, now);
+  if (!cancelled.ok) return cancelled;
+  tellPages(context, requester.client.id);
+  return { ok: true as const, message: ORDER_DONE.cancelled(cancelled.serial) };
+}
