@@ -1,11 +1,15 @@
 import { data, Link } from "react-router";
+import { LivePrice } from "~/components/live-price";
 import { PriceChange } from "~/components/price-change";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StockLogo } from "~/components/stock-logo";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
+import { useQuotes } from "~/lib/use-quotes";
 import { logoUrl } from "~/server/env.server";
+import { quoteViews } from "~/server/quotes/views.server";
+import { getSessionUser } from "~/server/session.server";
 import type { Route } from "./+types/stocks.$symbol";
 
 export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
@@ -13,10 +17,14 @@ export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
   { name: "description", content: data?.stock.description ?? "" },
 ]);
 
-export function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const stock = stockView(params.symbol ?? "");
   const known = findStock(stock.symbol);
+  // A signed-in client's live price, right before hydration; a visitor's page (edge-cached) keeps the list price.
+  const user = known ? await getSessionUser(request, context) : null;
+  const quotes = user && user.role !== "admin" ? await quoteViews(context.bindings, [stock.symbol]) : null;
   const body = {
+    quotes,
     stock,
     logo: stock.domain ? logoUrl(context.env, stock.domain) : null,
     similar: known
@@ -29,7 +37,8 @@ export function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function StockDetail({ loaderData }: Route.ComponentProps) {
-  const { stock, logo, similar } = loaderData;
+  const { stock, logo, similar, quotes: firstQuotes } = loaderData;
+  const quote = useQuotes(firstQuotes ? [stock.symbol] : [], firstQuotes).get(stock.symbol);
   return (
     <section className="space-y-6">
       <Link to="/stocks" className="text-sm text-brand hover:underline">
@@ -44,7 +53,9 @@ export default function StockDetail({ loaderData }: Route.ComponentProps) {
           <p className="text-sm text-ink-muted">{stock.sector}</p>
         </div>
         <div className="text-right">
-          <p className="text-2xl font-semibold tabular-nums">{formatUsd(stock.price)}</p>
+          <p className="text-2xl font-semibold tabular-nums">
+            {firstQuotes ? <LivePrice quote={quote} bidAsk /> : formatUsd(stock.price)}
+          </p>
           {/* An unknown symbol has no price movement to show, and nothing to buy (below). */}
           {stock.known ? <PriceChange change={stock.change} /> : null}
         </div>

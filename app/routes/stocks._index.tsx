@@ -1,11 +1,15 @@
 import { useState } from "react";
 import { Form, Link } from "react-router";
 import { useListNavigation } from "~/components/list-navigation";
+import { LivePrice } from "~/components/live-price";
 import { PriceChange } from "~/components/price-change";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatUsd } from "~/lib/format";
 import { seo } from "~/lib/seo";
 import { filterStocks, STOCKS } from "~/lib/stocks";
+import { useQuotes } from "~/lib/use-quotes";
+import { quoteViews } from "~/server/quotes/views.server";
+import { getSessionUser } from "~/server/session.server";
 import type { Route } from "./+types/stocks._index";
 
 export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
@@ -16,16 +20,29 @@ export const meta: Route.MetaFunction = pageMeta(({ matches }) =>
   }),
 );
 
-/** The query from the URL, so the filter also works without JavaScript (?q=). */
-export function loader({ request }: Route.LoaderArgs) {
-  return { query: new URL(request.url).searchParams.get("q")?.slice(0, 50) ?? "" };
+const ALL_SYMBOLS = STOCKS.map((stock) => stock.symbol);
+
+/**
+ * The query from the URL, so the filter also works without JavaScript (?q=). A signed-in client gets every
+ * stock's live price (one provider call) before hydration; a visitor's page, kept by the edge cache, never has any.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = new URL(request.url).searchParams.get("q")?.slice(0, 50) ?? "";
+  const user = await getSessionUser(request, context);
+  const quotes = user && user.role !== "admin" ? await quoteViews(context.bindings, ALL_SYMBOLS) : null;
+  return { query, quotes };
 }
 
 export default function StocksWatchlist({ loaderData }: Route.ComponentProps) {
-  const { query: initial } = loaderData;
+  const { query: initial, quotes: firstQuotes } = loaderData;
   const [query, setQuery] = useState(initial);
   const stocks = filterStocks(query, STOCKS);
   const followLink = useListNavigation();
+  // Only the stocks shown are asked for again.
+  const quotes = useQuotes(
+    stocks.map((stock) => stock.symbol),
+    firstQuotes,
+  );
 
   return (
     <section>
@@ -78,7 +95,7 @@ export default function StocksWatchlist({ loaderData }: Route.ComponentProps) {
               </a>
               <p>{stock.sector}</p>
               <div>
-                <span>{formatUsd(stock.price)}</span>
+                <span>{firstQuotes ? <LivePrice quote={quotes.get(stock.symbol)} /> : formatUsd(stock.price)}</span>
                 <PriceChange change={stock.change} />
               </div>
               <a href={`/stocks/${stock.symbol}/deposit`} aria-label={`Buy ${stock.symbol} now`}>

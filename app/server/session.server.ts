@@ -118,7 +118,8 @@ async function readToken(request: Request, env: AppEnv): Promise<string | null> 
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-type SessionContext = { db: Db; env: AppEnv; ctx?: ExecutionContext };
+/** `quiet`: the request is not the user's activity (a page's own timer), so it keeps no idle session open. */
+type SessionContext = { db: Db; env: AppEnv; ctx?: ExecutionContext; quiet?: boolean };
 
 /**
  * One lookup per page load: the root loader and the page's loader both ask for the user, with the same
@@ -180,7 +181,7 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
     .get();
   if (!row) return null;
 
-  if (now - row.lastSeenAt > TOUCH_INTERVAL_MS) {
+  if (!context.quiet && now - row.lastSeenAt > TOUCH_INTERVAL_MS) {
     const touch = context.db
       .update(sessions)
       .set({ lastSeenAt: now })
