@@ -1,5 +1,7 @@
-import { data, Link } from "react-router";
+import { useEffect } from "react";
+import { data, Link, useRevalidator } from "react-router";
 import { LivePrice } from "~/components/live-price";
+import { type OrderReply, OrderTicket } from "~/components/orders/order-ticket";
 import { PriceChange } from "~/components/price-change";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { StockLogo } from "~/components/stock-logo";
@@ -7,9 +9,16 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { useQuotes } from "~/lib/use-quotes";
+import { actsOf } from "~/server/acts.server";
 import { logoUrl } from "~/server/env.server";
+import { readForm } from "~/server/form.server";
+import { dispatchIntent } from "~/server/intents.server";
+import { spendableCents } from "~/server/positions/orders.server";
+import { cancelOrder, placeOrder } from "~/server/positions/place-order.server";
+import { heldSharesE4 } from "~/server/positions/sales.server";
 import { quoteViews } from "~/server/quotes/views.server";
-import { getSessionUser } from "~/server/session.server";
+import { getSessionUser, requireClient } from "~/server/session.server";
+import { readClientLevel } from "~/server/verification/levels.server";
 import type { Route } from "./+types/stocks.$symbol";
 
 export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
@@ -22,9 +31,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const known = findStock(stock.symbol);
   // A signed-in client's live price, right before hydration; a visitor's page (edge-cached) keeps the list price.
   const user = known ? await getSessionUser(request, context) : null;
-  const quotes = user && user.role !== "admin" ? await quoteViews(context.bindings, [stock.symbol]) : null;
+  const client = user && user.role !== "admin" ? user : null;
+  const quotes = client ? await quoteViews(context.bindings, [stock.symbol]) : null;
+  // The order ticket's figures: what a buy may spend and what may be sold (docs/product.md, "Orders and positions").
+  const ticket = client
+    ? {
+        spendableCents: await spendableCents(context.db, client.id),
+        heldE4: await heldSharesE4(context.db, client.id, stock.symbol),
+        mayBuy: (await readClientLevel(context.db, context.env, client.id)).level !== "restricted",
+        idempotencyKey: crypto.randomUUID(),
+      }
+    : null;
   const body = {
     quotes,
+    ticket,
     stock,
     logo: stock.domain ? logoUrl(context.env, stock.domain) : null,
     similar: known
@@ -36,9 +56,37 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return known ? body : data(body, { status: 404 });
 }
 
-export default function StockDetail({ loaderData }: Route.ComponentProps) {
-  const { stock, logo, similar, quotes: firstQuotes } = loaderData;
+/** The order ticket's two forms: an order, and the cancel of a buy within its 3 seconds. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireClient(request, context);
+  const form = await readForm(request);
+  const act = actsOf<OrderReplyExtra>(context, user, form);
+  return dispatchIntent<"order" | "cancelOrder", OrderReplyExtra>(form, {
+    order: act("order", async (reply) => {
+      const placed = await placeOrder(context, user, (params.symbol ?? "").toUpperCase(), form);
+      return placed.ok ? reply.done(placed.message, { positionId: placed.positionId }) : reply.refused(placed);
+    }),
+    cancelOrder: act("orderCancel", async (reply) => {
+      const cancelled = await cancelOrder(context, user, form);
+      return cancelled.ok ? reply.done(cancelled.message) : reply.refused(cancelled);
+    }),
+  });
+}
+
+type OrderReplyExtra = { positionId: number };
+
+export default function StockDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { stock, logo, similar, quotes: firstQuotes, ticket } = loaderData;
   const quote = useQuotes(firstQuotes ? [stock.symbol] : [], firstQuotes).get(stock.symbol);
+  const reply = actionData as OrderReply | undefined;
+  // A cancelled order's reserve is released: the ticket's figures are read again once the window is over.
+  const revalidator = useRevalidator();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the reply's stamp on purpose
+  useEffect(() => {
+    if (reply?.intent !== "order" || reply.tone !== "success") return;
+    const timer = setTimeout(() => revalidator.revalidate(), 3_500);
+    return () => clearTimeout(timer);
+  }, [reply?.at]);
   return (
     <section className="space-y-6">
       <Link to="/stocks" className="text-sm text-brand hover:underline">
@@ -61,6 +109,24 @@ export default function StockDetail({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
       <p className="max-w-3xl text-ink-muted">{stock.description}</p>
+      {ticket && stock.known ? (
+        <div className="max-w-xl">
+          <OrderTicket
+            symbol={stock.symbol}
+            quote={
+              quote?.state === "live" &&
+              quote.bid !== null &&
+              quote.ask !== null &&
+              quote.mid !== null &&
+              quote.at !== null
+                ? { bidE4: quote.bid, askE4: quote.ask, midE4: quote.mid, at: quote.at }
+                : null
+            }
+            {...ticket}
+            reply={reply}
+          />
+        </div>
+      ) : null}
       {stock.known ? (
         <Link
           to={`/stocks/${stock.symbol}/deposit`}
