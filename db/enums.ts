@@ -121,9 +121,10 @@ export const NOTIFICATION_KINDS = [
   "verification_decided",
   "verification_restricted",
   "security_notice",
+  "order_filled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-export const MAIL_CATEGORIES = ["requests", "entries", "verification"] as const;
+export const MAIL_CATEGORIES = ["requests", "entries", "verification", "orders"] as const;
 export type MailCategory = (typeof MAIL_CATEGORIES)[number];
 
 /** The chains the deposit watcher reads, and what it credits from each (USDT is the ERC-20 token on Ethereum). */

@@ -254,11 +254,13 @@ BEGIN
 				THEN 'transaction:' || coalesce(json_extract(NEW.payload, '$.transactionId'), '')
 			WHEN NEW.template = 'security_notice'
 				THEN 'security:' || coalesce(json_extract(NEW.payload, '$.event'), '')
+			WHEN NEW.template = 'order_filled'
+				THEN 'order:' || coalesce(json_extract(NEW.payload, '$.serial'), '')
 			ELSE 'verification'
 		END,
 		NEW.payload, NEW.dedupe_key, coalesce(NEW.created_at, CAST(unixepoch('subsec') * 1000 AS INTEGER))
 	FROM users u
-	WHERE NEW.template IN ('request_decided', 'entry_posted', 'verification_decided', 'verification_restricted', 'security_notice')
+	WHERE NEW.template IN ('request_decided', 'entry_posted', 'verification_decided', 'verification_restricted', 'security_notice', 'order_filled')
 		AND u.email = NEW.to_address AND u.role = 'user'
 		AND (NEW.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.dedupe_key = NEW.dedupe_key));
 	SELECT RAISE(IGNORE)
@@ -270,6 +272,7 @@ BEGIN
 			WHEN 'request_decided' THEN 'requests'
 			WHEN 'entry_posted' THEN 'entries'
 			WHEN 'verification_decided' THEN 'verification'
+			WHEN 'order_filled' THEN 'orders'
 		END;
 END;
 
@@ -812,7 +815,7 @@ CHECK("deposit_addresses"."address" = lower("deposit_addresses"."address"))
 CHECK("email_outbox"."status" IN ('pending', 'sent', 'captured', 'failed'))
 
 -- mail_preferences
-CHECK("mail_preferences"."category" IN ('requests', 'entries', 'verification'))
+CHECK("mail_preferences"."category" IN ('requests', 'entries', 'verification', 'orders'))
 CHECK("mail_preferences"."wanted" IN (0, 1))
 
 -- monitoring_alerts
@@ -822,7 +825,7 @@ CHECK(json_valid("monitoring_alerts"."detail") AND json_type("monitoring_alerts"
 CHECK(("monitoring_alerts"."status" = 'open') = ("monitoring_alerts"."disposed_at" IS NULL) AND ("monitoring_alerts"."status" = 'open') = ("monitoring_alerts"."disposed_by" IS NULL))
 
 -- notifications
-CHECK("notifications"."kind" IN ('request_decided', 'entry_posted', 'verification_decided', 'verification_restricted', 'security_notice'))
+CHECK("notifications"."kind" IN ('request_decided', 'entry_posted', 'verification_decided', 'verification_restricted', 'security_notice', 'order_filled'))
 
 -- oauth_accounts
 CHECK("oauth_accounts"."provider" IN ('google', 'github'))

@@ -5,6 +5,7 @@
  * results. Browser-safe: the page re-marks the same rows when a newer price arrives.
  */
 import { centsOf } from "./money/orders";
+import type { QuoteView } from "./quotes";
 
 /** One stock's open positions, summed: open shares and the cost they carry. */
 export interface HoldingRow {
@@ -71,4 +72,14 @@ export function holdingViews(rows: HoldingRow[], marks: Record<string, Mark | nu
     };
   });
   return { holdings, accountValueCents, unrealizedCents, complete: priced.every(({ mark }) => mark !== null) };
+}
+
+/** The marks of live quotes as the pages poll them (`useQuotes`): a quote that is not live marks nothing. */
+export function marksOf(quotes: ReadonlyMap<string, QuoteView>): Record<string, Mark | null> {
+  return Object.fromEntries(
+    [...quotes].map(([symbol, q]) => [
+      symbol,
+      q.state === "live" && q.mid !== null && q.at !== null ? { midE4: q.mid, at: q.at } : null,
+    ]),
+  );
 }

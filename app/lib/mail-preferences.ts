@@ -32,6 +32,12 @@ export const MAIL_CATEGORY_LIST: readonly MailCategoryInfo[] = [
     hint: "Your verification approved, not accepted, or more information needed.",
     templates: ["verification_decided"],
   },
+  {
+    category: "orders",
+    label: "My orders",
+    hint: "Each order you place filled, and each order you cancel.",
+    templates: ["order_filled"],
+  },
 ];
 
 /** The client mails that cannot be turned off, as the preferences card lists them. */

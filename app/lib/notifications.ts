@@ -6,6 +6,7 @@
 import type { NotificationKind } from "../../db/enums";
 import { formatUsd } from "./format";
 import { TRANSACTION_TYPE_LABELS } from "./labels";
+import { type OrderNotice, orderNoticeDetail, orderNoticeTitle } from "./order-notices";
 import { transactionReference } from "./reference";
 
 export interface NotificationView {
@@ -90,6 +91,18 @@ export function describeNotification(kind: NotificationKind, subject: string, da
         detail: "",
         href: "/account/verification",
       };
+    case "order_filled": {
+      const notice: OrderNotice = {
+        order: data.order === "buy" || data.order === "cancel" ? data.order : "sell",
+        symbol: text(data.symbol),
+        serial: text(data.serial),
+        sharesE4: Number(data.sharesE4) || 0,
+        priceE4: Number(data.priceE4) || 0,
+        cents: Number(data.cents) || 0,
+        resultCents: typeof data.resultCents === "number" ? data.resultCents : null,
+      };
+      return { title: orderNoticeTitle(notice), detail: orderNoticeDetail(notice), href: "/portfolio" };
+    }
     case "security_notice": {
       const event = text(data.event);
       return {

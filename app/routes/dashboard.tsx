@@ -12,13 +12,15 @@ import { OpenPositionsTable } from "~/components/orders/open-positions";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { TradingViewWidget } from "~/components/trading-view-chart";
 import { VerificationStatusCard } from "~/components/verification/verification-status-card";
+import { marksOf } from "~/lib/holdings";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { useQuotes } from "~/lib/use-quotes";
 import { summarizeVerification } from "~/lib/verification-summary";
 import { suggestsTwoFactor, twoFactorSuggestionQuery } from "~/server/auth/two-factor.server";
 import { incomingPayments } from "~/server/chain/incoming.server";
 import { clientPayouts } from "~/server/chain/payouts.server";
 import { dashboardData } from "~/server/ledger/reads.server";
-import { marksOf } from "~/server/positions/marks.server";
+import { quoteViews } from "~/server/quotes/views.server";
 import { requireClient } from "~/server/session.server";
 import { stateOf, verificationStateQuery } from "~/server/verification/cases.server";
 import type { Route } from "./+types/dashboard";
@@ -35,10 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     incoming: await incomingPayments(context.db, context.bindings, user.id),
     payouts: await clientPayouts(context, user.id, dashboard.recentActivity),
-    marks: await marksOf(
-      context.bindings,
-      dashboard.openPositions.map((p) => p.symbol),
-    ),
+    // The open positions' first prices, right before hydration; the page asks for newer ones while it is open.
+    quotes: await quoteViews(context.bindings, [...new Set(dashboard.openPositions.map((p) => p.symbol))]),
     suggestTwoFactor: suggestsTwoFactor(user, also.twoFactorSuggestion),
     verification: verificationState
       ? summarizeVerification(verificationState, Date.now(), context.env.VERIFICATION_INTRODUCED_AT)
@@ -74,8 +74,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     verification,
     incoming,
     payouts,
-    marks,
+    quotes: firstQuotes,
   } = loaderData;
+  const quotes = useQuotes([...new Set(openPositions.map((p) => p.symbol))], firstQuotes);
   // An admin's decision on one of the client's requests refreshes the cards and lists without a reload.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${account.id}`, { onEvent: refresh, onReconnect: refresh });
@@ -132,7 +133,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {openPositions.length === 0 ? (
             <Empty>No recent open positions</Empty>
           ) : (
-            <OpenPositionsTable positions={openPositions} marks={marks} />
+            <OpenPositionsTable positions={openPositions} marks={marksOf(quotes)} />
           )}
         </Panel>
         <MoneyInAndOut deposits={summary.deposits} withdrawals={summary.withdrawals} />

@@ -6,13 +6,14 @@ import { RangeSwitch } from "~/components/portfolio/range-switch";
 import { ResultsChart } from "~/components/portfolio/results-chart";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { formatCents } from "~/lib/format";
-import { holdingViews } from "~/lib/holdings";
+import { holdingViews, marksOf } from "~/lib/holdings";
 import { parseRange, RANGE_LABELS, RANGE_REFUSAL } from "~/lib/portfolio";
 import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
+import { useQuotes } from "~/lib/use-quotes";
 import { badRequest } from "~/server/http.server";
 import { portfolioData } from "~/server/ledger/portfolio.server";
-import { marksOf } from "~/server/positions/marks.server";
 import { holdingRowsQuery } from "~/server/positions/reads.server";
+import { quoteViews } from "~/server/quotes/views.server";
 import { requireClient } from "~/server/session.server";
 import type { Route } from "./+types/portfolio";
 
@@ -26,31 +27,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     portfolioData(context.db, user.id, range),
     holdingRowsQuery(context.db, user.id),
   ]);
-  const marks = await marksOf(
+  // The holdings' first prices, right before hydration; the page asks for newer ones while it is open.
+  const quotes = await quoteViews(
     context.bindings,
     holdingRows.map((row) => row.symbol),
   );
-  return {
-    userId: user.id,
-    range,
-    ...portfolio,
-    ...holdingViews(holdingRows, marks, portfolio.balanceCents),
-  };
+  return { userId: user.id, range, ...portfolio, holdingRows, quotes };
 }
 
 export default function Portfolio({ loaderData }: Route.ComponentProps) {
-  const {
-    userId,
-    range,
-    points,
-    results,
+  const { userId, range, points, results, balanceCents, positions, holdingRows, quotes: firstQuotes } = loaderData;
+  const symbols = holdingRows.map((row) => row.symbol);
+  const quotes = useQuotes(symbols, firstQuotes);
+  const { holdings, accountValueCents, unrealizedCents, complete } = holdingViews(
+    holdingRows,
+    marksOf(quotes),
     balanceCents,
-    positions,
-    holdings,
-    accountValueCents,
-    unrealizedCents,
-    complete,
-  } = loaderData;
+  );
   // A decision on one of the client's requests moves the figures: the page follows it, as the dashboard does.
   const refresh = useThrottledRevalidate();
   useFeed(`/ws/clients/${userId}`, { onEvent: refresh, onReconnect: refresh });
@@ -65,8 +58,9 @@ export default function Portfolio({ loaderData }: Route.ComponentProps) {
           {holdings.length > 0 ? (
             <p className="mt-1 text-ink-muted" data-testid="account-value">
               Account value:{" "}
-              <span className="font-semibold text-ink tabular-nums">{formatCents(accountValueCents)}</span> (balance{" "}
-              <Result cents={unrealizedCents} /> unrealized{complete ? "" : "; holdings without a price at cost"})
+              <span className="font-semibold text-ink tabular-nums">{formatCents(accountValueCents)}</span> (the balance
+              and <Result cents={unrealizedCents} /> of unrealized results
+              {complete ? "" : "; a holding without a price counts at its cost"})
             </p>
           ) : null}
         </div>

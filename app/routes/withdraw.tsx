@@ -8,7 +8,7 @@ import { refusalOf } from "~/lib/forms";
 import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { WITHDRAWAL_CURRENCIES } from "~/lib/wallet-address";
 import { siteOrigin } from "~/server/http.server";
-import { withdrawableCents } from "~/server/ledger/figures.server";
+import { openPositionsCostCents, withdrawableCents } from "~/server/ledger/figures.server";
 import { readWithdrawalForm, submitWithdrawal } from "~/server/ledger/withdrawal-requests.server";
 import { requireClient } from "~/server/session.server";
 import { requestTakenToDashboard } from "~/server/toast.server";
@@ -22,6 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     // What can still be withdrawn: pending withdrawals are already reserved (docs/product.md, "Money rules").
     availableCents: await withdrawableCents(context.db, user.id),
+    // Open positions reserve their cost until sold (docs/product.md, "Orders and positions").
+    reservedCents: await openPositionsCostCents(context.db, user.id),
     // Only a verified client withdraws, within rolling limits (docs/product.md, "Identity verification").
     level: await withdrawalLevelView(context.db, context.env, user.id),
     idempotencyKey: crypto.randomUUID(),
@@ -37,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Withdraw({ loaderData, actionData }: Route.ComponentProps) {
-  const { availableCents, level, idempotencyKey } = loaderData;
+  const { availableCents, reservedCents, level, idempotencyKey } = loaderData;
   return (
     <section className="mx-auto max-w-xl">
       <h1 className="text-3xl font-bold">Withdraw Funds</h1>
@@ -47,6 +49,11 @@ export default function Withdraw({ loaderData, actionData }: Route.ComponentProp
           {formatCents(availableCents)}
         </p>
         <p className="mt-2 text-xs text-ink-muted">Withdrawals awaiting review are already deducted.</p>
+        {reservedCents > 0 ? (
+          <p className="mt-1 text-xs text-ink-muted" data-testid="reserved-by-positions">
+            So is the cost of your open positions, {formatCents(reservedCents)}, until they are sold.
+          </p>
+        ) : null}
       </div>
       <WithdrawalLevelNotice {...level} />
       {level.level !== "verified" ? null : (

@@ -40,6 +40,7 @@ describe("saving preferences", () => {
     expect(statuses(await saved.text())).toContain(MAIL_PREFERENCE_MESSAGES.saved);
     expect(await stored(client.id)).toEqual([
       { category: "entries", wanted: 1 },
+      { category: "orders", wanted: 0 },
       { category: "requests", wanted: 0 },
       { category: "verification", wanted: 0 },
     ]);
@@ -80,7 +81,12 @@ describe("the outbox", () => {
     const cookie = await sessionCookieFor(client.id);
     const forged = await savePreferences(cookie, { security: "off", security_notice: "", legal: "off" });
     expect(forged.status).toBe(200);
-    expect((await stored(client.id)).map((row) => row.category)).toEqual(["entries", "requests", "verification"]);
+    expect((await stored(client.id)).map((row) => row.category)).toEqual([
+      "entries",
+      "orders",
+      "requests",
+      "verification",
+    ]);
     const changed = await changePassword(cookie, "another-pass-2026");
     expect(changed.status).toBe(200);
     expect(await mailsTo(client.email, "security_notice")).toHaveLength(1);

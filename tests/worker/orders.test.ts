@@ -190,3 +190,44 @@ describe("the order ticket", () => {
     await waitOnExecutionContext(ctx);
   });
 });
+
+describe("the client's notice of an order", () => {
+  it("writes a notification for each buy, cancel and sale, and the mail unless the client turned orders off", async () => {
+    const { quotes, bindings } = market();
+    await quotes.set("AAPL", { bid: "189.98", ask: "190.02" });
+    const client = await fundedClient(200_000);
+    await order(bindings, client.cookie, "AAPL", { side: "buy", sizing: "shares", quantity: "2" });
+    const [position] = await positionsOf(client.id);
+    if (!position) throw new Error("no position");
+    const serial = `P-${String(position.id).padStart(6, "0")}`;
+    await cancel(bindings, client.cookie, position.id);
+    await env.DB.prepare("INSERT INTO mail_preferences (user_id, category, wanted) VALUES (?, 'orders', 0)")
+      .bind(client.id)
+      .run();
+    await order(bindings, client.cookie, "AAPL", { side: "buy", sizing: "shares", quantity: "1" });
+    await order(bindings, client.cookie, "AAPL", { side: "sell", sizing: "shares", quantity: "1" });
+    const notices = await db.all<{ subject: string; kind: string }>(
+      sql`SELECT subject, kind FROM notifications WHERE user_id = ${client.id} AND kind = 'order_filled' ORDER BY id`,
+    );
+    expect(notices.map((n) => n.subject)).toEqual([
+      `order:${serial}`,
+      `order:${serial}`,
+      expect.stringMatching(/^order:P-\d{6}$/),
+      expect.stringMatching(/^order:S-\d{6}$/),
+    ]);
+    const mails = await db.all<{ payload: string }>(
+      sql`SELECT payload FROM email_outbox WHERE to_address = ${client.email} AND template = 'order_filled' ORDER BY id`,
+    );
+    // The first buy and its cancel were mailed; once the client turned order mails off, nothing more.
+    expect(mails.map((m) => JSON.parse(m.payload).order)).toEqual(["buy", "cancel"]);
+    const html = await text(
+      await worker.fetch(
+        new Request(`${ORIGIN}/notifications`, { headers: { Cookie: client.cookie } }),
+        bindings,
+        createExecutionContext(),
+      ),
+    );
+    expect(html).toContain(`Bought 2 AAPL: position ${serial}`);
+    expect(html).toContain(`Order ${serial} cancelled: nothing was bought`);
+  });
+});

@@ -6,6 +6,7 @@ import { emailConfirmation, passwordReset, welcome } from "./templates/account.s
 import { chainIncident } from "./templates/chain.server";
 import { depositWalletChanged, proposalDecided, proposalWaiting } from "./templates/desk.server";
 import { entryPosted } from "./templates/entry.server";
+import { orderFilled } from "./templates/orders.server";
 import {
   depositRequest,
   requestDecided,
@@ -48,6 +49,7 @@ const TEMPLATES = {
   team_change: teamChange,
   access_recovery: accessRecovery,
   chain_incident: chainIncident,
+  order_filled: orderFilled,
 } as const satisfies Record<string, MailTemplate>;
 
 export type EmailTemplate = keyof typeof TEMPLATES;

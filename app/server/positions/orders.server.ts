@@ -13,6 +13,7 @@ import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
 import { coverFigureSql, ledgerTotals, openPositionsCostCents, spendCoveredSql } from "../ledger/figures.server";
 import { activeProfile, type Requester, SUSPENDED_MESSAGE } from "../ledger/requests.server";
+import { orderNotice } from "./notices.server";
 
 export interface OpenedPosition {
   id: number;
@@ -24,7 +25,7 @@ export interface OpenedPosition {
 }
 
 export type BuyOutcome =
-  | { ok: true; position: OpenedPosition; replayed: boolean }
+  | { ok: true; position: OpenedPosition; replayed: boolean; emailIds: number[] }
   | { ok: false; error: string; status: number };
 
 const POSITION_RETURNING = sql`id, symbol, shares_e4 AS sharesE4, price_e4 AS priceE4, cost_cents AS costCents,
@@ -48,7 +49,8 @@ export async function openPosition(
   quote: TradedQuote,
   now = Date.now(),
 ): Promise<BuyOutcome> {
-  const { inserted } = await writeTogether(db, {
+  const thisPosition = sql`positions WHERE user_id = ${client.id} AND idempotency_key = ${order.idempotencyKey}`;
+  const { inserted, notice } = await writeTogether(db, {
     inserted: returning<OpenedPosition>(
       sql`INSERT INTO positions (user_id, symbol, shares_e4, price_e4, quote_at, cost_cents, open_shares_e4,
                                  open_cost_cents, status, idempotency_key, opened_at)
@@ -69,13 +71,19 @@ export async function openPosition(
                                 AND target = 'position:' || positions.id)`,
       at: now,
     }),
+    notice: orderNotice(client, "buy", thisPosition, {
+      sharesE4: sql`shares_e4`,
+      priceE4: sql`price_e4`,
+      cents: sql`cost_cents`,
+      at: sql`opened_at`,
+    }),
   });
   const created = inserted[0];
-  if (created) return { ok: true, position: created, replayed: false };
+  if (created) return { ok: true, position: created, replayed: false, emailIds: notice.map((n) => n.id) };
   const earlier = await db.get<OpenedPosition>(
     sql`SELECT ${POSITION_RETURNING} FROM positions WHERE user_id = ${client.id} AND idempotency_key = ${order.idempotencyKey}`,
   );
-  if (earlier) return { ok: true, position: earlier, replayed: true };
+  if (earlier) return { ok: true, position: earlier, replayed: true, emailIds: [] };
   return { ok: false, status: 409, error: await buyRefusal(db, client.id) };
 }
 
@@ -87,7 +95,9 @@ async function buyRefusal(db: Db, userId: string): Promise<string> {
   return ORDER_MESSAGES.notEnoughFunds(coverFigure("order", await ledgerTotals(db, userId), reserved));
 }
 
-export type CancelOutcome = { ok: true; serial: string } | { ok: false; error: string; status: number };
+export type CancelOutcome =
+  | { ok: true; serial: string; emailIds: number[] }
+  | { ok: false; error: string; status: number };
 
 /**
  * Cancels the client's own position within the cancel window of its order and before any of it was sold: one
@@ -100,7 +110,7 @@ export async function cancelPosition(
   positionId: number,
   now = Date.now(),
 ): Promise<CancelOutcome> {
-  const { cancelled } = await writeTogether(db, {
+  const { cancelled, notice } = await writeTogether(db, {
     cancelled: returning<{ id: number }>(
       sql`UPDATE positions SET status = 'cancelled', open_shares_e4 = 0, open_cost_cents = 0, ended_at = ${now}
           WHERE id = ${positionId} AND user_id = ${client.id} AND status = 'open'
@@ -116,15 +126,22 @@ export async function cancelPosition(
                 AND ended_at = ${now}`,
       at: now,
     }),
+    notice: orderNotice(
+      client,
+      "cancel",
+      sql`positions WHERE id = ${positionId} AND user_id = ${client.id} AND status = 'cancelled' AND ended_at = ${now}`,
+      { sharesE4: sql`shares_e4`, priceE4: sql`price_e4`, cents: sql`cost_cents`, at: sql`ended_at` },
+    ),
   });
-  if (cancelled.length === 1) return { ok: true, serial: positionSerial(positionId) };
+  if (cancelled.length === 1)
+    return { ok: true, serial: positionSerial(positionId), emailIds: notice.map((n) => n.id) };
   const row = await db
     .select({ openedAt: schema.positions.openedAt, userId: schema.positions.userId, status: schema.positions.status })
     .from(schema.positions)
     .where(sql`id = ${positionId}`)
     .get();
   if (!row || row.userId !== client.id) return { ok: false, status: 404, error: ORDER_MESSAGES.cancelNotFound };
-  if (row.status === "cancelled") return { ok: true, serial: positionSerial(positionId) };
+  if (row.status === "cancelled") return { ok: true, serial: positionSerial(positionId), emailIds: [] };
   return {
     ok: false,
     status: 409,

@@ -34,9 +34,9 @@ export const ORDER_DONE = {
   cancelled: (serial: string) => `Order ${serial} cancelled: nothing was bought`,
 };
 
-function tellPages(context: CommandContext, userId: string) {
+function tellPages(context: CommandContext, userId: string, emailIds: number[]) {
   const event = { type: "positions.changed", userId } as const;
-  afterCommit(context, { events: [{ userId, event }], deskEvents: [event] });
+  afterCommit(context, { emailIds, events: [{ userId, event }], deskEvents: [event] });
 }
 
 /**
@@ -75,7 +75,7 @@ export async function placeOrder(
     const position = { symbol: stock.symbol, sharesE4: fill.sharesE4, costCents: fill.cents, idempotencyKey };
     const opened = await openPosition(context.db, client, position, read.quote, now);
     if (!opened.ok) return opened;
-    if (!opened.replayed) tellPages(context, client.id);
+    if (!opened.replayed) tellPages(context, client.id, opened.emailIds);
     const { id, openedAt } = opened.position;
     return {
       ok: true,
@@ -88,7 +88,7 @@ export async function placeOrder(
   const sold = await sellShares(context.db, client, { id: client.id, email: client.email }, sale, read.quote, now);
   if (!sold.ok) return sold;
   if (!sold.replayed) {
-    tellPages(context, client.id);
+    tellPages(context, client.id, sold.emailIds);
     if (sold.entry)
       afterCommit(context, {
         events: [{ userId: client.id, event: { type: "transaction.created", transaction: sold.entry } }],
@@ -106,6 +106,6 @@ export async function cancelOrder(context: CommandContext, user: SessionUser | n
     return { ok: false as const, error: ORDER_MESSAGES.cancelNotFound, status: 404 };
   const cancelled = await cancelPosition(context.db, requester.client, id, now);
   if (!cancelled.ok) return cancelled;
-  tellPages(context, requester.client.id);
+  tellPages(context, requester.client.id, cancelled.emailIds);
   return { ok: true as const, message: ORDER_DONE.cancelled(cancelled.serial) };
 }

@@ -15,6 +15,7 @@ import { returning, writeTogether } from "../db.server";
 import { figureSql, refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
 import { activeProfile, type Requester, SUSPENDED_MESSAGE } from "../ledger/requests.server";
+import { orderNotice } from "./notices.server";
 
 export interface Sale {
   id: number;
@@ -28,7 +29,7 @@ export interface Sale {
 }
 
 export type SaleOutcome =
-  | { ok: true; sale: Sale; replayed: boolean; entry: FeedTransaction | null }
+  | { ok: true; sale: Sale; replayed: boolean; entry: FeedTransaction | null; emailIds: number[] }
   | { ok: false; error: string; status: number };
 
 /** The client's open shares of one stock, as SQL. */
@@ -59,7 +60,7 @@ export async function sellShares(
   const thisSale = sql`stock_sales WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`;
   const unsettled = sql`${thisSale} AND settled_at IS NULL`;
   const mayAct = seller.id === userId ? activeProfile(userId) : sql`1 = 1`;
-  const { written, entry } = await writeTogether(db, {
+  const { written, entry, notice } = await writeTogether(db, {
     written: returning<{ id: number }>(sql`
       INSERT INTO stock_sales (user_id, symbol, shares_e4, price_e4, quote_at, proceeds_cents, sold_by,
                                idempotency_key, sold_at)
@@ -108,6 +109,13 @@ export async function sellShares(
           settled_at = ${now}
       WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey} AND settled_at IS NULL`,
     projection: refreshProfileProjection(userId, now),
+    notice: orderNotice(client, "sell", thisSale, {
+      sharesE4: sql`shares_e4`,
+      priceE4: sql`price_e4`,
+      cents: sql`proceeds_cents`,
+      resultCents: sql`result_cents`,
+      at: sql`sold_at`,
+    }),
     audit: auditInsert({
       actor: seller,
       action: "order.sell",
@@ -127,7 +135,8 @@ export async function sellShares(
   );
   if (sale) {
     const replayed = written.length === 0;
-    return { ok: true, sale: { ...sale, serial: saleSerial(sale.id) }, replayed, entry: entry[0] ?? null };
+    const emailIds = notice.map((n) => n.id);
+    return { ok: true, sale: { ...sale, serial: saleSerial(sale.id) }, replayed, entry: entry[0] ?? null, emailIds };
   }
   if (seller.id === userId) {
     const profile = await db.get<{ status: string }>(sql`SELECT status FROM profiles WHERE user_id = ${userId}`);

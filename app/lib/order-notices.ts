@@ -1,0 +1,33 @@
+/**
+ * How an order's notice reads, in the mail and the notification centre alike (docs/product.md, "Orders and
+ * positions"): a buy, its cancel, or a sale, with its serial. Browser-safe; the data may come from an older mail.
+ */
+import { formatCents } from "./format";
+import { formatPrice, formatShares } from "./money/orders";
+
+export interface OrderNotice {
+  order: "buy" | "cancel" | "sell";
+  symbol: string;
+  serial: string;
+  sharesE4: number;
+  priceE4: number;
+  /** A buy's cost, a sale's proceeds. */
+  cents: number;
+  /** A sale's result, signed. */
+  resultCents?: number | null;
+}
+
+const signedCents = (cents: number) => `${cents >= 0 ? "+" : "−"}${formatCents(Math.abs(cents))}`;
+
+export function orderNoticeTitle(n: OrderNotice): string {
+  const size = `${formatShares(n.sharesE4)} ${n.symbol}`;
+  if (n.order === "buy") return `Bought ${size}: position ${n.serial}`;
+  if (n.order === "cancel") return `Order ${n.serial} cancelled: nothing was bought`;
+  return `Sold ${size}: sale ${n.serial}`;
+}
+
+export function orderNoticeDetail(n: OrderNotice): string {
+  const fill = `${formatShares(n.sharesE4)} × ${formatPrice(n.priceE4)} = ${formatCents(n.cents)}`;
+  if (n.order === "sell" && typeof n.resultCents === "number") return `${fill} · result ${signedCents(n.resultCents)}`;
+  return fill;
+}
