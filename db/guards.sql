@@ -464,6 +464,13 @@ BEGIN
   SELECT RAISE(ABORT, 'a position''s terms are final, and so is an ended position');
 END;
 
+CREATE TRIGGER `profiles_kept_while_positions_open`
+BEFORE DELETE ON `profiles`
+WHEN EXISTS (SELECT 1 FROM positions WHERE user_id = OLD.user_id AND status = 'open')
+BEGIN
+  SELECT RAISE(ABORT, 'the client holds open positions');
+END;
+
 CREATE TRIGGER `stock_sales_no_delete`
 BEFORE DELETE ON `stock_sales`
 BEGIN

@@ -35,6 +35,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^passkeys_/, "Account security › Passkeys"],
   [/^proposals_/, "Money rules › Second approval"],
   [/^(positions|stock_sales|position_closes)_/, "Money rules › Orders and positions"],
+  [/^profiles_kept_while_positions_open$/, "Money rules › Orders and positions"],
   [/^transactions_cancel_(by_owner|own_requests_only)$/, "Money rules › Cancelling"],
   [/^transactions_delete_requires_archive$/, "Money rules › Other admin changes"],
   [/^transactions_withdrawal_approval_requires_verification$/, "Identity verification › Money by level"],

@@ -66,3 +66,12 @@ BEGIN
 			WHEN 'order_filled' THEN 'orders'
 		END;
 END;
+--> statement-breakpoint
+-- Deleting a client's data removes their ledger: positions still open would keep reserving against nothing. The
+-- deletion's batch deletes the profile, so this refuses the whole batch while any position is open.
+CREATE TRIGGER `profiles_kept_while_positions_open`
+BEFORE DELETE ON `profiles`
+WHEN EXISTS (SELECT 1 FROM positions WHERE user_id = OLD.user_id AND status = 'open')
+BEGIN
+  SELECT RAISE(ABORT, 'the client holds open positions');
+END;

@@ -122,6 +122,7 @@ describe("migrations on an empty D1", () => {
       "positions_no_delete",
       "positions_open_part_only_shrinks",
       "positions_terms_are_final",
+      "profiles_kept_while_positions_open",
       "proposals_decided_are_immutable",
       "proposals_decided_by_role",
       "proposals_deposit_approval_proposed_by_role",

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { centsOf, ORDER_RULES } from "~/lib/money/orders";
+import { centsOf, costPart, ORDER_RULES } from "~/lib/money/orders";
 import { summarize } from "~/lib/money/rules";
 import { ORDER_MESSAGES } from "~/lib/schemas/orders";
+import { DELETION_MESSAGES, deleteClientData } from "~/server/admin/deletion.server";
 import { ledgerTotals, openPositionsCostCents, withdrawableCents } from "~/server/ledger/figures.server";
 import { cancelPosition, openPosition, spendableCents } from "~/server/positions/orders.server";
 import { heldSharesE4, sellShares } from "~/server/positions/sales.server";
@@ -245,5 +247,106 @@ describe("the database's guards", () => {
                  SELECT id, ${bought.position.id}, 10000, 19000 FROM stock_sales WHERE user_id = ${other.id}`),
     );
     expect(refusal).toMatch(/own client/);
+  });
+});
+
+describe("deleting a client's data", () => {
+  it("is refused while they hold open positions, and changes nothing", async () => {
+    const client = await fundedClient(100_000);
+    const admin = await createUser({ role: "admin" });
+    await buy(client, "AAPL", 10_000, 190);
+    const refused = await deleteClientData(db, { id: admin.id, email: admin.email }, client.id);
+    expect(refused).toEqual({ ok: false, error: DELETION_MESSAGES.openPositions });
+    expect(await db.get(sql`SELECT count(*) AS n FROM transactions WHERE user_id = ${client.id}`)).toEqual({ n: 1 });
+    await sell(client, "AAPL", 10_000, 191);
+    expect(await deleteClientData(db, { id: admin.id, email: admin.email }, client.id)).toEqual({ ok: true });
+  });
+});
+
+/** The FIFO rules in plain TypeScript: the reference the database's statements are held to. */
+function fifoModel(steps: Array<{ side: "buy" | "sell"; sharesE4: number; priceE4: number }>) {
+  const lots: Array<{ open: number; cost: number }> = [];
+  const results: number[] = [];
+  for (const step of steps) {
+    if (step.side === "buy") {
+      const cost = centsOf(step.sharesE4, step.priceE4);
+      lots.push({ open: step.sharesE4, cost });
+      continue;
+    }
+    const held = lots.reduce((sum, lot) => sum + lot.open, 0);
+    if (step.sharesE4 > held) continue;
+    let left = step.sharesE4;
+    let cost = 0;
+    for (const lot of lots) {
+      if (left === 0 || lot.open === 0) continue;
+      const take = Math.min(lot.open, left);
+      const part = costPart(lot.cost, lot.open, take);
+      lot.open -= take;
+      lot.cost -= part;
+      cost += part;
+      left -= take;
+    }
+    results.push(centsOf(step.sharesE4, step.priceE4) - cost);
+  }
+  return { lots: lots.filter((lot) => lot.open > 0), results };
+}
+
+describe("FIFO against its model", () => {
+  it("closes lots, carries cost and writes results as the model does, on random orders", async () => {
+    const steps = fc.array(
+      fc.record({
+        side: fc.constantFrom("buy" as const, "sell" as const),
+        sharesE4: fc.integer({ min: 1, max: 60_000 }),
+        priceE4: fc.integer({ min: 10_000, max: 3_000_000 }),
+      }),
+      { minLength: 1, maxLength: 12 },
+    );
+    await fc.assert(
+      fc.asyncProperty(steps, async (list) => {
+        const client = await fundedClient(100_000_000);
+        const requester = { ...client, firstName: "Pat", lastName: "Lee" };
+        const played: typeof list = [];
+        for (const step of list) {
+          const cents = centsOf(step.sharesE4, step.priceE4);
+          if (cents <= 0) continue;
+          const q = { bidE4: step.priceE4, askE4: step.priceE4, at: Date.now() };
+          const key = crypto.randomUUID();
+          if (step.side === "buy") {
+            await openPosition(
+              db,
+              requester,
+              { symbol: "AAPL", sharesE4: step.sharesE4, costCents: cents, idempotencyKey: key },
+              q,
+            );
+          } else {
+            const seller = { id: client.id, email: client.email };
+            await sellShares(
+              db,
+              requester,
+              seller,
+              { symbol: "AAPL", sharesE4: step.sharesE4, proceedsCents: cents, idempotencyKey: key },
+              q,
+            );
+          }
+          played.push(step);
+        }
+        const model = fifoModel(played);
+        const open = await db.all<{ open_shares_e4: number; open_cost_cents: number }>(
+          sql`SELECT open_shares_e4, open_cost_cents FROM positions WHERE user_id = ${client.id} AND status = 'open' ORDER BY id`,
+        );
+        expect(open.map((p) => ({ open: p.open_shares_e4, cost: p.open_cost_cents }))).toEqual(model.lots);
+        const sales = await db.all<{ result_cents: number }>(
+          sql`SELECT result_cents FROM stock_sales WHERE user_id = ${client.id} ORDER BY id`,
+        );
+        expect(sales.map((s) => s.result_cents)).toEqual(model.results);
+        const figures = summarize(await ledgerTotals(db, client.id));
+        const realized = model.results.reduce((sum, r) => sum + r, 0);
+        expect(figures.totalProfit).toBe(realized);
+        expect(figures.ledgerBalance).toBe(100_000_000 + realized);
+        expect(figures.totalTrades).toBe(model.results.filter((r) => r !== 0).length);
+        expect(await openPositionsCostCents(db, client.id)).toBe(model.lots.reduce((sum, lot) => sum + lot.cost, 0));
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -20,6 +20,10 @@ import { deleteStoredPdfs } from "../statement-pdf/stored-pdf.server";
 
 const { users } = schema;
 
+export const DELETION_MESSAGES = {
+  openPositions: "This client holds open positions: close them before deleting their data.",
+} as const;
+
 export async function deleteClientData(
   db: Db,
   actor: Required<Actor>,
@@ -84,6 +88,7 @@ export async function deleteClientData(
   } catch (error) {
     console.error("deleteClientData failed", error);
     const reason = error instanceof Error ? error.message : String(error);
+    if (/open positions/.test(reason)) return { ok: false, error: DELETION_MESSAGES.openPositions };
     if (/transactions/.test(reason)) return { ok: false, error: `Failed to delete transactions: ${reason}` };
     if (/profiles/.test(reason)) return { ok: false, error: `Failed to delete profile: ${reason}` };
     return { ok: false, error: ADMIN_MESSAGES.deleteFailed };
