@@ -39,3 +39,18 @@ export async function markVerifiedInDatabase(email: string): Promise<void> {
     ),
   );
 }
+
+/** An approved deposit of `cents` for a registered client, straight in the database, with their profile's figures. */
+export async function fundInDatabase(email: string, cents: number): Promise<void> {
+  const user = `(SELECT id FROM users WHERE email = ${sqlValue(email.toLowerCase())})`;
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at)
+         VALUES (${user}, 'deposit', ${cents}, 'approved', ${Date.now()})`,
+        `UPDATE profiles SET balance_cents = balance_cents + ${cents} WHERE user_id = ${user}`,
+      ],
+      e2eDatabase,
+    ),
+  );
+}

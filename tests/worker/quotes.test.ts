@@ -27,8 +27,12 @@ describe("readQuotes", () => {
     const pinned = await quotes.set("AAPL", { bid: "189.98", ask: "190.02" });
     expect(await readQuote(bindings, "aapl")).toEqual({
       ok: true,
-      quote: { symbol: "AAPL", bidE4: 1_899_800, askE4: 1_900_200, midE4: 1_900_000, at: pinned.at },
+      quote: { symbol: "AAPL", bidE4: 1_899_800, askE4: 1_900_200, midE4: 1_900_000, at: expect.any(Number) },
     });
+    // A pinned price is quoted afresh at every read.
+    expect(((await readQuote(bindings, "AAPL")) as { quote: { at: number } }).quote.at).toBeGreaterThanOrEqual(
+      pinned.at,
+    );
     await quotes.set("TSLA", 190);
     await quotes.set("MSFT", { bid: "10.0001", ask: "10.0004" });
     const reads = await readQuotes(bindings, ["TSLA", "MSFT"]);
@@ -175,7 +179,7 @@ describe("/quotes", () => {
     expect(response.headers.get("Cache-Control")).toContain("no-store");
     expect(await response.json()).toEqual({
       quotes: [
-        { symbol: "AAPL", bid: 1_899_900, ask: 1_900_100, mid: 1_900_000, at: pinned.at, state: "live" },
+        { symbol: "AAPL", bid: 1_899_900, ask: 1_900_100, mid: 1_900_000, at: expect.any(Number), state: "live" },
         { symbol: "TSLA", bid: null, ask: null, mid: null, at: null, state: "stale" },
       ],
     });

@@ -27,7 +27,8 @@ interface Line {
   midE4: number;
   /** When the walk last stepped (its quote's time). */
   steppedAt: number;
-  pin?: { bidE4: number; askE4: number; at: number };
+  /** Set or aged by the control API: a price that does not walk, with a fixed time only when aged. */
+  pin?: { bidE4: number; askE4: number; agedAt?: number };
 }
 
 export const LIST_PRICES_E4: ReadonlyMap<string, number> = new Map(
@@ -73,7 +74,8 @@ export class QuoteBoard {
   quote(symbol: string, now: number): BoardQuote | undefined {
     if (!this.knows(symbol)) return undefined;
     const line = this.line(symbol, now);
-    if (line.pin) return { ...line.pin, pinned: true };
+    // A pinned price is a market standing still, quoted afresh at every read; an aged one keeps its old time.
+    if (line.pin) return { ...line.pin, at: line.pin.agedAt ?? now, pinned: true };
     this.walk(line, now);
     return {
       bidE4: line.midE4 - HALF_SPREAD_E4,
@@ -86,16 +88,17 @@ export class QuoteBoard {
   /** Pins bid and ask (crossed or zero ones too: the portal must refuse them), quoted now. */
   pin(symbol: string, bidE4: number, askE4: number, now: number): BoardQuote {
     const line = this.line(symbol, now);
-    line.pin = { bidE4, askE4, at: now };
-    return { ...line.pin, pinned: true };
+    line.pin = { bidE4, askE4 };
+    return { bidE4, askE4, at: now, pinned: true };
   }
 
   /** The symbol's quote as it is now, pinned with a time `seconds` ago. */
   age(symbol: string, seconds: number, now: number): BoardQuote {
     const current = this.quote(symbol, now) as BoardQuote;
     const line = this.line(symbol, now);
-    line.pin = { bidE4: current.bidE4, askE4: current.askE4, at: now - seconds * 1000 };
-    return { ...line.pin, pinned: true };
+    const agedAt = now - seconds * 1000;
+    line.pin = { bidE4: current.bidE4, askE4: current.askE4, agedAt };
+    return { bidE4: current.bidE4, askE4: current.askE4, at: agedAt, pinned: true };
   }
 
   /** The walk again, from the pinned mid (a cent-rounded one), for one symbol or all. */
