@@ -3,7 +3,7 @@
  * buy's status in words, its figures, and a sale's result with its sign. Browser-safe.
  */
 import type { PositionStatus } from "../../db/enums";
-import { formatCents, formatSignedCents } from "./format";
+import { formatCents, formatResultCents } from "./format";
 import { formatPrice, formatShares, positionSerial, saleSerial } from "./money/orders";
 
 /** One order as the lists read it: a buy (its position) or a sale. */
@@ -35,7 +35,7 @@ export const orderSerial = (order: Pick<OrderLine, "side" | "id">) =>
 /** A sale's result with its sign ('$0.00' when nothing was gained or lost); '' for a buy. */
 export function orderResultText(resultCents: number | null): string {
   if (resultCents === null) return "";
-  return resultCents === 0 ? formatCents(0) : formatSignedCents(resultCents);
+  return formatResultCents(resultCents);
 }
 
 /** The columns of an order's line after its date, as the statement lists them. */

@@ -7,6 +7,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { HoldingRow } from "~/lib/holdings";
 import type { OrderLine } from "~/lib/order-lines";
+import type { RealizedGain } from "~/lib/realized-gains";
 import { type Db, schema } from "../db.server";
 
 const { positions } = schema;
@@ -115,16 +116,7 @@ export function ordersQuery(db: Db, userId: string, range: OrdersRange = {}) {
 }
 
 /** The realized results of one stock's sales in a range: what the yearly summary's table shows. */
-export interface RealizedGainRow {
-  symbol: string;
-  sales: number;
-  /** The positions (lots) the sales closed all or part of. */
-  lots: number;
-  sharesE4: number;
-  proceedsCents: number;
-  costCents: number;
-  resultCents: number;
-}
+export type RealizedGainRow = RealizedGain;
 
 export function realizedGainsQuery(db: Db, userId: string, from: number, to: number) {
   return db.all<RealizedGainRow>(
