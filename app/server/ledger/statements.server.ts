@@ -189,19 +189,21 @@ export const monthOrdersQuery = (
     limit: page.limit ?? Number.MAX_SAFE_INTEGER,
   });
 
-/** One month's statement, in one round trip. */
+/** One month's statement: its ledger rows in one round trip, its orders (a raw read, not batchable) beside it. */
 export async function monthlyStatement(db: Db, userId: string, period: StatementPeriod) {
-  const { profile, opening, movements, requests, orders } = await readTogether(db, {
-    profile: db
-      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(eq(profiles.userId, userId))
-      .limit(1),
-    opening: openingQuery(db, userId, period.month),
-    movements: movementsQuery(db, userId, period),
-    requests: requestsQuery(db, userId, period),
-    orders: monthOrdersQuery(db, userId, period),
-  });
+  const [{ profile, opening, movements, requests }, orders] = await Promise.all([
+    readTogether(db, {
+      profile: db
+        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.userId, userId))
+        .limit(1),
+      opening: openingQuery(db, userId, period.month),
+      movements: movementsQuery(db, userId, period),
+      requests: requestsQuery(db, userId, period),
+    }),
+    monthOrdersQuery(db, userId, period),
+  ]);
   return {
     holder: profile[0] ?? { firstName: "", lastName: "" },
     requests: requests as StatementRow[],

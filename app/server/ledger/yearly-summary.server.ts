@@ -60,31 +60,34 @@ function firstMonthIndex(year: number, openedAt: number, openingCents: number, m
 }
 
 export async function yearlySummary(db: Db, client: { id: string; email: string }, year: SummaryYear, now: number) {
-  const { account, profile, opening, rows, gains } = await readTogether(db, {
-    account: db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, client.id)).limit(1),
-    profile: db
-      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(eq(profiles.userId, client.id))
-      .limit(1),
-    opening: openingQuery(db, client.id, `${year.year}-01`),
-    rows: db
-      .select({
-        month: ledgerMonths.month,
-        type: ledgerMonths.transactionType,
-        count: ledgerMonths.count,
-        cents: ledgerMonths.cents,
-      })
-      .from(ledgerMonths)
-      .where(
-        and(
-          eq(ledgerMonths.userId, client.id),
-          gte(ledgerMonths.month, `${year.year}-01`),
-          lte(ledgerMonths.month, `${year.year}-12`),
+  // The realized gains are a raw read, which a batch cannot carry: it runs beside the batch.
+  const [{ account, profile, opening, rows }, gains] = await Promise.all([
+    readTogether(db, {
+      account: db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, client.id)).limit(1),
+      profile: db
+        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.userId, client.id))
+        .limit(1),
+      opening: openingQuery(db, client.id, `${year.year}-01`),
+      rows: db
+        .select({
+          month: ledgerMonths.month,
+          type: ledgerMonths.transactionType,
+          count: ledgerMonths.count,
+          cents: ledgerMonths.cents,
+        })
+        .from(ledgerMonths)
+        .where(
+          and(
+            eq(ledgerMonths.userId, client.id),
+            gte(ledgerMonths.month, `${year.year}-01`),
+            lte(ledgerMonths.month, `${year.year}-12`),
+          ),
         ),
-      ),
-    gains: realizedGainsQuery(db, client.id, year.start, year.end),
-  });
+    }),
+    realizedGainsQuery(db, client.id, year.start, year.end),
+  ]);
   const openingCents = Number(opening[0]?.cents ?? 0);
   const movedMonths = rows.filter((row) => row.count > 0).map((row) => row.month);
   const first = firstMonthIndex(Number(year.year), account[0]?.createdAt ?? year.start, openingCents, movedMonths);
