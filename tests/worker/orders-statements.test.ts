@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { formatDateTimeUtc } from "~/lib/format";
 import { positionSerial, saleSerial } from "~/lib/money/orders";
 import { transactionReference } from "~/lib/reference";
+import { monthlyStatementCsv } from "~/server/ledger/statement-csv.server";
+import { parseStatementMonth, type StatementPeriod } from "~/server/ledger/statements.server";
 import { clientOrders } from "~/server/positions/order-history.server";
 import { db, fundedClient, getPage } from "../support/fixtures";
 import { buyAt, sellAt } from "../support/orders";
-import { pdfPages } from "../support/pdf-text";
+import { pdfPages, pdfPieces, piecesByLine } from "../support/pdf-text";
 import { testIdText } from "../support/places";
 import { csvRows, rowCells, tableRows } from "../support/tables";
 
@@ -139,6 +141,32 @@ describe("the hand-computed FIFO case", () => {
     ]);
   });
 
+  it("streams the same CSV whatever the page size, across each turn from one part to the next", async () => {
+    const { client } = await handCase();
+    const whole = await (await getPage("/statements/2025-03.csv", client.cookie)).text();
+    const period = parseStatementMonth("2025-03") as StatementPeriod;
+    for (const size of [1, 2, 3, 4, 5]) {
+      expect(await new Response(monthlyStatementCsv(db, client.id, period, size)).text(), `pages of ${size}`).toBe(
+        whole,
+      );
+    }
+  });
+
+  it("offers older orders past 50, keeping the transactions' view", async () => {
+    const client = await fundedClient(1_000_000);
+    for (let i = 0; i < 51; i++) await buyAt(client, "AMD", 10_000, 100, at(1, 0) + i * 60_000);
+    const first = await text("/transactions?type=deposit", client.cookie);
+    expect(tableRows(first, "order-history")).toHaveLength(51);
+    const older = /href="([^"]*ordersBefore=[^"]*)"[^>]*>Show older orders/.exec(first)?.[1]?.replaceAll("&amp;", "&");
+    expect(older).toMatch(/^\/transactions\?type=deposit&ordersBefore=\d+\.buy\.\d+#orders$/);
+    const second = await text((older ?? "").replace("#orders", ""), client.cookie);
+    expect(tableRows(second, "order-history").slice(1)).toEqual([
+      [shown(at(1, 0)), expect.stringMatching(/^P-\d{6}$/), "Buy", "AMD", "1", "$100.00", "$100.00", "Open"],
+    ]);
+    expect(second).toContain("Newest orders");
+    expect(second).not.toContain("Show older orders");
+  });
+
   it("prints the orders in the statement's PDF after the movements", async () => {
     const { client, serials, others } = await handCase();
     const lines = await pdfLines("/statements/2025-03.pdf", client.cookie);
@@ -166,6 +194,16 @@ describe("the hand-computed FIFO case", () => {
     ]);
     expect(orderLine(serials.s2)?.slice(-2)).toEqual(["$285.00", "-$15.03"]);
     for (const serial of [serials.p3, ...others]) expect(orderLine(serial)).toBeUndefined();
+    // Every column clear of the next, as the statement's other tables (wider than two figures).
+    const pieces = (await pdfPieces(await (await getPage("/statements/2025-03.pdf", client.cookie)).arrayBuffer()))
+      .flatMap((page) => piecesByLine(page))
+      .filter((line) => line.some((piece) => piece.text === serials.s1 || piece.text === "Order"));
+    expect(pieces).toHaveLength(2);
+    for (const line of pieces)
+      for (let index = 1; index < line.length; index++) {
+        const [left, right] = [line[index - 1], line[index]];
+        expect((right?.x ?? 0) - (left?.right ?? 0), `${left?.text} then ${right?.text}`).toBeGreaterThanOrEqual(10);
+      }
   });
 
   it("sums the year's sales by stock in the yearly summary, on its page and in its PDF", async () => {

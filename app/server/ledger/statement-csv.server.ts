@@ -78,9 +78,15 @@ function orderCells(order: OrderRow) {
 
 /**
  * The statement as CSV, streamed: the opening balance, then the movements with the running balance, then the
- * requests that moved nothing. Each page is one keyset range of the month.
+ * requests that moved nothing, then the orders' block. Each page is one keyset range of the month, `pageSize` rows
+ * a read (the module's default; small in tests, so that every turn from one part to the next is crossed).
  */
-export function monthlyStatementCsv(db: Db, userId: string, period: StatementPeriod): ReadableStream<Uint8Array> {
+export function monthlyStatementCsv(
+  db: Db,
+  userId: string,
+  period: StatementPeriod,
+  pageSize?: number,
+): ReadableStream<Uint8Array> {
   let balance = 0;
   const ordersFrom = async (after: OrderKey | undefined, limit: number): Promise<CsvRow[]> => {
     const orders = (await monthOrdersQuery(db, userId, period, { after, limit })).map(
@@ -105,6 +111,7 @@ export function monthlyStatementCsv(db: Db, userId: string, period: StatementPer
   };
   return csvStream<CsvRow, CsvKey>({
     header: STATEMENT_CSV_COLUMNS,
+    pageSize,
     readPage: async (after, limit) => {
       if (!after) {
         const [opening] = await openingQuery(db, userId, period.month);
