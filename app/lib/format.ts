@@ -51,3 +51,8 @@ export function formatDateTimeUtc(epochMs: number): string {
 export function formatSignedCents(cents: number): string {
   return cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`;
 }
+
+/** A gain or a loss: signed, but "$0.00" when nothing was gained or lost (a sign on zero reads as a gain). */
+export function formatResultCents(cents: number): string {
+  return cents === 0 ? formatCents(0) : formatSignedCents(cents);
+}

@@ -4,7 +4,7 @@
  * is money in (docs/product.md, "Money rules"): its column is named as the ledger names it and stands with the
  * deposits, so that it does not read as a charge.
  */
-import { formatCents, formatSignedCents } from "./format";
+import { formatCents, formatResultCents } from "./format";
 
 export interface SummaryFigures {
   depositsCents: number;
@@ -28,8 +28,7 @@ export function summaryCells(figures: SummaryFigures): string[] {
     formatCents(figures.depositsCents),
     formatCents(figures.feeDepositsCents),
     formatCents(figures.withdrawalsCents),
-    // Nothing gained or lost is $0.00, as in the other columns: a sign on zero reads as a gain.
-    figures.profitAndLossCents === 0 ? formatCents(0) : formatSignedCents(figures.profitAndLossCents),
+    formatResultCents(figures.profitAndLossCents),
     formatCents(figures.closingCents),
   ];
 }

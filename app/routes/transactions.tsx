@@ -5,6 +5,7 @@ import { CLIENT_LINK_BUTTON, HistoryFilterForm } from "~/components/history-filt
 import { HistoryPageLinks } from "~/components/history-page-links";
 import { IncomingPayments } from "~/components/incoming-payments";
 import { Moment } from "~/components/moment";
+import { OrderHistory } from "~/components/orders/order-history";
 import { PayoutLine } from "~/components/payout-line";
 import { pageMeta, RouteError } from "~/components/route-error";
 import { SignedAmount } from "~/components/signed-amount";
@@ -19,19 +20,22 @@ import { useFeed, useThrottledRevalidate } from "~/lib/use-feed";
 import { incomingPayments } from "~/server/chain/incoming.server";
 import { clientPayouts } from "~/server/chain/payouts.server";
 import { clientHistory } from "~/server/ledger/client-history.server";
+import { clientOrders } from "~/server/positions/order-history.server";
 import { requireClient } from "~/server/session.server";
 import type { Route } from "./+types/transactions";
 
 export const meta: Route.MetaFunction = pageMeta(() => [{ title: "History" }]);
 
-/** The client's own transactions, filtered by the URL's query, 50 a page by keyset. */
+/** The client's own transactions, filtered by the URL's query, 50 a page by keyset; their orders, paged apart. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireClient(request, context);
-  const history = await clientHistory(context.db, user.id, new URL(request.url));
+  const url = new URL(request.url);
+  const history = await clientHistory(context.db, user.id, url);
   return {
     accountId: user.id,
     incoming: await incomingPayments(context.db, context.bindings, user.id),
     payouts: await clientPayouts(context, user.id, history.rows),
+    orders: await clientOrders(context.db, user.id, url),
     ...history,
   };
 }
@@ -45,7 +49,7 @@ const COLUMNS = ["Reference", "Date and time", "Type", "Stock or pair", "Amount"
 const ROWS_CLASS = `${LIST_ROWS} [&>tr>td:first-child]:whitespace-nowrap [&>tr>td:first-child>span]:font-mono`;
 
 export default function TransactionHistory({ loaderData }: Route.ComponentProps) {
-  const { accountId, incoming, payouts, filters, submitted, errors, rows, next, previous } = loaderData;
+  const { accountId, incoming, payouts, orders, filters, submitted, errors, rows, next, previous } = loaderData;
   const navigation = useNavigation();
   // An admin's decision on a request shown here changes its status without a reload, as on the dashboard.
   const refresh = useThrottledRevalidate();
@@ -132,6 +136,8 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
 
         <HistoryPageLinks look="client" filters={filters} previous={previous} next={next} />
       </article>
+
+      <OrderHistory {...orders} />
     </section>
   );
 }

@@ -1,10 +1,11 @@
 /**
  * The panels of a monthly statement (/statements/{month}): its three figures, the movements with their running
- * balance, the totals by type, and the requests that moved no money.
+ * balance, the totals by type, the month's orders, and the requests that moved no money.
  */
 import { formatCents, formatLongDate } from "~/lib/format";
 import { statusLabel, typeLabel } from "~/lib/labels";
 import type { monthlyStatement } from "~/server/ledger/statements.server";
+import { StatementOrders } from "./statement-orders";
 import {
   cell,
   Figure,
@@ -18,7 +19,7 @@ import {
 
 type Statement = Pick<
   Awaited<ReturnType<typeof monthlyStatement>>,
-  "openingCents" | "closingCents" | "movements" | "totals" | "requests"
+  "openingCents" | "closingCents" | "movements" | "totals" | "requests" | "orders"
 > & { periodStart: number };
 
 export function StatementPanels({ s }: { s: Statement }) {
@@ -112,6 +113,8 @@ export function StatementPanels({ s }: { s: Statement }) {
           </table>
         </section>
       ) : null}
+
+      <StatementOrders orders={s.orders} />
 
       <section aria-labelledby="requests-title" className="space-y-2">
         <h2 id="requests-title" className="text-lg font-semibold">

@@ -1,10 +1,12 @@
 /**
  * The panels of a yearly summary (/statements/year/{year}): its opening and closing balances, and each month's
- * money by kind with its closing balance, then the year's.
+ * money by kind with its closing balance, then the year's; and the year's realized gains by stock.
  */
 import { Link } from "react-router";
+import type { RealizedGain, realizedTotal } from "~/lib/realized-gains";
 import { monthLabel } from "~/lib/statement-month";
 import { SUMMARY_COLUMN_LABELS, type SummaryFigures, summaryCells } from "~/lib/yearly-summary";
+import { RealizedGainsTable } from "./realized-gains-table";
 import { cell, Figure, numberCell, numeric, StatementTable } from "./statement-table";
 
 type Summary = {
@@ -12,6 +14,8 @@ type Summary = {
   openingCents: number;
   months: Array<SummaryFigures & { month: string }>;
   total: SummaryFigures;
+  realizedGains: RealizedGain[];
+  realizedTotal: ReturnType<typeof realizedTotal>;
 };
 
 export function YearlySummaryPanels({ s }: { s: Summary }) {
@@ -53,6 +57,7 @@ export function YearlySummaryPanels({ s }: { s: Summary }) {
           </tr>
         </StatementTable>
       </section>
+      <RealizedGainsTable year={s.year} rows={s.realizedGains} total={s.realizedTotal} />
     </>
   );
 }

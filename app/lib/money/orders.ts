@@ -86,6 +86,19 @@ export function formatPrice(priceE4: number): string {
   });
 }
 
+/** A count of `1 / units` as a CSV writes it: no separators, at least `minimumDecimals`, no trailing zeros past them. */
+function plainDecimal(value: number, units: number, minimumDecimals: number): string {
+  const part = String(value % units)
+    .padStart(String(units).length - 1, "0")
+    .replace(/0+$/, "")
+    .padEnd(minimumDecimals, "0");
+  return `${Math.floor(value / units)}${part ? `.${part}` : ""}`;
+}
+
+/** Shares and a price as the CSVs write them: plain decimals, no thousands separator ("1000.5", "190.02"). */
+export const sharesDecimal = (sharesE4: number) => plainDecimal(sharesE4, SHARE_UNITS, 0);
+export const priceDecimal = (priceE4: number) => plainDecimal(priceE4, PRICE_UNITS, 2);
+
 /** The serial number of a position (P-000123) and of a sale (S-000045): the database's never-reused ids. */
 export const positionSerial = (id: number) => `P-${String(id).padStart(6, "0")}`;
 export const saleSerial = (id: number) => `S-${String(id).padStart(6, "0")}`;

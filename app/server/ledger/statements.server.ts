@@ -13,6 +13,7 @@ import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionType } from ".
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { afterCursor, keysetOrderBy } from "../paging.server";
+import { type OrderKey, type OrderRow, ordersQuery } from "../positions/reads.server";
 
 const { transactions, ledgerMonths, profiles } = schema;
 
@@ -170,21 +171,43 @@ export function statementFigures(openingCents: number, rows: readonly StatementR
   };
 }
 
-/** One month's statement, in one round trip. */
-export async function monthlyStatement(db: Db, userId: string, period: StatementPeriod) {
-  const { profile, opening, movements, requests } = await readTogether(db, {
-    profile: db
-      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(eq(profiles.userId, userId))
-      .limit(1),
-    opening: openingQuery(db, userId, period.month),
-    movements: movementsQuery(db, userId, period),
-    requests: requestsQuery(db, userId, period),
+/**
+ * The month's orders (UTC, by the order's time), oldest first: all of them, as the month's movements, or a page
+ * after `after` (the CSV).
+ */
+export const monthOrdersQuery = (
+  db: Db,
+  userId: string,
+  period: StatementPeriod,
+  page: { after?: OrderKey; limit?: number } = {},
+) =>
+  ordersQuery(db, userId, {
+    from: period.start,
+    to: period.end,
+    order: "oldest",
+    after: page.after,
+    limit: page.limit ?? Number.MAX_SAFE_INTEGER,
   });
+
+/** One month's statement: its ledger rows in one round trip, its orders (a raw read, not batchable) beside it. */
+export async function monthlyStatement(db: Db, userId: string, period: StatementPeriod) {
+  const [{ profile, opening, movements, requests }, orders] = await Promise.all([
+    readTogether(db, {
+      profile: db
+        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.userId, userId))
+        .limit(1),
+      opening: openingQuery(db, userId, period.month),
+      movements: movementsQuery(db, userId, period),
+      requests: requestsQuery(db, userId, period),
+    }),
+    monthOrdersQuery(db, userId, period),
+  ]);
   return {
     holder: profile[0] ?? { firstName: "", lastName: "" },
     requests: requests as StatementRow[],
+    orders: orders as OrderRow[],
     ...statementFigures(Number(opening[0]?.cents ?? 0), movements as StatementRow[]),
   };
 }

@@ -2,14 +2,17 @@
  * A year's summary (/statements/year/{year}): for each month of the year the account was open, the money that moved
  * by kind and the closing balance, and the same for the year. Read from `ledger_months` (approved cents per client, type and the
  * UTC month the money moved) plus the year's opening balance, the monthly statement's own `openingQuery`: so each
- * month's closing balance is its statement's, and the cost does not grow with the history.
+ * month's closing balance is its statement's, and the cost does not grow with the history. Then the year's realized
+ * gains by stock, from the sales and the lots they closed (FIFO).
  */
 import { and, eq, gte, lte } from "drizzle-orm";
 import { emptyTotals, type FigureName, figure } from "~/lib/money/rules";
+import { realizedTotal } from "~/lib/realized-gains";
 import { FIRST_STATEMENT_YEAR, YEAR_PATTERN } from "~/lib/statement-month";
 import type { SummaryFigures } from "~/lib/yearly-summary";
 import type { TransactionType } from "../../../db/enums";
 import { type Db, readTogether, schema } from "../db.server";
+import { realizedGainsQuery } from "../positions/reads.server";
 import { holderName, openingQuery, type PeriodRefusal } from "./statements.server";
 
 const { ledgerMonths, profiles, users } = schema;
@@ -57,30 +60,34 @@ function firstMonthIndex(year: number, openedAt: number, openingCents: number, m
 }
 
 export async function yearlySummary(db: Db, client: { id: string; email: string }, year: SummaryYear, now: number) {
-  const { account, profile, opening, rows } = await readTogether(db, {
-    account: db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, client.id)).limit(1),
-    profile: db
-      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(eq(profiles.userId, client.id))
-      .limit(1),
-    opening: openingQuery(db, client.id, `${year.year}-01`),
-    rows: db
-      .select({
-        month: ledgerMonths.month,
-        type: ledgerMonths.transactionType,
-        count: ledgerMonths.count,
-        cents: ledgerMonths.cents,
-      })
-      .from(ledgerMonths)
-      .where(
-        and(
-          eq(ledgerMonths.userId, client.id),
-          gte(ledgerMonths.month, `${year.year}-01`),
-          lte(ledgerMonths.month, `${year.year}-12`),
+  // The realized gains are a raw read, which a batch cannot carry: it runs beside the batch.
+  const [{ account, profile, opening, rows }, gains] = await Promise.all([
+    readTogether(db, {
+      account: db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, client.id)).limit(1),
+      profile: db
+        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.userId, client.id))
+        .limit(1),
+      opening: openingQuery(db, client.id, `${year.year}-01`),
+      rows: db
+        .select({
+          month: ledgerMonths.month,
+          type: ledgerMonths.transactionType,
+          count: ledgerMonths.count,
+          cents: ledgerMonths.cents,
+        })
+        .from(ledgerMonths)
+        .where(
+          and(
+            eq(ledgerMonths.userId, client.id),
+            gte(ledgerMonths.month, `${year.year}-01`),
+            lte(ledgerMonths.month, `${year.year}-12`),
+          ),
         ),
-      ),
-  });
+    }),
+    realizedGainsQuery(db, client.id, year.start, year.end),
+  ]);
   const openingCents = Number(opening[0]?.cents ?? 0);
   const movedMonths = rows.filter((row) => row.count > 0).map((row) => row.month);
   const first = firstMonthIndex(Number(year.year), account[0]?.createdAt ?? year.start, openingCents, movedMonths);
@@ -120,6 +127,8 @@ export async function yearlySummary(db: Db, client: { id: string; email: string 
       movedCents: sum("movedCents"),
       closingCents: balance,
     } satisfies SummaryFigures,
+    realizedGains: gains,
+    realizedTotal: realizedTotal(gains),
   };
 }
 

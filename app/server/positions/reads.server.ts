@@ -6,7 +6,8 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { HoldingRow } from "~/lib/holdings";
-import type { PositionStatus } from "../../../db/enums";
+import type { OrderLine } from "~/lib/order-lines";
+import type { RealizedGain } from "~/lib/realized-gains";
 import { type Db, schema } from "../db.server";
 
 const { positions } = schema;
@@ -48,49 +49,74 @@ export function openPositionsQuery(db: Db, userId: string, limit = 50) {
 }
 
 /** One order as the lists show it: a buy (its position) or a sale. */
-export interface OrderRow {
+export type OrderRow = OrderLine;
+
+/** Where a list of orders stands: an order's time, side and id (the lists' order, so a cursor is exact). */
+export interface OrderKey {
+  at: number;
   side: "buy" | "sell";
   id: number;
-  symbol: string;
-  sharesE4: number;
-  priceE4: number;
-  /** A buy's cost, a sale's proceeds. */
-  cents: number;
-  /** A sale's result; null for a buy. */
-  resultCents: number | null;
-  /** A buy's position status; a sale is always 'closed'. */
-  status: PositionStatus;
-  at: number;
 }
 
-/** A client's orders in [from, to), newest first, at most `limit`. */
-export function ordersQuery(db: Db, userId: string, range: { from?: number; to?: number; limit?: number } = {}) {
-  const from = range.from ?? 0;
-  const to = range.to ?? Number.MAX_SAFE_INTEGER;
+export interface OrdersRange {
+  from?: number;
+  to?: number;
+  limit?: number;
+  /** "newest" (History) or "oldest" (a statement, its CSV). */
+  order?: "newest" | "oldest";
+  /** Only the orders after this one in the list's order: the next page of a keyset list. */
+  after?: OrderKey;
+}
+
+/** The cursor of an order in an address: "<at>.<side>.<id>". */
+export const orderCursor = (key: OrderKey) => `${key.at}.${key.side}.${key.id}`;
+
+export function parseOrderCursor(value: string | null): OrderKey | undefined {
+  const match = /^(\d{1,15})\.(buy|sell)\.(\d{1,15})$/.exec(value ?? "");
+  return match ? { at: Number(match[1]), side: match[2] as OrderKey["side"], id: Number(match[3]) } : undefined;
+}
+
+/**
+ * A client's orders in [from, to), newest first (or oldest first), at most `limit`, after `after` when given. At
+ * one moment a buy comes before a sale, then by id. Each side is read in the list's order and cut at `limit` on
+ * its own index range before the two are merged, so a page never reads the whole history.
+ */
+export function ordersQuery(db: Db, userId: string, range: OrdersRange = {}) {
+  const newest = (range.order ?? "newest") === "newest";
+  const limit = range.limit ?? 200;
+  const after = range.after;
+  // The cursor's time bounds each side's index range; `past` below breaks the tie at that time exactly.
+  const from = Math.max(range.from ?? 0, !newest && after ? after.at : 0);
+  const to = Math.min(range.to ?? Number.MAX_SAFE_INTEGER, newest && after ? after.at + 1 : Number.MAX_SAFE_INTEGER);
+  const direction = sql.raw(newest ? "DESC" : "ASC");
+  const beyond = sql.raw(newest ? "<" : ">");
+  // Past the cursor, as each side's own condition: a side's limit is taken after it, never before.
+  const past = (at: string, side: OrderKey["side"]) =>
+    after
+      ? sql`AND (${sql.raw(at)} ${beyond} ${after.at} OR (${sql.raw(at)} = ${after.at} AND (${side} > ${after.side}
+               OR (${side} = ${after.side} AND id ${beyond} ${after.id}))))`
+      : sql``;
   return db.all<OrderRow>(
     sql`SELECT * FROM (
-          SELECT 'buy' AS side, id, symbol, shares_e4 AS sharesE4, price_e4 AS priceE4, cost_cents AS cents,
-                 NULL AS resultCents, status, opened_at AS at
-          FROM positions WHERE user_id = ${userId} AND opened_at >= ${from} AND opened_at < ${to}
+          SELECT * FROM (
+            SELECT 'buy' AS side, id, symbol, shares_e4 AS sharesE4, price_e4 AS priceE4, cost_cents AS cents,
+                   NULL AS resultCents, status, opened_at AS at
+            FROM positions
+            WHERE user_id = ${userId} AND opened_at >= ${from} AND opened_at < ${to} ${past("opened_at", "buy")}
+            ORDER BY opened_at ${direction}, id ${direction} LIMIT ${limit})
           UNION ALL
-          SELECT 'sell', id, symbol, shares_e4, price_e4, proceeds_cents, result_cents, 'closed', sold_at
-          FROM stock_sales
-          WHERE user_id = ${userId} AND settled_at IS NOT NULL AND sold_at >= ${from} AND sold_at < ${to})
-        ORDER BY at DESC, side, id DESC LIMIT ${range.limit ?? 200}`,
+          SELECT * FROM (
+            SELECT 'sell' AS side, id, symbol, shares_e4, price_e4, proceeds_cents, result_cents, 'closed', sold_at
+            FROM stock_sales
+            WHERE user_id = ${userId} AND settled_at IS NOT NULL AND sold_at >= ${from} AND sold_at < ${to}
+              ${past("sold_at", "sell")}
+            ORDER BY sold_at ${direction}, id ${direction} LIMIT ${limit}))
+        ORDER BY at ${direction}, side, id ${direction} LIMIT ${limit}`,
   );
 }
 
 /** The realized results of one stock's sales in a range: what the yearly summary's table shows. */
-export interface RealizedGainRow {
-  symbol: string;
-  sales: number;
-  /** The positions (lots) the sales closed all or part of. */
-  lots: number;
-  sharesE4: number;
-  proceedsCents: number;
-  costCents: number;
-  resultCents: number;
-}
+export type RealizedGainRow = RealizedGain;
 
 export function realizedGainsQuery(db: Db, userId: string, from: number, to: number) {
   return db.all<RealizedGainRow>(

@@ -5,8 +5,10 @@
 import { PDFDocument } from "pdf-lib";
 import { formatCents, formatDateTimeUtc, formatLongDate, formatSignedCents } from "~/lib/format";
 import { statusLabel, typeLabel } from "~/lib/labels";
+import { ORDER_COLUMN_LABELS, orderCells } from "~/lib/order-lines";
 import { transactionReference } from "~/lib/reference";
 import { monthLabel } from "~/lib/statement-month";
+import { MONTH_ORDERS_EMPTY, MONTH_ORDERS_NOTE } from "~/lib/statement-orders";
 import type { ClientStatement } from "../ledger/statements.server";
 import { type PdfColumn, PdfPages } from "./pdf-pages.server";
 
@@ -35,6 +37,17 @@ export function holderDetails(s: { holder: string; email: string; accountId: str
     ["Account ID", s.accountId],
   ];
 }
+
+/** The orders' columns after their date: each wide enough for a serial, 'GOOGL', a price and an amount of millions with the gap. */
+const ORDER_WIDTHS = [0.1, 0.07, 0.09, 0.11, 0.11, 0.13, 0.13];
+const ORDER_COLUMNS: PdfColumn[] = [
+  { label: "Date", width: 0.26 },
+  ...ORDER_COLUMN_LABELS.map((label, index) => ({
+    label,
+    width: ORDER_WIDTHS[index] ?? 0.1,
+    align: index >= 3 ? ("right" as const) : ("left" as const),
+  })),
+];
 
 export const statementFileName = (month: string) => `statement-${month}.pdf`;
 
@@ -82,6 +95,14 @@ export async function monthlyStatementPdf(s: ClientStatement, firm: string, gene
       ],
     );
   }
+
+  pages.section("Orders", MONTH_ORDERS_NOTE);
+  if (s.orders.length === 0) pages.paragraph(MONTH_ORDERS_EMPTY);
+  else
+    pages.table(
+      ORDER_COLUMNS,
+      s.orders.map((order) => ({ cells: [formatDateTimeUtc(order.at), ...orderCells(order)] })),
+    );
 
   pages.section(
     "Requests that moved no money",

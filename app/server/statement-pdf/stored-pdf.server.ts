@@ -10,7 +10,7 @@ import { sha256Hex } from "../crypto.server";
  * Part of every fingerprint: raise it when the layout of a stored PDF changes, so that copies laid out the old way
  * are built again.
  */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 
 export const PDF_HEADERS = {
   "Content-Type": "application/pdf",

@@ -3,11 +3,26 @@
  */
 import { PDFDocument } from "pdf-lib";
 import { formatCents, formatLongDate } from "~/lib/format";
+import {
+  REALIZED_COLUMN_LABELS,
+  REALIZED_GAINS_EMPTY,
+  REALIZED_GAINS_NOTE,
+  realizedCells,
+  realizedTotalCells,
+} from "~/lib/realized-gains";
 import { monthLabel } from "~/lib/statement-month";
 import { SUMMARY_COLUMN_LABELS, summaryCells } from "~/lib/yearly-summary";
 import type { YearlySummary } from "../ledger/yearly-summary.server";
 import { holderDetails } from "./monthly-pdf.server";
-import { PdfPages } from "./pdf-pages.server";
+import { type PdfColumn, PdfPages } from "./pdf-pages.server";
+
+/** Realized gains' columns: the stock, then figures, each wide enough for its widest value and the gap. */
+const REALIZED_WIDTHS = [0.12, 0.09, 0.12, 0.15, 0.18, 0.18, 0.16];
+const REALIZED_COLUMNS: PdfColumn[] = REALIZED_COLUMN_LABELS.map((label, index) => ({
+  label,
+  width: REALIZED_WIDTHS[index] ?? 0.1,
+  align: index === 0 ? "left" : "right",
+}));
 
 export const summaryFileName = (year: string) => `yearly-summary-${year}.pdf`;
 
@@ -35,6 +50,13 @@ export async function yearlySummaryPdf(s: YearlySummary, firm: string, generated
       { cells: [`Year ${s.year}`, ...summaryCells(s.total)], bold: true },
     ],
   );
+  pages.section("Realized gains", REALIZED_GAINS_NOTE);
+  if (s.realizedGains.length === 0) pages.paragraph(REALIZED_GAINS_EMPTY);
+  else
+    pages.table(REALIZED_COLUMNS, [
+      ...s.realizedGains.map((row) => ({ cells: realizedCells(row) })),
+      { cells: realizedTotalCells(s.realizedTotal, `Year ${s.year}`), bold: true },
+    ]);
   pages.finish(generatedAt);
   return doc.save();
 }
