@@ -35,6 +35,7 @@ import { readForm } from "~/server/form.server";
 import { notFound } from "~/server/http.server";
 import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
+import { deskTrading } from "~/server/positions/desk.server";
 import { requirePermission } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/user.$id";
@@ -59,6 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!detail) notFound(ADMIN_MESSAGES.userNotFound);
   return {
     ...detail,
+    trading: await deskTrading(context.db, context.bindings, detail.profile.id, url),
     filters,
     submitted,
     filterErrors: errors,
@@ -144,6 +146,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
     summary,
     stocks,
     positions,
+    trading,
     feeDeposits,
     transactions,
     next,
@@ -262,7 +265,7 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
         reply={reply}
       />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
-      <ClientPositions positions={positions} />
+      <ClientPositions positions={positions} trading={trading} />
       <TransactionsTable
         rows={rows}
         next={next}

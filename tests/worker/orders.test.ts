@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { ORDER_MESSAGES } from "~/lib/schemas/orders";
 import worker from "../../workers/app";
-import { db, formRequest, fundedClient, ORIGIN } from "../support/fixtures";
+import { db, formRequest, fundedClient, ORIGIN, signedInAdmin } from "../support/fixtures";
 import { quotesControl } from "../support/quotes";
 
 /**
@@ -229,5 +229,30 @@ describe("the client's notice of an order", () => {
     );
     expect(html).toContain(`Bought 2 AAPL: position ${serial}`);
     expect(html).toContain(`Order ${serial} cancelled: nothing was bought`);
+  });
+});
+
+describe("the desk's view of a client's trading", () => {
+  it("shows the client's open positions at the mid and their orders, read-only", async () => {
+    const { quotes, bindings } = market();
+    await quotes.set("AAPL", { bid: "189.98", ask: "190.02" });
+    const client = await fundedClient(200_000);
+    await order(bindings, client.cookie, "AAPL", { side: "buy", sizing: "shares", quantity: "2" });
+    await order(bindings, client.cookie, "AAPL", { side: "sell", sizing: "shares", quantity: "0.5" });
+    const [position] = await positionsOf(client.id);
+    const admin = await signedInAdmin();
+    const html = await text(
+      await worker.fetch(
+        new Request(`${ORIGIN}/user/${client.id}`, { headers: { Cookie: admin.cookie } }),
+        bindings,
+        createExecutionContext(),
+      ),
+    );
+    expect(html).toContain("The client&#x27;s open positions");
+    expect(html).toContain(`P-${String(position?.id).padStart(6, "0")}`);
+    // 1.5 shares left at the mid, $190.00: $285.00.
+    expect(html).toContain("$285.00");
+    expect(html).toContain("The client&#x27;s orders, newest first");
+    expect(html).toMatch(/S-\d{6}/);
   });
 });

@@ -1,14 +1,42 @@
+import { OpenPositionsTable } from "~/components/orders/open-positions";
+import { OrderHistory } from "~/components/orders/order-history";
 import { PositionsTable } from "~/components/portfolio/positions-table";
 import type { Position } from "~/server/ledger/portfolio.server";
+import type { DeskTrading } from "~/server/positions/desk.server";
 
-/** The client page's Positions: the table the client reads on /portfolio, with the same figures. */
-export function ClientPositions({ positions }: { positions: Position[] }) {
+/**
+ * The client page's trading: the open positions (marked at the mid when the page loaded), the orders as the
+ * client's History lists them, and the stock deposits, the table the client reads on /portfolio.
+ */
+export function ClientPositions({ positions, trading }: { positions: Position[]; trading: DeskTrading }) {
   return (
-    <article className="rounded-xl border border-border bg-surface p-5">
-      <h2 className="text-lg font-semibold">Positions</h2>
-      <div className="mt-3">
-        <PositionsTable positions={positions} />
-      </div>
-    </article>
+    <>
+      <article className="rounded-xl border border-border bg-surface p-5">
+        <h2 className="text-lg font-semibold">Open positions</h2>
+        <div className="mt-3">
+          {trading.openPositions.length === 0 ? (
+            <p className="text-sm text-ink-muted">No open positions.</p>
+          ) : (
+            <OpenPositionsTable
+              positions={trading.openPositions}
+              marks={trading.marks}
+              caption="The client's open positions"
+            />
+          )}
+        </div>
+      </article>
+      <OrderHistory
+        orders={trading.orders}
+        olderOrders={trading.olderOrders}
+        olderPage={trading.olderPage}
+        caption="The client's orders, newest first"
+      />
+      <article className="rounded-xl border border-border bg-surface p-5">
+        <h2 className="text-lg font-semibold">Stock deposits</h2>
+        <div className="mt-3">
+          <PositionsTable positions={positions} />
+        </div>
+      </article>
+    </>
   );
 }

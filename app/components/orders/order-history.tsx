@@ -28,10 +28,12 @@ export function OrderHistory({
   orders,
   olderOrders,
   olderPage,
+  caption = "Your orders, newest first",
 }: {
   orders: OrderLine[];
   olderOrders: string | null;
   olderPage: boolean;
+  caption?: string;
 }) {
   const location = useLocation();
   const pageHref = (cursor: string | null) => {
@@ -52,7 +54,7 @@ export function OrderHistory({
         </p>
       ) : (
         <StackedTable
-          caption="Your orders, newest first"
+          caption={caption}
           columns={COLUMNS}
           className="mt-4 w-full text-left text-sm"
           bodyClassName={LIST_ROWS}
