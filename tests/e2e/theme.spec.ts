@@ -174,3 +174,34 @@ test("axe finds no contrast problem in the light theme, public and signed-in, at
   // Anything else axe finds is reported here, for the record, without failing this test of the theme.
   if (findings.length > 0) test.info().annotations.push({ type: "axe", description: findings.join("\n") });
 });
+
+test("in the dark theme the deposit QR code stays black on white, and a statement prints black on white", async ({
+  browser,
+}) => {
+  const { context, page, problems } = await openContext(browser, { colorScheme: "dark", viewport: DESKTOP });
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await choose(page, "Dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+
+  await page.goto("/deposit");
+  const qr = page.getByRole("img", { name: /^QR code of your .* address$/ }).first();
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((svg) => getComputedStyle(svg).backgroundColor)).toBe("rgb(255, 255, 255)");
+  expect(await qr.locator("rect").getAttribute("fill")).toBe("#fff");
+  expect(await qr.locator("path").getAttribute("fill")).toBe("#000");
+
+  await page.goto("/statements");
+  await page
+    .getByRole("link", { name: /View statement/ })
+    .last()
+    .click();
+  const title = page.getByRole("heading", { name: /^Statement for / });
+  await expect(title).toBeVisible();
+  expect(await canvas(page)).toBe(CANVAS.dark);
+  await page.emulateMedia({ media: "print" });
+  expect(await canvas(page)).toBe("rgb(255, 255, 255)");
+  expect(await title.evaluate((heading) => getComputedStyle(heading).color)).toBe("rgb(0, 0, 0)");
+  await context.close();
+  expect(problems).toEqual([]);
+});
