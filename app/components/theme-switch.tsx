@@ -110,7 +110,7 @@ export function ThemeMenu() {
   return (
     <details ref={details} className="relative" data-testid="theme-menu">
       <summary
-        className="inline-flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-md text-ink-muted hover:bg-surface-raised hover:text-ink [&::-webkit-details-marker]:hidden"
+        className="inline-flex h-10 w-8 cursor-pointer list-none items-center justify-center rounded-md text-ink-muted hover:bg-surface-raised hover:text-ink [&::-webkit-details-marker]:hidden"
         title={`Theme: ${THEME_LABELS[choice]}`}
       >
         <ThemeIcon choice={choice} />

@@ -62,6 +62,14 @@ test("Light chosen in the header applies at once, and stays through a reload and
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await canvas(page)).toBe(CANVAS.light);
+  // From 1024 px the client's links, Sign Out, the switch and the bell share the bar's one line, inside the page.
+  await page.setViewportSize({ width: 1024, height: 900 });
+  const nav = page.getByRole("navigation", { name: "Main" });
+  expect(await nav.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const bell = await page.getByTestId("notification-bell").boundingBox();
+  expect((bell?.x ?? Number.POSITIVE_INFINITY) + (bell?.width ?? 0)).toBeLessThanOrEqual(1024);
+  await page.setViewportSize(DESKTOP);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "History" }).click();
   await expect(page).toHaveURL(/\/transactions/);
   expect(await canvas(page)).toBe(CANVAS.light);
