@@ -213,3 +213,26 @@ test("in the dark theme the deposit QR code stays black on white, and a statemen
   await context.close();
   expect(problems).toEqual([]);
 });
+
+test("a toast in the light theme is in the light theme's colours, and axe finds no contrast problem in it", async ({
+  browser,
+}) => {
+  const { context, page, problems } = await openContext(browser, {
+    colorScheme: "light",
+    viewport: DESKTOP,
+    bypassCSP: true,
+  });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/deposit");
+  await page.getByLabel("Payment Wallet").selectOption("USDT (TRC20)");
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  const toast = page.locator("[data-sonner-toast]").first();
+  await expect(toast).toBeVisible();
+  await expect(page.locator("[data-sonner-toaster]")).toHaveAttribute("data-sonner-theme", "light");
+  const findings = await seriousAccessibilityProblems(page, { tags: WCAG_AA });
+  expect(findings.filter((finding) => finding.includes("color-contrast"))).toEqual([]);
+  await context.close();
+  expect(problems).toEqual([]);
+});
