@@ -8,7 +8,9 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toasts } from "~/components/toasts";
 import { useNonce } from "~/lib/nonce";
+import { THEME_CANVAS, useThemeChoice } from "~/lib/theme";
 import { getSessionUser, mustSetUpTwoFactor } from "~/server/session.server";
+import { readThemeChoice } from "~/server/theme.server";
 import { getToast } from "~/server/toast.server";
 import stylesheet from "~/tailwind.css?url";
 import type { Route } from "./+types/root";
@@ -47,6 +49,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // token (the cancel link, the password reset and e-mail confirmation links).
       liveChatTawkId: new URL(request.url).searchParams.has("token") ? null : (context.env.LIVE_CHAT_TAWK_ID ?? null),
       year: new Date().getUTCFullYear(),
+      // The theme switch's choice, so the first paint is already in it (no flash of the other theme).
+      theme: readThemeChoice(request, context.env),
     },
     { headers },
   );
@@ -56,19 +60,28 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
   const brandName = rootData?.brand.name ?? "Client portal";
+  // "system" sets nothing: the stylesheet's prefers-color-scheme decides.
+  const theme = useThemeChoice();
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b1220" />
+        {theme === "system" ? (
+          <>
+            <meta name="theme-color" media="(prefers-color-scheme: light)" content={THEME_CANVAS.light} />
+            <meta name="theme-color" media="(prefers-color-scheme: dark)" content={THEME_CANVAS.dark} />
+          </>
+        ) : (
+          <meta name="theme-color" content={THEME_CANVAS[theme]} />
+        )}
         <Meta />
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col bg-canvas font-sans text-ink antialiased">
         <a
           href="#main"
-          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-brand focus:px-3 focus:py-2"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-brand-strong focus:px-3 focus:text-white focus:py-2"
         >
           Skip to content
         </a>

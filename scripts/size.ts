@@ -1,7 +1,8 @@
 /**
  * `npm run size`: the JavaScript each route sends (entry + shared chunks + the route chain's modules, gzip),
  * read from the React Router build manifest (build/client/assets/manifest-*.js, written by `npm run build`). Fails when a
- * route exceeds 170 KiB or the landing page 135 KiB: React 19's client costs about 23 KiB of each (docs/decisions/0062).
+ * route exceeds 171 KiB or the landing page 136 KiB: React 19's client costs about 23 KiB of each, the theme switch
+ * about 1 KiB (docs/decisions/0062).
  * Runs in CI after the build.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -9,8 +10,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT } from "./lib/local-d1.ts";
 
-const BUDGET_KIB = 170;
-const LANDING_BUDGET_KIB = 135;
+const BUDGET_KIB = 171;
+const LANDING_BUDGET_KIB = 136;
 
 interface ManifestRoute {
   id: string;

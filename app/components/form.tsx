@@ -73,7 +73,7 @@ export function Field({
         id={field.id}
         {...field.controlProps}
         {...input}
-        className={`mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink placeholder:text-ink-muted/70 focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 read-only:opacity-80 ${INVALID}`}
+        className={`mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink placeholder:text-ink-muted focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40 read-only:opacity-80 ${INVALID}`}
       />
       {hint ? (
         <p id={field.hintId} className="mt-1 text-xs text-ink-muted">

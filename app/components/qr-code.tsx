@@ -1,4 +1,7 @@
-/** The QR is 200 px (docs/product.md, "Constants"). A quiet zone of 4 modules keeps it scannable on dark backgrounds. */
+/**
+ * The QR is 200 px (docs/product.md, "Constants"). Black on white with a quiet zone of 4 modules in both themes,
+ * never the theme's colours: a scanner needs the contrast and the white margin whatever the page around it.
+ */
 export function QrCode({
   path,
   size,

@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from "react";
 import { Form, Link, NavLink as RouterNavLink, useLocation } from "react-router";
 import { navLinksFor, type Viewer } from "~/lib/navigation";
+import { ThemeChoicesInline, ThemeMenu } from "./theme-switch";
 
-// From 1024 px the client's eight links, Sign Out and the bell share one line: the links' wider padding waits for
-// 1280 px, where there is room for it.
+// From 1024 px the client's eight links, Sign Out, the theme switch and the bell share one line: the links' wider
+// padding waits for 1280 px, where there is room for it.
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium transition-colors xl:px-3 hover:bg-surface-raised hover:text-ink ${
+  `whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium transition-colors lg:px-1.5 xl:px-3 hover:bg-surface-raised hover:text-ink ${
     isActive ? "bg-surface-raised text-ink" : "text-ink-muted"
   }`;
 
@@ -102,8 +103,11 @@ export function SiteHeader({
             </li>
           ) : null}
         </ul>
-        {/* Without a bell this holds only the phone's menu button, and is gone at desktop width with it. */}
-        <div className={`flex items-center gap-2 ${unreadNotifications === undefined ? "lg:hidden" : "lg:ml-2"}`}>
+        {/* The theme switch opens from here at desktop width; on a phone it is in the menu, with the links. */}
+        <div className="flex items-center gap-2 lg:ml-2 lg:gap-1">
+          <div className="hidden lg:block">
+            <ThemeMenu />
+          </div>
           {unreadNotifications !== undefined ? <NotificationBell unread={unreadNotifications} /> : null}
           <button
             type="button"
@@ -137,6 +141,9 @@ export function SiteHeader({
               <SignOutButton />
             </li>
           ) : null}
+          <li className="mt-2 border-t border-border pt-2">
+            <ThemeChoicesInline />
+          </li>
         </ul>
       </div>
     </header>

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { toast as showToast, Toaster } from "sonner";
+import { useThemeChoice } from "~/lib/theme";
 
 /** At most 20 toasts at once (docs/product.md, "Constants"). */
 export const MAX_VISIBLE_TOASTS = 20;
@@ -12,6 +13,9 @@ interface FlashToast {
 }
 
 export function Toasts({ flash }: { flash: FlashToast | null }) {
+  // The page's theme ("system" is the library's too); toasts show only after hydration, so the server never has to
+  // guess the system's.
+  const theme = useThemeChoice();
   useEffect(() => {
     if (!flash) return;
     const show = flash.type === "success" ? showToast.success : flash.type === "error" ? showToast.error : showToast;
@@ -28,7 +32,7 @@ export function Toasts({ flash }: { flash: FlashToast | null }) {
   // Below the sticky header, so a toast never covers its links.
   return (
     <Toaster
-      theme="dark"
+      theme={theme}
       position="top-right"
       offset={{ top: "calc(var(--spacing-header) + 12px)" }}
       mobileOffset={{ top: "calc(var(--spacing-header) + 8px)" }}

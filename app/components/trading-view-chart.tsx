@@ -1,4 +1,22 @@
 import { useEffect, useRef, useState } from "react";
+import { useThemeChoice } from "~/lib/theme";
+
+/**
+ * The theme the page shows: the chosen one, or the system's. Null until known in the browser (the widget loads
+ * after hydration anyway); follows a change of the system's theme.
+ */
+function useShownTheme(): "light" | "dark" | null {
+  const choice = useThemeChoice();
+  const [systemTheme, setSystemTheme] = useState<"light" | "dark" | null>(null);
+  useEffect(() => {
+    const query = window.matchMedia("(prefers-color-scheme: light)");
+    const read = () => setSystemTheme(query.matches ? "light" : "dark");
+    read();
+    query.addEventListener("change", read);
+    return () => query.removeEventListener("change", read);
+  }, []);
+  return choice === "system" ? systemTheme : choice;
+}
 
 /**
  * A TradingView embed loaded after hydration. The height is reserved up front (no layout shift), and when
@@ -17,11 +35,21 @@ export function TradingViewWidget({
 }) {
   const container = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
-  const configJson = JSON.stringify(config);
+  const theme = useShownTheme();
+  // The widget draws in its own frame and cannot read our colours: it is told the page's theme instead, under
+  // whichever name its kind of widget reads, and drawn again when the theme changes.
+  const configJson =
+    theme === null
+      ? null
+      : JSON.stringify({
+          ...config,
+          ...("colorTheme" in config ? { colorTheme: theme } : {}),
+          ...("theme" in config ? { theme } : {}),
+        });
 
   useEffect(() => {
     const host = container.current;
-    if (!host) return;
+    if (!host || configJson === null) return;
     const widget = document.createElement("div");
     widget.className = "tradingview-widget-container__widget";
     const tag = document.createElement("script");

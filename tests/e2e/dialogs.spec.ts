@@ -24,7 +24,9 @@ import {
  * the red danger button with dark text (4.5:1 or more at rest and hovered: axe checks the hovered one). axe is
  * injected as an inline script, which our CSP rightly refuses: these pages run with CSP bypassed.
  */
-test.use({ bypassCSP: true });
+// The colours asserted below are the dark theme's; the light theme's pairs are held to AA by
+// tests/scripts/theme-contrast.test.ts and axe in tests/e2e/theme.spec.ts.
+test.use({ bypassCSP: true, colorScheme: "dark" });
 // Admins sign in with their authenticators, and some set-up goes straight to the database: several seconds each.
 test.setTimeout(150_000);
 

@@ -227,9 +227,13 @@ const AXE = join(process.cwd(), "node_modules", "axe-core", "axe.min.js");
  * element, and axe's own summary (for colour contrast: both colours, the font and the ratio), so a failure says
  * what to fix. Transitions and animations under way (a toast fading in, a bar shrinking) are let finish first:
  * a colour measured halfway through a fade is one nobody reads. axe is injected as an inline script, which our
- * CSP rightly refuses: the test must use `bypassCSP: true`.
+ * CSP rightly refuses: the test must use `bypassCSP: true`. `tags` runs only the rules of those WCAG levels
+ * (axe's tags, such as "wcag2aa"); without them, every rule.
  */
-export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+export async function seriousAccessibilityProblems(
+  page: Page,
+  { tags }: { tags?: readonly string[] } = {},
+): Promise<string[]> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -239,16 +243,24 @@ export async function seriousAccessibilityProblems(page: Page): Promise<string[]
     ),
   );
   await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    type Finding = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Finding[] }> } }).axe;
-    const { violations } = await axe.run(document);
-    return violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .flatMap((violation) =>
-        violation.nodes.map(
-          (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${node.failureSummary ?? ""}`,
-        ),
-      );
-  });
+  return page.evaluate(
+    async (tags) => {
+      type Finding = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+      type Options = { runOnly?: { type: "tag"; values: string[] } };
+      const axe = (
+        window as unknown as {
+          axe: { run: (context: Document, options: Options) => Promise<{ violations: Finding[] }> };
+        }
+      ).axe;
+      const { violations } = await axe.run(document, tags ? { runOnly: { type: "tag", values: tags } } : {});
+      return violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .flatMap((violation) =>
+          violation.nodes.map(
+            (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${node.failureSummary ?? ""}`,
+          ),
+        );
+    },
+    tags && [...tags],
+  );
 }

@@ -7,8 +7,9 @@ import type { AppEnv } from "../../app/server/env.server";
  * The public pages a visitor may be answered from the edge cache, with their single-fetch data requests
  * (`/about-us.data`, `/_.data` for `/`): a client-side navigation between them is as cacheable as a
  * full load, under the same rules. What these pages read from the request: the URL (the key holds it
- * whole), the session and toast cookies (either one means no cache, below), and nothing else: no
- * Accept-Language, no country, no theme cookie. So no request header is part of the key. The
+ * whole), the session, toast and theme cookies (any one means no cache, below: a visitor who chose a theme
+ * gets a page rendered in it), and nothing else: no Accept-Language, no country. So no request header is part
+ * of the key. The
  * user agent only decides whether the document streams (crawlers get it whole), not what it says.
  */
 const CACHEABLE_PATHS = [
