@@ -1,5 +1,6 @@
 import { Panel } from "~/components/dashboard/panels";
-import { HoldingsTable, Result } from "~/components/orders/holdings-table";
+import { HoldingsTable } from "~/components/orders/holdings-table";
+import { Result } from "~/components/orders/result";
 import { BalanceChart } from "~/components/portfolio/balance-chart";
 import { PositionsTable } from "~/components/portfolio/positions-table";
 import { RangeSwitch } from "~/components/portfolio/range-switch";

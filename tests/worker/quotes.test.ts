@@ -169,7 +169,7 @@ describe("/quotes", () => {
 
   it("answers a signed-in client with the watchlist's symbols asked for, live or not", async () => {
     const { quotes, bindings } = quotesWorld();
-    const pinned = await quotes.set("AAPL", 190);
+    await quotes.set("AAPL", 190);
     await quotes.set("TSLA", 250);
     await quotes.age("TSLA", 60);
     const client = await createUser();

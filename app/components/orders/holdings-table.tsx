@@ -4,6 +4,7 @@ import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { formatCents } from "~/lib/format";
 import type { HoldingView } from "~/lib/holdings";
 import { formatPrice, formatShares } from "~/lib/money/orders";
+import { Result } from "./result";
 
 const FIGURE = { className: "py-2 pr-4 text-right font-medium" };
 const COLUMNS = [
@@ -16,21 +17,6 @@ const COLUMNS = [
   { label: "Unrealized result", ...FIGURE },
   { label: "Share of account", ...FIGURE },
 ];
-
-/** A result with its sign in words as well as colour: gains and losses never by colour alone. */
-export function Result({ cents, percent }: { cents: number | null; percent?: number | null }) {
-  if (cents === null) return <span className="text-ink-muted">Price unavailable</span>;
-  const tone = cents > 0 ? "text-success" : cents < 0 ? "text-danger" : "";
-  const sign = cents > 0 ? "+" : cents < 0 ? "−" : "";
-  return (
-    <span className={tone}>
-      {sign}
-      {formatCents(Math.abs(cents))}
-      {percent === null || percent === undefined ? null : ` (${sign}${Math.abs(percent).toFixed(2)}%)`}
-      <span className="sr-only">{cents > 0 ? " gain" : cents < 0 ? " loss" : ""}</span>
-    </span>
-  );
-}
 
 /**
  * Holdings at market value: per stock the open shares, the average price paid, the cost, the mid price with its

@@ -4,7 +4,7 @@ import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
 import { formatCents } from "~/lib/format";
 import { type Mark, marked } from "~/lib/holdings";
 import { formatPrice, formatShares, positionSerial } from "~/lib/money/orders";
-import { Result } from "./holdings-table";
+import { Result } from "./result";
 
 export interface OpenPosition {
   id: number;

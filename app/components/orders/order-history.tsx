@@ -5,7 +5,7 @@
  */
 import { Link, useLocation } from "react-router";
 import { Moment } from "~/components/moment";
-import { Result } from "~/components/orders/holdings-table";
+import { Result } from "~/components/orders/result";
 import { LIST_ROWS, type StackedColumn, StackedTable } from "~/components/stacked-table";
 import { formatCents } from "~/lib/format";
 import { formatPrice, formatShares } from "~/lib/money/orders";

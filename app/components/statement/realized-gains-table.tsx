@@ -12,7 +12,7 @@ import {
   type realizedTotal,
   realizedTotalCells,
 } from "~/lib/realized-gains";
-import { Result } from "../orders/holdings-table";
+import { Result } from "../orders/result";
 import { cell, numberCell, numeric, StatementTable } from "./statement-table";
 
 const COLUMNS = REALIZED_COLUMN_LABELS.map((label, index) => (index === 0 ? label : numeric(label)));

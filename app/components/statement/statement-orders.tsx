@@ -2,7 +2,7 @@
  * The Orders section of a monthly statement (/statements/{month}): the month's buys and sales, oldest first, with
  * what each traded and a sale's result, which the movements above carry as a Profit or Loss entry.
  */
-import { Result } from "~/components/orders/holdings-table";
+import { Result } from "~/components/orders/result";
 import { formatCents } from "~/lib/format";
 import { formatPrice, formatShares } from "~/lib/money/orders";
 import { ORDER_COLUMN_LABELS, ORDER_SIDE_LABELS, type OrderLine, orderSerial } from "~/lib/order-lines";
