@@ -8,6 +8,9 @@ import { expect, registerClient, seriousAccessibilityProblems, test } from "./su
  * simulator's ask, its cancel within 3 seconds, a buy that stands, a part of it sold at the bid, and the holding on
  * the portfolio, at desktop and phone width. Prices are pinned in the `dev` world of the simulator beside the server.
  */
+// axe is injected as an inline script, which the site's CSP refuses (seriousAccessibilityProblems).
+test.use({ bypassCSP: true });
+
 const quotes = quotesControl(
   `http://127.0.0.1:${chainSimulatorPort({ PORT: process.env.E2E_PORT ?? "8788", CHAIN_SIMULATOR_PORT: process.env.CHAIN_SIMULATOR_PORT })}`,
   "dev",

@@ -67,7 +67,7 @@ test("the demo client reads the balance line, the monthly results and the positi
     // The bars: one per month, a year of them.
     await expect(page.getByRole("img", { name: /^[A-Z][a-z]+ \d{4}: / })).toHaveCount(12);
     // Positions: the demo client's stock deposits, each linking to its stock's page.
-    const positions = page.getByRole("table", { name: "Positions" });
+    const positions = page.getByRole("table", { name: "Stock deposits" });
     await expect(positions.getByRole("link").first()).toHaveAttribute("href", /^\/stocks\/[A-Z.]+$/);
 
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
@@ -111,8 +111,8 @@ test("an admin reads the demo client's positions on the client page, at desk and
   await signIn(page, DEMO_SECOND_ADMIN.email, DEMO_SECOND_ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
   await page.goto(`/user/${DEMO_CLIENT_ID}`);
-  const panel = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Positions" }) });
-  const positions = panel.getByRole("table", { name: "Positions" });
+  const panel = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Stock deposits" }) });
+  const positions = panel.getByRole("table", { name: "Stock deposits" });
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await expect(positions.getByRole("link").first()).toHaveAttribute("href", /^\/stocks\/[A-Z.]+$/);

@@ -102,7 +102,7 @@ describe("positions", () => {
     const clientPage = await getPage(`/user/${client.id}`, admin.cookie);
     expect(clientPage.status).toBe(200);
     const adminText = await pageText(clientPage);
-    expect(cardTitled(adminText, "Positions")).not.toBeNull();
+    expect(cardTitled(adminText, "Stock deposits")).not.toBeNull();
     expect(linkHref(adminText, "MSFT")).toBe("/stocks/MSFT");
     expect(rowCells(adminText, 'href="/stocks/AAPL"')?.[5]).toBe("22.2%");
     expect(rowCells(adminText, 'href="/stocks/MSFT"')?.[5]).toBe("3.7%");

@@ -25,7 +25,7 @@ export function PositionsTable({ positions }: { positions: Position[] }) {
   return (
     <StackedTable
       columns={COLUMNS}
-      caption="Positions"
+      caption="Stock deposits"
       bodyClassName="divide-y divide-border [&>tr>td]:py-2 [&>tr>td]:pr-4 [&>tr>td]:align-top"
     >
       {positions.map((p) => (
