@@ -2,6 +2,7 @@ import { z } from "zod";
 import { utcDayStart } from "../lib/history-filters";
 import type { FeedHub } from "../lib/realtime";
 import { DEFAULT_VERIFICATION_INTRODUCED_AT } from "../lib/verification";
+import { settingsReader } from "./settings-reader.server";
 
 /**
  * Cloudflare's documented Turnstile test keys. The always-pass pair is the default outside production, so local
@@ -278,19 +279,7 @@ export interface WorkerBindings {
   [key: string]: unknown;
 }
 
-const parsed = new WeakMap<object, AppEnv>();
-
-export function readAppEnv(bindings: WorkerBindings): AppEnv {
-  const cached = parsed.get(bindings);
-  if (cached) return cached;
-  const result = appEnvSchema.safeParse(bindings);
-  if (!result.success) {
-    const fields = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${fields}`);
-  }
-  parsed.set(bindings, result.data);
-  return result.data;
-}
+export const readAppEnv: (bindings: WorkerBindings) => AppEnv = settingsReader(appEnvSchema, (env) => env);
 
 export const isProduction = (env: AppEnv) => env.ENVIRONMENT === "production";
 

@@ -4,7 +4,7 @@
  * its wallets stay on the claim flow even with a key. Validated once per isolate, like the rest of the configuration.
  */
 import { z } from "zod";
-import type { WorkerBindings } from "../env.server";
+import { settingsReader } from "../settings-reader.server";
 
 const httpUrl = (name: string) =>
   z
@@ -74,18 +74,9 @@ export interface ChainSettings {
 
 export { RATE_MAX_AGE_MS } from "~/lib/chain/deposit-texts";
 
-const parsed = new WeakMap<object, ChainSettings>();
-
-export function chainSettings(bindings: WorkerBindings): ChainSettings {
-  const cached = parsed.get(bindings);
-  if (cached) return cached;
-  const result = settingsSchema.safeParse(bindings);
-  if (!result.success) {
-    const fields = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${fields}`);
-  }
-  const s = result.data;
-  const settings: ChainSettings = {
+/** The chain settings of these bindings. */
+export const chainSettings = settingsReader(settingsSchema, (s): ChainSettings => {
+  return {
     bitcoin: { esploraUrl: s.BITCOIN_ESPLORA_URL, network: s.BITCOIN_NETWORK, confirmations: s.BITCOIN_CONFIRMATIONS },
     ethereum: {
       rpcUrl: s.ETHEREUM_RPC_URL,
@@ -99,6 +90,4 @@ export function chainSettings(bindings: WorkerBindings): ChainSettings {
       ethereum: s.ETHEREUM_EXPLORER_URL ?? "https://etherscan.io",
     },
   };
-  parsed.set(bindings, settings);
-  return settings;
-}
+});

@@ -4,7 +4,7 @@
  * quotes: every read answers "unavailable" (the worker tests' default). Validated once per isolate, like the rest.
  */
 import { z } from "zod";
-import type { WorkerBindings } from "../env.server";
+import { settingsReader } from "../settings-reader.server";
 
 const settingsSchema = z
   .object({
@@ -39,23 +39,13 @@ export interface QuoteSettings {
   maxAgeMs: number;
 }
 
-const parsed = new WeakMap<object, QuoteSettings>();
-
-export function quoteSettings(bindings: WorkerBindings): QuoteSettings {
-  const cached = parsed.get(bindings);
-  if (cached) return cached;
-  const result = settingsSchema.safeParse(bindings);
-  if (!result.success) {
-    const fields = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${fields}`);
-  }
-  const s = result.data;
-  const settings: QuoteSettings = {
+/** The quote settings of these bindings. */
+export const quoteSettings = settingsReader(
+  settingsSchema,
+  (s): QuoteSettings => ({
     url: s.QUOTES_URL,
     keyId: s.QUOTES_KEY_ID,
     secretKey: s.QUOTES_SECRET_KEY,
     maxAgeMs: s.QUOTE_MAX_AGE_SECONDS * 1000,
-  };
-  parsed.set(bindings, settings);
-  return settings;
-}
+  }),
+);
