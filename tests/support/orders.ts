@@ -1,8 +1,8 @@
 /**
  * Orders made as the order commands make them, at a given moment: a buy at the ask of a quote, a sale at its bid,
- * each filled as the server fills it (`centsOf`). The quote's other side is 4 cents off, as a spread.
+ * each filled as the server fills it (`costOf`, `proceedsOf`). The quote's other side is 4 cents off, as a spread.
  */
-import { centsOf } from "~/lib/money/orders";
+import { costOf, proceedsOf } from "~/lib/money/orders";
 import { openPosition } from "~/server/positions/orders.server";
 import { sellShares } from "~/server/positions/sales.server";
 import { db } from "./fixtures";
@@ -14,7 +14,7 @@ const e4 = (dollars: number) => Math.round(dollars * 10_000);
 
 export async function buyAt(client: Client, symbol: string, sharesE4: number, ask: number, at: number) {
   const quote = { bidE4: e4(ask) - 400, askE4: e4(ask), at };
-  const order = { symbol, sharesE4, costCents: centsOf(sharesE4, quote.askE4), idempotencyKey: crypto.randomUUID() };
+  const order = { symbol, sharesE4, costCents: costOf(sharesE4, quote.askE4), idempotencyKey: crypto.randomUUID() };
   const bought = await openPosition(db, { ...client, firstName: "Pat", lastName: "Lee" }, order, quote, at);
   if (!bought.ok) throw new Error(bought.error);
   return bought.position;
@@ -25,7 +25,7 @@ export async function sellAt(client: Client, symbol: string, sharesE4: number, b
   const order = {
     symbol,
     sharesE4,
-    proceedsCents: centsOf(sharesE4, quote.bidE4),
+    proceedsCents: proceedsOf(sharesE4, quote.bidE4),
     idempotencyKey: crypto.randomUUID(),
   };
   const requester = { ...client, firstName: "Pat", lastName: "Lee" };

@@ -71,10 +71,10 @@ describe("the order ticket", () => {
       `Bought 3.5 AAPL at $190.02 for $665.07: position P-${String(aapl?.id).padStart(6, "0")}`,
     );
 
-    // $500 buys the most ten-thousandths of a share it pays for: 2.012 at $248.50 is $499.98.
+    // $500 buys the most ten-thousandths of a share it pays for: 2.012 at $248.50 is $499.982, paid as $499.99.
     const byAmount = await order(bindings, client.cookie, "TSLA", { side: "buy", sizing: "amount", quantity: "500" });
-    expect(await text(byAmount)).toContain("Bought 2.012 TSLA at $248.50 for $499.98");
-    expect((await positionsOf(client.id))[1]).toMatchObject({ shares_e4: 20_120, cost_cents: 49_998 });
+    expect(await text(byAmount)).toContain("Bought 2.012 TSLA at $248.50 for $499.99");
+    expect((await positionsOf(client.id))[1]).toMatchObject({ shares_e4: 20_120, cost_cents: 49_999 });
   });
 
   it("sells part of a position at the bid and shows the result", async () => {
@@ -254,5 +254,42 @@ describe("the desk's view of a client's trading", () => {
     expect(html).toContain("$285.00");
     expect(html).toContain("The client&#x27;s orders, newest first");
     expect(html).toMatch(/S-\d{6}/);
+  });
+});
+
+describe("what an attacker tried on the ticket", () => {
+  it("gains nothing from the rounding by buying once and selling in $1 pieces", async () => {
+    const { quotes, bindings } = market();
+    await quotes.set("AAPL", { bid: "189.98", ask: "190.02" });
+    const client = await fundedClient(200_000);
+    // 0.106 at $190.02 is $20.14212: the buy pays $20.15.
+    const bought = await order(bindings, client.cookie, "AAPL", { side: "buy", sizing: "shares", quantity: "0.106" });
+    expect(await text(bought)).toContain("for $20.15");
+    // Each 0.0053 at $189.98 is $1.006894: each sale is paid $1.00.
+    for (let i = 0; i < 20; i++) {
+      await order(bindings, client.cookie, "AAPL", { side: "sell", sizing: "shares", quantity: "0.0053" });
+    }
+    const sales = await db.get<{ n: number; proceeds: number; result: number }>(
+      sql`SELECT count(*) AS n, sum(proceeds_cents) AS proceeds, sum(result_cents) AS result
+          FROM stock_sales WHERE user_id = ${client.id}`,
+    );
+    expect(sales).toEqual({ n: 20, proceeds: 2_000, result: -15 });
+  });
+
+  it("answers a form sent again with the order it placed first, whatever the new fields say", async () => {
+    const { quotes, bindings } = market();
+    await quotes.set("AAPL", { bid: "189.98", ask: "190.02" });
+    await quotes.set("MSFT", 415);
+    const client = await fundedClient(200_000);
+    const idempotencyKey = crypto.randomUUID();
+    await order(bindings, client.cookie, "AAPL", { side: "buy", sizing: "shares", quantity: "0.01", idempotencyKey });
+    const again = await order(bindings, client.cookie, "MSFT", {
+      side: "buy",
+      sizing: "shares",
+      quantity: "5",
+      idempotencyKey,
+    });
+    expect(await text(again)).toContain("Bought 0.01 AAPL at $190.02 for $1.91");
+    expect(await positionsOf(client.id)).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { centsOf, costPart, ORDER_RULES } from "~/lib/money/orders";
+import { costOf, costPart, ORDER_RULES, proceedsOf } from "~/lib/money/orders";
 import { summarize } from "~/lib/money/rules";
 import { ORDER_MESSAGES } from "~/lib/schemas/orders";
 import { DELETION_MESSAGES, deleteClientData } from "~/server/admin/deletion.server";
@@ -20,7 +20,7 @@ const quote = (bid: number, ask: number, at = Date.now()) => ({
 
 async function buy(client: { id: string; email: string }, symbol: string, sharesE4: number, ask: number, now?: number) {
   const q = quote(ask - 0.04, ask);
-  const costCents = centsOf(sharesE4, q.askE4);
+  const costCents = costOf(sharesE4, q.askE4);
   const requester = { ...client, firstName: "Pat", lastName: "Lee" };
   return openPosition(db, requester, { symbol, sharesE4, costCents, idempotencyKey: crypto.randomUUID() }, q, now);
 }
@@ -37,7 +37,7 @@ async function sell(
   const order = {
     symbol,
     sharesE4,
-    proceedsCents: centsOf(sharesE4, q.bidE4),
+    proceedsCents: proceedsOf(sharesE4, q.bidE4),
     idempotencyKey: key ?? crypto.randomUUID(),
   };
   return sellShares(db, requester, { id: client.id, email: client.email }, order, q);
@@ -269,7 +269,7 @@ function fifoModel(steps: Array<{ side: "buy" | "sell"; sharesE4: number; priceE
   const results: number[] = [];
   for (const step of steps) {
     if (step.side === "buy") {
-      const cost = centsOf(step.sharesE4, step.priceE4);
+      const cost = costOf(step.sharesE4, step.priceE4);
       lots.push({ open: step.sharesE4, cost });
       continue;
     }
@@ -286,7 +286,7 @@ function fifoModel(steps: Array<{ side: "buy" | "sell"; sharesE4: number; priceE
       cost += part;
       left -= take;
     }
-    results.push(centsOf(step.sharesE4, step.priceE4) - cost);
+    results.push(proceedsOf(step.sharesE4, step.priceE4) - cost);
   }
   return { lots: lots.filter((lot) => lot.open > 0), results };
 }
@@ -307,7 +307,8 @@ describe("FIFO against its model", () => {
         const requester = { ...client, firstName: "Pat", lastName: "Lee" };
         const played: typeof list = [];
         for (const step of list) {
-          const cents = centsOf(step.sharesE4, step.priceE4);
+          const cents =
+            step.side === "buy" ? costOf(step.sharesE4, step.priceE4) : proceedsOf(step.sharesE4, step.priceE4);
           if (cents <= 0) continue;
           const q = { bidE4: step.priceE4, askE4: step.priceE4, at: Date.now() };
           const key = crypto.randomUUID();

@@ -24,20 +24,30 @@ export const ORDER_RULES = {
 export const SHARE_UNITS = 10_000;
 export const PRICE_UNITS = 10_000;
 
+const MICRO = 1_000_000n;
+
 /**
- * Cents of `sharesE4` shares at `priceE4`, rounded half up to the cent: shares x price / 10^6, in integers (exact
- * here as BigInt; in SQLite within the bounds above).
+ * Cents of `sharesE4` shares at `priceE4`: shares x price / 10^6, in integers (exact here as BigInt). A market value
+ * rounds half up; what a client pays rounds up and what a client is paid rounds down, so that no way of splitting
+ * an order turns the rounding into a gain.
  */
 export function centsOf(sharesE4: number, priceE4: number): number {
-  return Number((BigInt(sharesE4) * BigInt(priceE4) + 500_000n) / 1_000_000n);
+  return Number((BigInt(sharesE4) * BigInt(priceE4) + MICRO / 2n) / MICRO);
 }
 
-/** `centsOf` in SQL, over two integer expressions. */
-export const centsOfSql = (sharesSql: string, priceSql: string) => `((${sharesSql} * ${priceSql} + 500000) / 1000000)`;
+/** What a buy costs: shares x ask, rounded up to the cent. */
+export function costOf(sharesE4: number, priceE4: number): number {
+  return Number((BigInt(sharesE4) * BigInt(priceE4) + MICRO - 1n) / MICRO);
+}
+
+/** What a sale pays: shares x bid, rounded down to the cent. */
+export function proceedsOf(sharesE4: number, priceE4: number): number {
+  return Number((BigInt(sharesE4) * BigInt(priceE4)) / MICRO);
+}
 
 /**
  * The most whole ten-thousandths of a share that `amountCents` pays for at `priceE4`: an order by amount never
- * costs more than the amount (its cost, rounded half up, stays at or under it).
+ * costs more than the amount (its cost, rounded up, stays at or under it).
  */
 export function sharesForAmount(amountCents: number, priceE4: number): number {
   if (priceE4 <= 0) return 0;
@@ -138,7 +148,7 @@ export function fillOf(
   if (priceE4 > ORDER_RULES.maximumPriceE4) return "large";
   const sharesE4 = order.sizing === "shares" ? order.quantity : sharesForAmount(order.quantity, priceE4);
   if (sharesE4 > ORDER_RULES.maximumSharesE4) return "large";
-  const cents = centsOf(sharesE4, priceE4);
+  const cents = order.side === "buy" ? costOf(sharesE4, priceE4) : proceedsOf(sharesE4, priceE4);
   if (sharesE4 <= 0 || cents < ORDER_RULES.minimumCents) return "small";
   if (cents > ORDER_RULES.maximumCents) return "large";
   return { sharesE4, priceE4, cents };

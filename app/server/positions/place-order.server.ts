@@ -76,10 +76,12 @@ export async function placeOrder(
     const opened = await openPosition(context.db, client, position, read.quote, now);
     if (!opened.ok) return opened;
     if (!opened.replayed) tellPages(context, client.id, opened.emailIds);
-    const { id, openedAt } = opened.position;
+    // What was written, not what this request asked: a retried form's key names the order it placed first.
+    const { id, openedAt, symbol: bought, sharesE4, priceE4, costCents } = opened.position;
+    const filled = { sharesE4, priceE4, cents: costCents };
     return {
       ok: true,
-      message: ORDER_DONE.bought(stock.symbol, fill, positionSerial(id)),
+      message: ORDER_DONE.bought(bought, filled, positionSerial(id)),
       positionId: id,
       placedAt: openedAt,
     };
@@ -94,7 +96,8 @@ export async function placeOrder(
         events: [{ userId: client.id, event: { type: "transaction.created", transaction: sold.entry } }],
       });
   }
-  return { ok: true, message: ORDER_DONE.sold(stock.symbol, fill, sold.sale.resultCents) };
+  const { symbol: soldSymbol, sharesE4, priceE4, proceedsCents, resultCents } = sold.sale;
+  return { ok: true, message: ORDER_DONE.sold(soldSymbol, { sharesE4, priceE4, cents: proceedsCents }, resultCents) };
 }
 
 /** Cancels the client's own position, within the window of its order. */
