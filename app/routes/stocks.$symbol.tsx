@@ -9,7 +9,6 @@ import { TradingViewWidget } from "~/components/trading-view-chart";
 import { formatUsd } from "~/lib/format";
 import { findStock, similarStocks, stockView } from "~/lib/stocks";
 import { useQuotes } from "~/lib/use-quotes";
-import { actsOf } from "~/server/acts.server";
 import { logoUrl } from "~/server/env.server";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
@@ -60,16 +59,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireClient(request, context);
   const form = await readForm(request);
-  const act = actsOf<OrderReplyExtra>(context, user, form);
+  // Each command runs its row of the acts table (`order`, `orderCancel`).
   return dispatchIntent<"order" | "cancelOrder", OrderReplyExtra>(form, {
-    order: act("order", async (reply) => {
+    order: async (reply) => {
       const placed = await placeOrder(context, user, (params.symbol ?? "").toUpperCase(), form);
       return placed.ok ? reply.done(placed.message, { positionId: placed.positionId }) : reply.refused(placed);
-    }),
-    cancelOrder: act("orderCancel", async (reply) => {
+    },
+    cancelOrder: async (reply) => {
       const cancelled = await cancelOrder(context, user, form);
       return cancelled.ok ? reply.done(cancelled.message) : reply.refused(cancelled);
-    }),
+    },
   });
 }
 

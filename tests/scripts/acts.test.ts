@@ -24,6 +24,7 @@ const OTHER_ACTIONS: Record<string, { acts: ActName[] } | { none: string }> = {
   "withdraw.tsx": { acts: ["withdrawal"] },
   "deposit.tsx": { acts: ["depositRequest"] },
   "stocks.$symbol_.deposit.tsx": { acts: ["depositRequest"] },
+  "stocks.$symbol.tsx": { acts: ["order", "orderCancel"] },
   "requests.$id.cancel.ts": { acts: ["requestCancel"] },
   "dev.chain-watcher.ts": { none: "development on loopback only: one run of the deposit watcher now" },
   "cancel-request.tsx": { none: "the mail's signed cancel link: its token, not a session, names the owner" },
@@ -53,6 +54,7 @@ const OTHER_ACTIONS: Record<string, { acts: ActName[] } | { none: string }> = {
   "passkeys.sign-in.ts": { none: "signing in with a passkey" },
   "passkeys.verify.ts": { none: "a passkey's proof for the session's own step-up" },
   "session.keepalive.ts": { none: "keeping one's own session alive" },
+  "theme.ts": { none: "the visitor's own choice of light or dark" },
 };
 
 interface RouteAction {

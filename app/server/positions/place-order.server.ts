@@ -10,6 +10,7 @@ import { type Fill, fillOf, formatPrice, formatShares, positionSerial } from "~/
 import { idempotencyKeyOf, MONEY_MESSAGES } from "~/lib/schemas/money";
 import { ORDER_MESSAGES, type OrderRequest, parseOrderForm } from "~/lib/schemas/orders";
 import { findStock } from "~/lib/stocks";
+import { runAct } from "../acts.server";
 import { afterCommit, type CommandContext } from "../commands.server";
 import type { Refusal } from "../intents.server";
 import { moneyRequester } from "../ledger/requests.server";
@@ -53,6 +54,18 @@ export async function placeOrder(
   const requester = moneyRequester(user);
   if (!requester.ok) return requester;
   const { client } = requester;
+  // The acts table's row: who may order and whether a code is asked (none; docs/product.md).
+  const ran = await runAct(context, client, "order", { form, run: () => fill(context, client, symbol, form, now) });
+  return "answer" in ran ? ran.answer : ran.refused;
+}
+
+async function fill(
+  context: CommandContext,
+  client: SessionUser,
+  symbol: string,
+  form: FormData,
+  now: number,
+): Promise<OrderOutcome> {
   const stock = findStock(symbol);
   if (!stock) return { ok: false, error: ORDER_MESSAGES.unknownStock, status: 404 };
   const parsed = parseOrderForm(form);
@@ -104,11 +117,17 @@ export async function placeOrder(
 export async function cancelOrder(context: CommandContext, user: SessionUser | null, form: FormData, now = Date.now()) {
   const requester = moneyRequester(user);
   if (!requester.ok) return requester;
-  const id = Number(form.get("positionId"));
-  if (!Number.isSafeInteger(id) || id <= 0)
-    return { ok: false as const, error: ORDER_MESSAGES.cancelNotFound, status: 404 };
-  const cancelled = await cancelPosition(context.db, requester.client, id, now);
-  if (!cancelled.ok) return cancelled;
-  tellPages(context, requester.client.id, cancelled.emailIds);
-  return { ok: true as const, message: ORDER_DONE.cancelled(cancelled.serial) };
+  const { client } = requester;
+  const ran = await runAct(context, client, "orderCancel", {
+    form,
+    run: async (): Promise<OrderOutcome> => {
+      const id = Number(form.get("positionId"));
+      if (!Number.isSafeInteger(id) || id <= 0) return { ok: false, error: ORDER_MESSAGES.cancelNotFound, status: 404 };
+      const cancelled = await cancelPosition(context.db, client, id, now);
+      if (!cancelled.ok) return cancelled;
+      tellPages(context, client.id, cancelled.emailIds);
+      return { ok: true, message: ORDER_DONE.cancelled(cancelled.serial) };
+    },
+  });
+  return "answer" in ran ? ran.answer : ran.refused;
 }
