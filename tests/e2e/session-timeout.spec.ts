@@ -18,11 +18,25 @@ async function expectSignedOut(page: Page) {
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount$/);
 }
 
+/**
+ * Until the page has hydrated, no idle time is counted: the tracker starts its count when it mounts, and writes the
+ * moment to the browser's storage then. A clock moved before that (a loaded machine hydrates late) moves nothing.
+ */
+async function trackerStarted(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => window.localStorage.getItem("session-last-activity")), { timeout: 15_000 })
+    .not.toBeNull();
+}
+
 async function signInWithClock(page: Page, path = "/dashboard") {
   await page.clock.install();
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  if (path !== "/dashboard") await page.goto(path);
+  await trackerStarted(page);
+  if (path === "/dashboard") return;
+  await page.evaluate(() => window.localStorage.removeItem("session-last-activity"));
+  await page.goto(path);
+  await trackerStarted(page);
 }
 
 test("at 28 idle minutes the warning opens, read out and focused; Stay signed in keeps the session", async ({
@@ -106,7 +120,10 @@ test("a session already ended on the server goes to sign-in from the warning", a
 test("activity in another tab keeps an idle tab from warning or signing out", async ({ page, context }) => {
   await signInWithClock(page);
   const other = await context.newPage();
+  // The two tabs share the storage: cleared first, it shows when the second tab's tracker has started.
+  await page.evaluate(() => window.localStorage.removeItem("session-last-activity"));
   await other.goto("/deposit");
+  await trackerStarted(other);
   await page.clock.fastForward("20:00");
   await other.getByLabel("Amount (USD)").fill("40");
   await page.clock.fastForward("09:00");
