@@ -29,7 +29,7 @@ export const TRANSACTION_STATUSES = ["pending", "approved", "rejected", "cancell
  * What a first admin may propose for a second admin's approval (four eyes): a ledger entry, the approval of a
  * client's request (a deposit, stock deposit or withdrawal), a deposit-wallet change.
  */
-export const PROPOSAL_KINDS = ["ledger_entry", "request_approval", "wallet_change"] as const;
+export const PROPOSAL_KINDS = ["ledger_entry", "request_approval", "wallet_change", "position_close"] as const;
 export const PROPOSAL_STATUSES = ["pending", "approved", "rejected", "expired"] as const;
 export const AUTH_TOKEN_PURPOSES = ["reset", "confirm"] as const;
 export const OAUTH_PROVIDERS = ["google", "github"] as const;

@@ -174,6 +174,14 @@ BEGIN
   SELECT RAISE(ABORT, 'this admin''s roles do not allow proposing a ledger entry');
 END;
 
+CREATE TRIGGER `proposals_position_close_proposed_by_role`
+BEFORE INSERT ON `proposals`
+WHEN NEW.kind = 'position_close'
+  AND NOT EXISTS (SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.proposed_by AND `role` IN ('operator', 'owner'))
+BEGIN
+  SELECT RAISE(ABORT, 'this admin''s roles do not allow closing a client''s position');
+END;
+
 CREATE TRIGGER `proposals_wallet_change_proposed_by_role`
 BEFORE INSERT ON `proposals`
 WHEN NEW.kind = 'wallet_change'
@@ -188,6 +196,14 @@ WHEN NEW.kind = 'request_approval' AND NEW.transaction_type = 'withdraw'
   AND NOT EXISTS (SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.proposed_by AND `role` IN ('approver', 'owner'))
 BEGIN
   SELECT RAISE(ABORT, 'this admin''s roles do not allow deciding a withdrawal');
+END;
+
+CREATE TRIGGER `stock_sales_sold_by_role`
+BEFORE INSERT ON `stock_sales`
+WHEN NEW.sold_by <> NEW.user_id
+  AND NOT EXISTS (SELECT 1 FROM `admin_roles` WHERE `user_id` = NEW.sold_by AND `role` IN ('operator', 'owner'))
+BEGIN
+  SELECT RAISE(ABORT, 'this admin''s roles do not allow closing a client''s position');
 END;
 
 CREATE TRIGGER `transactions_deposit_decided_by_role`
@@ -553,6 +569,8 @@ WHEN OLD.status = 'pending' AND (
   OR NEW.wallet_id IS NOT OLD.wallet_id
   OR NEW.old_address IS NOT OLD.old_address
   OR NEW.new_address IS NOT OLD.new_address
+  OR NEW.position_id IS NOT OLD.position_id
+  OR NEW.shares_e4 IS NOT OLD.shares_e4
   OR NEW.note IS NOT OLD.note
   OR NEW.proposed_by IS NOT OLD.proposed_by
   OR NEW.proposed_at IS NOT OLD.proposed_at
@@ -859,12 +877,13 @@ CHECK("profiles"."status" IN ('active', 'suspended'))
 CHECK("profiles"."role" IN ('user', 'admin'))
 
 -- proposals
-CHECK("kind" IN ('ledger_entry', 'request_approval', 'wallet_change'))
-CHECK("status" IN ('pending', 'approved', 'rejected', 'expired'))
-CHECK("amount_cents" IS NULL OR "amount_cents" > 0)
-CHECK("kind" <> 'ledger_entry' OR ("user_id" IS NOT NULL AND "transaction_type" IS NOT NULL AND "amount_cents" IS NOT NULL AND length(trim(coalesce("note", ''))) > 0))
-CHECK("kind" <> 'request_approval' OR ("user_id" IS NOT NULL AND "transaction_id" IS NOT NULL AND "transaction_type" IS NOT NULL))
-CHECK("kind" <> 'wallet_change' OR ("wallet_id" IS NOT NULL AND "old_address" IS NOT NULL AND "new_address" IS NOT NULL))
+CHECK("proposals"."kind" IN ('ledger_entry', 'request_approval', 'wallet_change', 'position_close'))
+CHECK("proposals"."status" IN ('pending', 'approved', 'rejected', 'expired'))
+CHECK("proposals"."amount_cents" IS NULL OR "proposals"."amount_cents" > 0)
+CHECK("proposals"."kind" <> 'ledger_entry' OR ("proposals"."user_id" IS NOT NULL AND "proposals"."transaction_type" IS NOT NULL AND "proposals"."amount_cents" IS NOT NULL AND length(trim(coalesce("proposals"."note", ''))) > 0))
+CHECK("proposals"."kind" <> 'request_approval' OR ("proposals"."user_id" IS NOT NULL AND "proposals"."transaction_id" IS NOT NULL AND "proposals"."transaction_type" IS NOT NULL))
+CHECK("proposals"."kind" <> 'wallet_change' OR ("proposals"."wallet_id" IS NOT NULL AND "proposals"."old_address" IS NOT NULL AND "proposals"."new_address" IS NOT NULL))
+CHECK("proposals"."kind" <> 'position_close' OR ("proposals"."user_id" IS NOT NULL AND "proposals"."position_id" IS NOT NULL AND "proposals"."shares_e4" > 0 AND "proposals"."stock" IS NOT NULL AND "proposals"."amount_cents" IS NOT NULL AND length(trim(coalesce("proposals"."note", ''))) > 0))
 
 -- sign_in_events
 CHECK("sign_in_events"."result" IN ('success', 'wrong_password', 'wrong_code', 'locked'))

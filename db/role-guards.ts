@@ -83,6 +83,23 @@ export const ROLE_GUARDS: readonly RoleGuard[] = [
     message: "this admin's roles do not allow proposing a deposit wallet change",
   },
   {
+    name: "proposals_position_close_proposed_by_role",
+    on: "BEFORE INSERT ON `proposals`",
+    permission: "closePositions",
+    when: proposedBy("NEW.kind = 'position_close'"),
+    message: "this admin's roles do not allow closing a client's position",
+  },
+  {
+    // A sale is the client's own, or the desk's close of their position by an admin whose roles allow it.
+    name: "stock_sales_sold_by_role",
+    on: "BEFORE INSERT ON `stock_sales`",
+    permission: "closePositions",
+    when: (roles) =>
+      `NEW.sold_by <> NEW.user_id
+  AND NOT EXISTS (SELECT 1 FROM \`admin_roles\` WHERE \`user_id\` = NEW.sold_by AND \`role\` IN (${roles}))`,
+    message: "this admin's roles do not allow closing a client's position",
+  },
+  {
     name: "access_recovery_requests_decided_by_role",
     on: "BEFORE UPDATE OF `status` ON `access_recovery_requests`",
     permission: "restoreAccess",

@@ -443,9 +443,10 @@ export const transactions = sqliteTable(
 
 /**
  * Four eyes: a money move at or above the threshold (an admin's ledger entry, the approval of a client's deposit,
- * stock deposit or withdrawal request) or any deposit-wallet change is first a proposal; a different admin
- * approves it (then the effect is applied with its checks at that moment) or rejects it. Guards in
- * db/migrations/0007_four_eyes.sql and 0011: decided once, never approved by its proposer nor after `expires_at`.
+ * stock deposit or withdrawal request, the desk's close of a client's position) or any deposit-wallet change is
+ * first a proposal; a different admin approves it (then the effect is applied with its checks at that moment) or
+ * rejects it. Guards (db/guards.sql, "Second approval"): decided once, never approved by its proposer nor after
+ * `expires_at`.
  */
 export const proposals = sqliteTable(
   "proposals",
@@ -467,7 +468,13 @@ export const proposals = sqliteTable(
     walletType: text("wallet_type"),
     oldAddress: text("old_address"),
     newAddress: text("new_address"),
-    /** The proposer's reason (required for an entry). */
+    /**
+     * A close of a client's position by the desk: which position and how many shares it had open when proposed
+     * (the approval closes exactly those, at the bid of that moment).
+     */
+    positionId: integer("position_id"),
+    sharesE4: integer("shares_e4"),
+    /** The proposer's reason (required for an entry and a close). */
     note: text("note"),
     /**
      * Why an act under the threshold waits: the approval limit it would break ("Would bring your approvals for
@@ -503,12 +510,21 @@ export const proposals = sqliteTable(
       sql`${t.kind} <> 'wallet_change' OR (${t.walletId} IS NOT NULL AND ${t.oldAddress} IS NOT NULL
           AND ${t.newAddress} IS NOT NULL)`,
     ),
+    check(
+      "proposals_close_complete",
+      sql`${t.kind} <> 'position_close' OR (${t.userId} IS NOT NULL AND ${t.positionId} IS NOT NULL
+          AND ${t.sharesE4} > 0 AND ${t.stock} IS NOT NULL AND ${t.amountCents} IS NOT NULL
+          AND length(trim(coalesce(${t.note}, ''))) > 0)`,
+    ),
     uniqueIndex("proposals_proposer_idempotency_uq").on(t.proposedBy, t.idempotencyKey),
     // One waiting proposal per request and per wallet.
     uniqueIndex("proposals_pending_request_uq")
       .on(t.transactionId)
       .where(sql`kind = 'request_approval' AND status = 'pending'`),
     uniqueIndex("proposals_pending_wallet_uq").on(t.walletId).where(sql`kind = 'wallet_change' AND status = 'pending'`),
+    uniqueIndex("proposals_pending_close_uq")
+      .on(t.positionId)
+      .where(sql`kind = 'position_close' AND status = 'pending'`),
     // The 'Awaiting second approval' cards: the desk's (all waiting, oldest first) and a client's.
     index("proposals_pending_idx").on(t.proposedAt, t.id).where(sql`status = 'pending'`),
     index("proposals_user_idx").on(t.userId, t.status, t.proposedAt),

@@ -69,6 +69,15 @@ export const ACTS = {
     triggers: ["chain_payouts_recorded_by_role", "chain_payouts_pay_approved_withdrawals"],
     statement: "one live payout per withdrawal (the unique index chain_payouts_withdrawal_uq)",
   },
+  // Closing a client's position turns it into cash at the bid and writes its result to the ledger: a money act,
+  // held for a second admin from the threshold on the value at that bid.
+  positionClose: {
+    who: "closePositions",
+    freshCode: "always",
+    secondAdmin: "fromThreshold",
+    triggers: ["stock_sales_sold_by_role", "proposals_position_close_proposed_by_role"],
+    statement: "the sale's INSERT names the position and its open shares",
+  },
   clientStatusChange: { who: "changeClientStatus", freshCode: "never", secondAdmin: "never", triggers: [] },
   clientNote: { who: "writeNotes", freshCode: "never", secondAdmin: "never", triggers: ["client_notes_valid"] },
   /* ------------------------------------------------ the desk */

@@ -93,7 +93,7 @@ export function describeNotification(kind: NotificationKind, subject: string, da
       };
     case "order_filled": {
       const notice: OrderNotice = {
-        order: data.order === "buy" || data.order === "cancel" ? data.order : "sell",
+        order: data.order === "buy" || data.order === "cancel" || data.order === "close" ? data.order : "sell",
         symbol: text(data.symbol),
         serial: text(data.serial),
         sharesE4: Number(data.sharesE4) || 0,

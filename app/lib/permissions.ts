@@ -22,8 +22,8 @@ export const OWNER_ROLE = "owner" satisfies BackOfficeRole;
  * The table. Owners may do everything; the other roles what their work needs:
  * - support reads clients, their transactions, notes and verification status, and writes notes: no money, no
  *   documents;
- * - operator posts ledger entries, decides deposit and stock-deposit requests, suspends and activates clients, and
- *   reads the payments seen on chain that wait;
+ * - operator posts ledger entries, decides deposit and stock-deposit requests, closes a client's positions, suspends
+ *   and activates clients, and reads the payments seen on chain that wait;
  * - approver decides withdrawals and second-approval proposals;
  * - compliance works the identity-verification queue and its documents, the access-recovery requests and the
  *   transaction-monitoring alerts, reads
@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   writeNotes: ["support", "compliance", "owner"],
   postEntries: ["operator", "owner"],
   decideDeposits: ["operator", "owner"],
+  /** Closing a client's open position at the current bid from their page (its result is a ledger entry). */
+  closePositions: ["operator", "owner"],
   /**
    * The chain payments' page (/admin/chain-payments), read only: payments waiting or set aside, and those whose block
    * left the chain after they reached the ledger. For those who decide deposits, and compliance.

@@ -6,6 +6,7 @@
 import { formatCents } from "~/lib/format";
 import { typeInSentence, typeLabel } from "~/lib/labels";
 import type { TransactionType } from "~/lib/ledger";
+import { formatShares, positionSerial } from "~/lib/money/orders";
 import type { ProposalKind } from "../../db/enums";
 import { parseReason, REASON_TOO_LONG } from "./schemas/reason";
 
@@ -60,8 +61,11 @@ export interface ProposalFacts {
   walletType?: string | null;
   oldAddress?: string | null;
   newAddress?: string | null;
-  /** The client's name, for entries and request approvals. */
+  /** The client's name, for entries, request approvals and closes. */
   clientName?: string | null;
+  /** A close: the position and the shares it had open. */
+  positionId?: number | null;
+  sharesE4?: number | null;
 }
 
 /** Why approving a request wrote nothing when it was no longer pending: it was decided or its owner cancelled it. */
@@ -73,7 +77,8 @@ export function requestGoneMessage(type: TransactionType | null): string {
 
 /**
  * One line saying what a proposal would do: "Deposit of $20,000.00 for Jane Doe", "Approve withdrawal of
- * $15,000.00 for Jane Doe", "Wallet BTC: old → new".
+ * $15,000.00 for Jane Doe", "Wallet BTC: old → new", "Close position P-000012 (60 AAPL), worth $11,400.00 at the
+ * bid for Jane Doe" (the value when proposed; the approval closes at the bid of its moment).
  */
 export function describeProposal(p: ProposalFacts): string {
   const client = p.clientName ? ` for ${p.clientName}` : "";
@@ -81,6 +86,10 @@ export function describeProposal(p: ProposalFacts): string {
   const detail = p.tradingPair ?? p.stock;
   const suffix = `${detail ? ` (${detail})` : ""}${client}`;
   if (p.kind === "wallet_change") return `Wallet ${p.walletType ?? ""}: ${p.oldAddress ?? ""} → ${p.newAddress ?? ""}`;
+  if (p.kind === "position_close") {
+    const shares = `${formatShares(p.sharesE4 ?? 0)} ${p.stock ?? ""}`;
+    return `Close position ${positionSerial(p.positionId ?? 0)} (${shares}), worth ${amount} at the bid${client}`;
+  }
   if (p.kind === "request_approval") {
     const noun = p.transactionType ? typeInSentence(p.transactionType) : "request";
     return `Approve ${noun} of ${amount}${suffix}`;

@@ -28,7 +28,7 @@ import { actsOf } from "~/server/acts.server";
 import { changeClientStatus, clientDetail } from "~/server/admin/clients.server";
 import type { RequestToDecide } from "~/server/admin/decisions.server";
 import { approveOrPropose, postOrPropose, rejectRequest, requestOnPage } from "~/server/admin/money-acts.server";
-import { addClientNote, notesBeforeOf } from "~/server/admin/notes.server";
+import { addClientNote, afterCorrection, notesBeforeOf } from "~/server/admin/notes.server";
 import { decideProposalForm, notOwnProposal } from "~/server/admin/proposal-actions.server";
 import { deskPayouts, recordPayoutForm } from "~/server/chain/payouts.server";
 import { readForm } from "~/server/form.server";
@@ -36,8 +36,8 @@ import { notFound } from "~/server/http.server";
 import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { deskTrading } from "~/server/positions/desk.server";
+import { closePositionForm } from "~/server/positions/desk-close.server";
 import { requirePermission } from "~/server/session.server";
-import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/user.$id";
 
 export const meta: Route.MetaFunction = pageMeta(({ loaderData: data }) => [
@@ -118,6 +118,11 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     entry: act("ledgerEntry", async (reply, granted) =>
       reply.outcome(await postOrPropose(context, admin, form, userId, granted)),
     ),
+    closePosition: act("positionClose", {
+      subject: String(form.get("positionId") ?? ""),
+      run: async (reply, _before, granted) =>
+        reply.outcome(await closePositionForm(context, admin, userId, form, granted)),
+    }),
     approveProposal: act("proposalApproval", proposal("approveProposal")),
     rejectProposal: act("proposalRejection", proposal("rejectProposal")),
     suspend: act("clientStatusChange", (reply) => status(reply, "suspend")),
@@ -127,15 +132,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     ),
     note: act("clientNote", async (reply) => {
       const outcome = await addClientNote(context, admin, userId, form);
-      // A saved correction leaves correction mode (`?correct=`): the form offers a new note again.
-      // The page's own address (`url`): the request's is the action's ".data" one.
-      const page = new URL(url);
-      if (!outcome.ok || !page.searchParams.has("correct")) return reply.outcome(outcome);
-      page.searchParams.delete("correct");
-      return redirectWithToast(context.env, `${page.pathname}${page.search}`, {
-        type: "success",
-        description: outcome.message,
-      });
+      // A saved correction leaves correction mode: the form offers a new note again.
+      return afterCorrection(context.env, outcome, url) ?? reply.outcome(outcome);
     }),
   });
 }
@@ -265,7 +263,11 @@ export default function ClientDetail({ loaderData, actionData: reply }: Route.Co
         reply={reply}
       />
       <ClientHoldings stocks={stocks} feeDeposits={feeDeposits} />
-      <ClientPositions positions={positions} trading={trading} />
+      <ClientPositions
+        positions={positions}
+        trading={trading}
+        closing={may.closePositions ? { reply, idempotencyKey, secondApprovalFromCents, proposals } : null}
+      />
       <TransactionsTable
         rows={rows}
         next={next}

@@ -9,6 +9,7 @@ import { proposeLedgerEntry } from "~/server/admin/proposals.server";
 import { enqueueEmail } from "~/server/mail/outbox.server";
 import { firstApprovedRecovery, waitingRecovery } from "./access-recovery";
 import { createUser, db, insertTransaction } from "./fixtures";
+import { buyAt } from "./orders";
 import { insertCase, submittedCase } from "./verification-fixtures";
 import { markVerified } from "./verification-state";
 
@@ -185,6 +186,16 @@ export const ACTS: Record<string, Act> = {
     stepUp: true,
     form: async () => ["/admin", { intent: "delete", userId: (await client()).id }],
     permissions: ["deleteClients"],
+  },
+  "/user/{id} closePosition": {
+    stepUp: true,
+    form: async () => {
+      const person = await client();
+      const position = await buyAt(person, "AAPL", 10_000, 190.02, Date.now() - 60_000);
+      const fields = { positionId: String(position.id), idempotencyKey: crypto.randomUUID(), reason: "Margin call" };
+      return [`/user/${person.id}`, { intent: "closePosition", ...fields }];
+    },
+    permissions: ["closePositions"],
   },
   "/user/{id} approve (deposit)": {
     stepUp: true,

@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import type { LedgerRow } from "~/lib/ledger";
@@ -7,6 +8,7 @@ import { readAppEnv } from "~/server/env.server";
 import { FAST_SCRYPT_COST, hashPassword } from "~/server/password.server";
 import { insertSession, newSession } from "~/server/session.server";
 import type { BackOfficeRole } from "../../db/enums";
+import worker from "../../workers/app";
 import { markVerified } from "./verification-state";
 
 /** Cheap scrypt settings for fixtures: the format is the production one, only the cost differs. */
@@ -183,12 +185,18 @@ export function formRequest(
 }
 
 /** A form POST through the Worker, from an address of the documentation range unless one is given. */
-export function postForm(
+export async function postForm(
   path: string,
   fields: Record<string, string> | Array<[string, string]>,
-  options: { cookie?: string; ip?: string } = {},
+  options: { cookie?: string; ip?: string; bindings?: typeof env } = {},
 ) {
-  return exports.default.fetch(formRequest(path, fields, { ...options, ip: options.ip ?? "203.0.113.10" }));
+  const request = formRequest(path, fields, { ...options, ip: options.ip ?? "203.0.113.10" });
+  if (!options.bindings) return exports.default.fetch(request);
+  // Other settings (a world of the quotes simulator): the same Worker, given them.
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, options.bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
 }
 
 /** A registration form that passes every check, with a fresh e-mail address; `fields` override any of it. */

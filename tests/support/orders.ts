@@ -4,7 +4,7 @@
  */
 import { costOf, proceedsOf } from "~/lib/money/orders";
 import { openPosition } from "~/server/positions/orders.server";
-import { sellShares } from "~/server/positions/sales.server";
+import { clientSelling, sellShares } from "~/server/positions/sales.server";
 import { db } from "./fixtures";
 
 type Client = { id: string; email: string };
@@ -29,7 +29,7 @@ export async function sellAt(client: Client, symbol: string, sharesE4: number, b
     idempotencyKey: crypto.randomUUID(),
   };
   const requester = { ...client, firstName: "Pat", lastName: "Lee" };
-  const sold = await sellShares(db, requester, { id: client.id, email: client.email }, order, quote, at);
+  const sold = await sellShares(db, requester, clientSelling(client), order, quote, at);
   if (!sold.ok) throw new Error(sold.error);
   return sold;
 }

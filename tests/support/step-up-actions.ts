@@ -1,7 +1,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { ACCESS_RECOVERY_MESSAGES } from "~/lib/access-recovery";
+import { positionSerial } from "~/lib/money/orders";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { isPasskeyPrompt, isStepUpPrompt, STEP_UP_FIELD, STEP_UP_MESSAGES } from "~/lib/step-up";
@@ -17,10 +18,13 @@ import {
   db,
   ensureDepositWallets,
   insertTransaction,
+  postForm,
   sessionCookieFor,
   totpCode,
 } from "./fixtures";
+import { buyAt } from "./orders";
 import { alerts, controlAttribute, fieldDescriptions, fieldError, fieldLabel, formReply, statuses } from "./places";
+import { quotesControl } from "./quotes";
 import { submittedCase } from "./verification-fixtures";
 import { markVerified } from "./verification-state";
 
@@ -70,7 +74,13 @@ export interface ProtectedAction {
   fields: Record<string, string>;
   written: () => Promise<number>;
   succeeded: (response: Response) => Promise<void>;
+  /** The Worker's settings when the act needs others (a close reads a world of the quotes simulator). */
+  bindings?: typeof env;
 }
+
+/** The act's form posted with `fields` (its own, with a code or without), by the browser `cookie`. */
+export const postAction = (action: ProtectedAction, fields: Record<string, string>, options: { cookie?: string }) =>
+  postForm(action.path, fields, { ...options, bindings: action.bindings });
 
 /** An admin's act went through, as the page answering it says so: its success banner (`role="status"`). */
 export const adminReplySays = (message: string) => async (response: Response) => {
@@ -167,6 +177,23 @@ export const ACTIONS: Record<string, () => Promise<ProtectedAction>> = {
       fields: { intent: "entry", type: "deposit", amount: "10", idempotencyKey: newKey() },
       written: () => countRows("transactions", "user_id = ?", client.id),
       succeeded: adminReplySays("Deposit of $10.00 recorded"),
+    };
+  },
+  "closing a client's position": async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await fundedClient({ twoFactor: false });
+    const position = await buyAt(client, "AAPL", 10_000, 90, Date.now() - MINUTE);
+    const quotes = quotesControl(inject("chainSimulatorUrl"), `step-up-${newKey().slice(0, 8)}`);
+    await quotes.set("AAPL", { bid: "95.00", ask: "95.04" });
+    return {
+      actor: admin,
+      path: `/user/${client.id}`,
+      fields: { intent: "closePosition", positionId: String(position.id), idempotencyKey: newKey() },
+      written: () => countRows("stock_sales", "user_id = ?", client.id),
+      succeeded: adminReplySays(
+        `Closed ${positionSerial(position.id)}: sold 1 AAPL at $95.00 for $95.00, result +$5.00`,
+      ),
+      bindings: { ...env, ...quotes.vars } as typeof env,
     };
   },
   "approving a withdrawal": () => approvingRequest({ transactionType: "withdraw" }),

@@ -55,6 +55,8 @@ async function fingerprint(): Promise<string> {
     "SELECT count(*) AS n, group_concat(user_id || flag) AS v FROM client_flags",
     "SELECT count(*) AS n, group_concat(id || status) AS v FROM access_recovery_requests",
     "SELECT count(*) AS n, group_concat(user_id) AS v FROM two_factor",
+    "SELECT count(*) AS n, group_concat(id || status || open_shares_e4) AS v FROM positions",
+    "SELECT count(*) AS n, '' AS v FROM stock_sales",
   ];
   const rows = await Promise.all(reads.map((read) => env.DB.prepare(read).first<{ n: number; v: string | null }>()));
   return JSON.stringify(rows);

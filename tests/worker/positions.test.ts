@@ -8,7 +8,7 @@ import { ORDER_MESSAGES } from "~/lib/schemas/orders";
 import { DELETION_MESSAGES, deleteClientData } from "~/server/admin/deletion.server";
 import { ledgerTotals, openPositionsCostCents, withdrawableCents } from "~/server/ledger/figures.server";
 import { cancelPosition, openPosition, spendableCents } from "~/server/positions/orders.server";
-import { heldSharesE4, sellShares } from "~/server/positions/sales.server";
+import { clientSelling, heldSharesE4, sellShares } from "~/server/positions/sales.server";
 import { createUser, db, dbRefusal, fundedClient, insertTransaction } from "../support/fixtures";
 
 /** A quote as the server reads it: prices in ten-thousandths of a dollar. */
@@ -40,7 +40,7 @@ async function sell(
     proceedsCents: proceedsOf(sharesE4, q.bidE4),
     idempotencyKey: key ?? crypto.randomUUID(),
   };
-  return sellShares(db, requester, { id: client.id, email: client.email }, order, q);
+  return sellShares(db, requester, clientSelling(client), order, q);
 }
 
 const positionsOf = (userId: string) =>
@@ -320,7 +320,7 @@ describe("FIFO against its model", () => {
               q,
             );
           } else {
-            const seller = { id: client.id, email: client.email };
+            const seller = clientSelling(client);
             await sellShares(
               db,
               requester,

@@ -20,8 +20,10 @@ describe("the database's decision guards and the permission table", () => {
       "proposals_decided_by_role",
       "proposals_deposit_approval_proposed_by_role",
       "proposals_entry_proposed_by_role",
+      "proposals_position_close_proposed_by_role",
       "proposals_wallet_change_proposed_by_role",
       "proposals_withdrawal_approval_proposed_by_role",
+      "stock_sales_sold_by_role",
       "transactions_deposit_decided_by_role",
       "transactions_withdrawal_decided_by_role",
     ]);

@@ -12,7 +12,15 @@ import {
 } from "../support/fixtures";
 import { addPasskey } from "../support/passkeys";
 import { alerts } from "../support/places";
-import { ACTIONS, codeOf, expectPrompt, fundedClient, MINUTE, type ProtectedAction } from "../support/step-up-actions";
+import {
+  ACTIONS,
+  codeOf,
+  expectPrompt,
+  fundedClient,
+  MINUTE,
+  type ProtectedAction,
+  postAction,
+} from "../support/step-up-actions";
 import {
   enrolThroughPages,
   giveRecoveryCodes,
@@ -68,20 +76,20 @@ describe.each(Object.keys(ACTIONS))("after a sign-in with a recovery code, %s", 
     expect(await sessionsOf(action.actor.id)).toEqual([{ at: expect.any(Number), method: "recovery_code" }]);
 
     // No code: the prompt says why a code is asked right after signing in.
-    await expectPrompt(await postForm(action.path, action.fields, { cookie }), STEP_UP_MESSAGES.afterRecoveryCode);
+    await expectPrompt(await postAction(action, action.fields, { cookie }), STEP_UP_MESSAGES.afterRecoveryCode);
     expect(await action.written()).toBe(0);
 
     // A wrong authenticator code.
     const wrong = codeOf(action.actor, Date.now() + 10 * MINUTE);
     await expectPrompt(
-      await postForm(action.path, { ...action.fields, [STEP_UP_FIELD]: wrong }, { cookie }),
+      await postAction(action, { ...action.fields, [STEP_UP_FIELD]: wrong }, { cookie }),
       STEP_UP_MESSAGES.invalidCode,
     );
     expect(await action.written()).toBe(0);
 
     // Another unused recovery code: a wrong code here, and it stays unused.
     await expectPrompt(
-      await postForm(action.path, { ...action.fields, [STEP_UP_FIELD]: typedCode }, { cookie }),
+      await postAction(action, { ...action.fields, [STEP_UP_FIELD]: typedCode }, { cookie }),
       STEP_UP_MESSAGES.invalidCode,
     );
     expect(await action.written()).toBe(0);
@@ -89,7 +97,7 @@ describe.each(Object.keys(ACTIONS))("after a sign-in with a recovery code, %s", 
 
     // The authenticator's code: the act goes through, and the session is fresh from now on.
     await action.succeeded(
-      await postForm(action.path, { ...action.fields, [STEP_UP_FIELD]: codeOf(action.actor) }, { cookie }),
+      await postAction(action, { ...action.fields, [STEP_UP_FIELD]: codeOf(action.actor) }, { cookie }),
     );
     expect(await action.written()).toBe(1);
     expect((await sessionsOf(action.actor.id))[0]?.method).toBe("totp");

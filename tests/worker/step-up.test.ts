@@ -25,6 +25,7 @@ import {
   MINUTE,
   newKey,
   type ProtectedAction,
+  postAction,
   withdrawalFields,
 } from "../support/step-up-actions";
 
@@ -50,7 +51,7 @@ describe.each(Object.keys(ACTIONS))("%s", (name) => {
 
   it("is refused without a fresh second factor, with the code prompt, writing nothing", async () => {
     const action = await prepare();
-    const response = await postForm(action.path, action.fields, { cookie: await cookieOf(action.actor, "never") });
+    const response = await postAction(action, action.fields, { cookie: await cookieOf(action.actor, "never") });
     await expectPrompt(response);
     expect(await action.written()).toBe(0);
   });
@@ -59,11 +60,7 @@ describe.each(Object.keys(ACTIONS))("%s", (name) => {
     const action = await prepare();
     const cookie = await cookieOf(action.actor, "never");
     const before = Date.now();
-    const response = await postForm(
-      action.path,
-      { ...action.fields, [STEP_UP_FIELD]: codeOf(action.actor) },
-      { cookie },
-    );
+    const response = await postAction(action, { ...action.fields, [STEP_UP_FIELD]: codeOf(action.actor) }, { cookie });
     await action.succeeded(response);
     expect(await action.written()).toBe(1);
     const [stamped] = await sessionsSecondFactorAt(action.actor.id);
@@ -72,14 +69,14 @@ describe.each(Object.keys(ACTIONS))("%s", (name) => {
 
   it("goes through without a code within 10 minutes of one", async () => {
     const action = await prepare();
-    const response = await postForm(action.path, action.fields, { cookie: await cookieOf(action.actor, 9) });
+    const response = await postAction(action, action.fields, { cookie: await cookieOf(action.actor, 9) });
     await action.succeeded(response);
     expect(await action.written()).toBe(1);
   });
 
   it("asks again once 10 minutes have passed", async () => {
     const action = await prepare();
-    const response = await postForm(action.path, action.fields, { cookie: await cookieOf(action.actor, 11) });
+    const response = await postAction(action, action.fields, { cookie: await cookieOf(action.actor, 11) });
     await expectPrompt(response);
     expect(await action.written()).toBe(0);
   });
@@ -87,8 +84,8 @@ describe.each(Object.keys(ACTIONS))("%s", (name) => {
   it("answers a wrong code with 'Invalid code', writing nothing but the failure", async () => {
     const action = await prepare();
     const wrong = codeOf(action.actor, Date.now() + 10 * MINUTE);
-    const response = await postForm(
-      action.path,
+    const response = await postAction(
+      action,
       { ...action.fields, [STEP_UP_FIELD]: wrong },
       { cookie: await cookieOf(action.actor, "never") },
     );

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Moment } from "~/components/moment";
 import { LIST_ROWS, StackedTable } from "~/components/stacked-table";
@@ -25,18 +26,23 @@ const COLUMNS = [
   { label: "Result", ...FIGURE },
 ];
 
-/** The open positions, each marked at its stock's mid price: serial, stock, shares, value and unrealized result. */
+/**
+ * The open positions, each marked at its stock's mid price: serial, stock, shares, value and unrealized result;
+ * on the desk, what the admin may do with each (`actions`).
+ */
 export function OpenPositionsTable({
   positions,
   marks,
   caption = "Open positions",
+  actions,
 }: {
   positions: OpenPosition[];
   marks: Record<string, Mark | null>;
   caption?: string;
+  actions?: (position: OpenPosition) => ReactNode;
 }) {
   return (
-    <StackedTable columns={COLUMNS} caption={caption} bodyClassName={LIST_ROWS}>
+    <StackedTable columns={actions ? [...COLUMNS, "Actions"] : COLUMNS} caption={caption} bodyClassName={LIST_ROWS}>
       {positions.map((p) => {
         const { valueCents, resultCents } = marked(p.openSharesE4, p.openCostCents, marks[p.symbol] ?? null);
         return (
@@ -58,6 +64,7 @@ export function OpenPositionsTable({
             <td className="text-right tabular-nums">
               <Result cents={resultCents} />
             </td>
+            {actions ? <td>{actions(p)}</td> : null}
           </tr>
         );
       })}

@@ -34,6 +34,15 @@ export const ORDER_MESSAGES = {
   cancelNotFound: "That order was not found.",
 } as const;
 
+/** The desk's close of a client's position, on the client page of the back office. */
+export const DESK_CLOSE_MESSAGES = {
+  positionGone: "This position is no longer open",
+  positionChanged: "The position changed since this close was proposed: it was not closed",
+  closeWaiting: "A close of this position already awaits second approval",
+  reasonRequired: "Please give a reason: a close at or above the second-approval threshold waits for another admin",
+  priceUnavailable: "The price is unavailable right now, so the position cannot be closed. Try again in a moment.",
+} as const;
+
 export interface OrderRequest {
   side: OrderSide;
   sizing: OrderSizing;

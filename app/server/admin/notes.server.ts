@@ -15,6 +15,8 @@ import { type Actor, auditInsert } from "../audit.server";
 import { afterCommit, type CommandContext, type FormOutcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema, writeTogether } from "../db.server";
+import type { AppEnv } from "../env.server";
+import { redirectWithToast } from "../toast.server";
 
 /** The client page shows this many notes at a time, newest first; older ones a page further. */
 export const NOTES_SHOWN = 50;
@@ -159,6 +161,18 @@ export async function addClientNote(
   }
   afterCommit(context, { deskEvents: [{ type: "client.notes.changed", userId: clientId }] });
   return { ok: true, message: NOTE_MESSAGES.added };
+}
+
+/**
+ * A saved correction leaves correction mode (`?correct=` on the page's own address, `pageUrl`: the request's is
+ * the action's ".data" one): a redirect to the page without it, with the outcome's toast. Null for anything else,
+ * which the page answers as usual.
+ */
+export function afterCorrection(env: AppEnv, outcome: FormOutcome, pageUrl: string | URL): Promise<Response> | null {
+  const page = new URL(pageUrl);
+  if (!outcome.ok || !page.searchParams.has("correct")) return null;
+  page.searchParams.delete("correct");
+  return redirectWithToast(env, `${page.pathname}${page.search}`, { type: "success", description: outcome.message });
 }
 
 /**

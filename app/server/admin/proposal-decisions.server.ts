@@ -13,7 +13,8 @@ import type { Actor } from "../audit.server";
 import { afterCommit, type CommandContext, type Outcome, type Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
-import { PROPOSAL_KIND_RECORDS } from "./proposal-kinds.server";
+import type { WorkerBindings } from "../env.server";
+import { PROPOSAL_KIND_RECORDS, type ProposalKindRecord } from "./proposal-kinds.server";
 import { decisionRecords, type LoadedProposal, proposalFor } from "./proposal-records.server";
 
 /** Why an approval wrote nothing: the proposal's state first, then the check of its kind that failed. */
@@ -40,16 +41,22 @@ function precheck(loaded: LoadedProposal | null, actor: Actor, now: number, own:
 export interface ApprovalDone {
   /** The client whose ledger changed, and the row their feed should hear of. */
   event?: { userId: string; type: "transaction.created" | "transaction.updated"; transaction: FeedTransaction };
+  /** The client whose positions changed (a close). */
+  positionsOf?: string;
   emailIds: number[];
 }
 
-/** A second admin approves: the effect with its checks, the proposal approved, audit rows and mails, or nothing. */
+/**
+ * A second admin approves: the effect with its checks, the proposal approved, audit rows and mails, or nothing.
+ * `bindings` reach the quotes a close is approved at.
+ */
 export async function approveProposal(
   db: Db,
   actor: Required<Actor>,
   proposalId: number,
   scope: { userId?: string } = {},
   now = Date.now(),
+  bindings?: WorkerBindings,
 ): Promise<Result<ApprovalDone>> {
   const loaded = await proposalFor(db, proposalId);
   if (loaded && scope.userId !== undefined && loaded.userId !== scope.userId) {
@@ -58,8 +65,8 @@ export async function approveProposal(
   const refused = precheck(loaded, actor, now, PROPOSAL_MESSAGES.ownProposal);
   if (refused || !loaded) return { ok: false, error: refused ?? PROPOSAL_MESSAGES.notFound };
 
-  const kind = PROPOSAL_KIND_RECORDS[loaded.kind];
-  const applied = await kind.apply(db, loaded, actor, now);
+  const kind: ProposalKindRecord = PROPOSAL_KIND_RECORDS[loaded.kind];
+  const applied = await kind.apply(db, loaded, actor, now, bindings);
   if (!applied.ok) return applied;
   const results = (await writeTogether(db, {
     ...applied.writes,
@@ -76,7 +83,8 @@ export async function approveProposal(
     kind.feedEvent && transaction && loaded.userId
       ? { userId: loaded.userId, type: kind.feedEvent, transaction }
       : undefined;
-  return { ok: true, emailIds, event };
+  const positionsOf = kind.changesPositions && loaded.userId ? loaded.userId : undefined;
+  return { ok: true, emailIds, event, positionsOf };
 }
 
 /** A second admin rejects, with a reason: the proposal is closed and nothing else changes. */
@@ -114,13 +122,18 @@ export async function approve(
   actor: Required<Actor>,
   input: { proposalId: number; userId?: string },
 ): Promise<Outcome> {
-  const result = await approveProposal(context.db, actor, input.proposalId, { userId: input.userId });
+  const scope = { userId: input.userId };
+  const result = await approveProposal(context.db, actor, input.proposalId, scope, Date.now(), context.bindings);
   if (!result.ok) return { ok: false, error: result.error, status: 409 };
-  const { event } = result;
+  const { event, positionsOf } = result;
+  const positions = positionsOf ? ({ type: "positions.changed", userId: positionsOf } as const) : null;
   afterCommit(context, {
     emailIds: result.emailIds,
-    events: event ? [{ userId: event.userId, event: { type: event.type, transaction: event.transaction } }] : [],
-    deskEvents: [{ type: "proposal.changed" }],
+    events: [
+      ...(event ? [{ userId: event.userId, event: { type: event.type, transaction: event.transaction } }] : []),
+      ...(positions ? [{ userId: positions.userId, event: positions }] : []),
+    ],
+    deskEvents: [{ type: "proposal.changed" }, ...(positions ? [positions] : [])],
   });
   return { ok: true };
 }

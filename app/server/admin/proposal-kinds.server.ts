@@ -1,5 +1,5 @@
 /**
- * The three kinds of proposal, one record each, shared by proposing and deciding: what it proposes (the effect an
+ * The four kinds of proposal, one record each, shared by proposing and deciding: what it proposes (the effect an
  * approval writes), how it is checked (the same rule the direct act and the proposal check, at that moment), how it
  * is applied (the approval's statements), why a check failed, and which feed hears of it. Their labels (the card's
  * and the mails' line) are `describeProposal` in app/lib/proposals.ts.
@@ -12,18 +12,17 @@ import { type Actor, auditInsert } from "../audit.server";
 import type { Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { returning, schema } from "../db.server";
+import type { WorkerBindings } from "../env.server";
 import { type DecidedRequest, requestDecidedNotice } from "../ledger/decision-notice.server";
 import { refreshProfileProjection } from "../ledger/figures.server";
 import { FEED_RETURNING } from "../ledger/reads.server";
+import { closeApprovalWrites, closeRefusal, positionUnchanged } from "../positions/close-approval.server";
 import { approvableRequest, withdrawalApprovalRefusal } from "./decisions.server";
 import { entryAllowed, entryRefusal, ledgerEntryWrites } from "./entries.server";
-import { approvable, type LoadedProposal, markApproved, notYetRecorded } from "./proposal-records.server";
+import { approvable, type LoadedProposal, markApproved, notYetRecorded, type Writes } from "./proposal-records.server";
 import { walletChangedNotice } from "./wallets.server";
 
 const { transactions } = schema;
-
-/** The statements of an approval, by name, for one batch with the decision's records. */
-type Writes = Record<string, ReturnType<typeof returning> | SQL>;
 
 export interface ProposalKindRecord {
   /**
@@ -32,11 +31,19 @@ export interface ProposalKindRecord {
    */
   check?: (...args: never[]) => SQL;
   /** The approval's statements: the effect with its checks, and the proposal approved only if the effect is written. */
-  apply: (db: Db, loaded: LoadedProposal, actor: Required<Actor>, now: number) => Promise<Result<{ writes: Writes }>>;
+  apply: (
+    db: Db,
+    loaded: LoadedProposal,
+    actor: Required<Actor>,
+    now: number,
+    bindings?: WorkerBindings,
+  ) => Promise<Result<{ writes: Writes }>>;
   /** Why the kind's own check refused an approval of a pending, unexpired proposal that is not the approver's. */
   refusal: (db: Db, loaded: LoadedProposal) => Promise<string>;
   /** What the client's feed hears when the approval wrote a ledger row; none for a wallet. */
   feedEvent: "transaction.created" | "transaction.updated" | null;
+  /** Whether the approval changes the client's positions (their pages and the desk reload them). */
+  changesPositions?: boolean;
 }
 
 /** An entry proposal's approval: the entry exactly as a direct one, created by the proposer, decided by the approver. */
@@ -189,5 +196,12 @@ export const PROPOSAL_KIND_RECORDS = {
     apply: async (_db, loaded, actor, now) => ({ ok: true, writes: walletApproval(loaded, actor, now) }),
     refusal: async () => PROPOSAL_MESSAGES.walletChanged,
     feedEvent: null,
+  },
+  position_close: {
+    check: positionUnchanged,
+    apply: closeApprovalWrites,
+    refusal: closeRefusal,
+    feedEvent: "transaction.created",
+    changesPositions: true,
   },
 } satisfies Record<ProposalKind, ProposalKindRecord>;

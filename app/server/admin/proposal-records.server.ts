@@ -14,6 +14,9 @@ import { enqueueEmailFor } from "../mail/outbox.server";
 
 const { proposals, users, profiles } = schema;
 
+/** The statements of an approval, by name, for one batch with the decision's records. */
+export type Writes = Record<string, ReturnType<typeof returning> | SQL>;
+
 /** The proposal with what its card and mails say about it: the client's name and the proposer's e-mail. */
 export async function proposalFor(db: Db, proposalId: number) {
   const row = await db

@@ -1,14 +1,15 @@
 /**
- * The client's notice of an order (the `order_filled` mail, which writes the notification): one per buy, cancel
- * or sale, built in the statement from the row the same batch wrote, so it follows the row or nothing.
+ * The client's notice of an order (the `order_filled` mail, which writes the notification): one per buy, cancel,
+ * sale or desk's close, built in the statement from the row the same batch wrote, so it follows the row or nothing.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { returning } from "../db.server";
 import type { Requester } from "../ledger/requests.server";
 
-type OrderKind = "buy" | "cancel" | "sell";
+/** A client's buy, its cancel, their sale, or the desk's close of one of their positions (a sale too). */
+type OrderKind = "buy" | "cancel" | "sell" | "close";
 
-const SERIAL: Record<OrderKind, string> = { buy: "P-%06d", cancel: "P-%06d", sell: "S-%06d" };
+const SERIAL: Record<OrderKind, string> = { buy: "P-%06d", cancel: "P-%06d", sell: "S-%06d", close: "S-%06d" };
 
 /**
  * `from` names the row (FROM … WHERE …), whose columns give the figures: `sharesE4`, `priceE4`, `cents`, `at`

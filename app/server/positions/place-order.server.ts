@@ -18,7 +18,7 @@ import { readQuote } from "../quotes/quotes.server";
 import type { SessionUser } from "../session.server";
 import { readClientLevel } from "../verification/levels.server";
 import { cancelPosition, openPosition } from "./orders.server";
-import { sellShares } from "./sales.server";
+import { clientSelling, sellShares } from "./sales.server";
 
 export type OrderOutcome =
   | { ok: true; message: string; positionId?: number; placedAt?: number }
@@ -100,7 +100,7 @@ async function fill(
     };
   }
   const sale = { symbol: stock.symbol, sharesE4: fill.sharesE4, proceedsCents: fill.cents, idempotencyKey };
-  const sold = await sellShares(context.db, client, { id: client.id, email: client.email }, sale, read.quote, now);
+  const sold = await sellShares(context.db, client, clientSelling(client), sale, read.quote, now);
   if (!sold.ok) return sold;
   if (!sold.replayed) {
     tellPages(context, client.id, sold.emailIds);

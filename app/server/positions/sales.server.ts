@@ -4,7 +4,7 @@
  * cost they reserved, and writes the result to the ledger as a profit or loss entry with the stock as its trading
  * pair: all in one batch, each statement keyed to the sale the batch wrote, so a retried form changes nothing.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { costPartSql, saleSerial, type TradedQuote } from "~/lib/money/orders";
 import type { FeedTransaction } from "~/lib/realtime";
 import { ORDER_MESSAGES } from "~/lib/schemas/orders";
@@ -32,41 +32,75 @@ export type SaleOutcome =
   | { ok: true; sale: Sale; replayed: boolean; entry: FeedTransaction | null; emailIds: number[] }
   | { ok: false; error: string; status: number };
 
-/** The client's open shares of one stock, as SQL. */
-const heldSql = (userId: string, symbol: string) =>
+/** What is sold: shares of one stock, for the proceeds of the caller's fill; by the form's (or proposal's) key. */
+export interface SaleOrder {
+  symbol: string;
+  sharesE4: number;
+  proceedsCents: number;
+  idempotencyKey: string;
+  /** The desk's close of one position: only its shares. Otherwise the stock's lots, oldest first. */
+  positionId?: number;
+  /** The desk's reason for a close, kept on its audit row. */
+  reason?: string;
+}
+
+/**
+ * Who sells: `soldBy` is named on the sale and on its ledger entry (the client, or the admin who closes their
+ * position, whose roles a trigger checks); `actor` signs its audit row (for a close a second admin approved, the
+ * approver).
+ */
+export interface Sellers {
+  soldBy: string;
+  actor: Required<Actor>;
+}
+
+/** The client selling their own shares. */
+export const clientSelling = (client: { id: string; email: string }): Sellers => ({
+  soldBy: client.id,
+  actor: { id: client.id, email: client.email },
+});
+
+/** The client's open shares of one stock (or of one position of it), as SQL. */
+const heldSql = (userId: string, symbol: string, positionId?: number) =>
   sql`(SELECT coalesce(sum(open_shares_e4), 0) FROM positions
-       WHERE user_id = ${userId} AND symbol = ${symbol} AND status = 'open')`;
+       WHERE user_id = ${userId} AND symbol = ${symbol} AND status = 'open'
+         ${positionId === undefined ? sql`` : sql`AND id = ${positionId}`})`;
 
 export async function heldSharesE4(db: Db, userId: string, symbol: string): Promise<number> {
   const row = await db.get<{ held: number }>(sql`SELECT ${heldSql(userId, symbol)} AS held`);
   return Number(row?.held ?? 0);
 }
 
+/** The sale with this key, as SQL (FROM … WHERE …). */
+export const saleKeyed = (userId: string, idempotencyKey: string) =>
+  sql`stock_sales WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`;
+
 /**
- * Sells `sharesE4` of the client's `symbol` at the quote's bid for `proceedsCents` (the caller's fill of the same
- * quote). The client sells only while their profile is active; `seller` is who acts (the client, or an admin
- * closing for them), named on the sale and its audit row.
+ * The statements of one sale, for a batch: the sale (while the client holds the shares, their profile is active
+ * when they sell themselves, and `onlyIf` holds), the lots it closes, the result entry (`effect`), the client's
+ * notice (`clientNotice`) and the audit row. Both a sale and the approval of a desk's close write exactly these.
  */
-export async function sellShares(
-  db: Db,
+export function saleWrites(
   client: Requester,
-  seller: Required<Actor>,
-  order: { symbol: string; sharesE4: number; proceedsCents: number; idempotencyKey: string },
+  sellers: Sellers,
+  order: SaleOrder,
   quote: TradedQuote,
-  now = Date.now(),
-): Promise<SaleOutcome> {
+  now: number,
+  onlyIf: SQL = sql`1 = 1`,
+) {
   const { id: userId } = client;
-  const { symbol, idempotencyKey } = order;
-  const thisSale = sql`stock_sales WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`;
+  const { symbol, idempotencyKey, positionId } = order;
+  const thisSale = saleKeyed(userId, idempotencyKey);
   const unsettled = sql`${thisSale} AND settled_at IS NULL`;
-  const mayAct = seller.id === userId ? activeProfile(userId) : sql`1 = 1`;
-  const { written, entry, notice } = await writeTogether(db, {
+  const mayAct = sellers.soldBy === userId ? activeProfile(userId) : sql`1 = 1`;
+  const onlyThisLot = positionId === undefined ? sql`` : sql`AND id = ${positionId}`;
+  return {
     written: returning<{ id: number }>(sql`
       INSERT INTO stock_sales (user_id, symbol, shares_e4, price_e4, quote_at, proceeds_cents, sold_by,
                                idempotency_key, sold_at)
       SELECT ${userId}, ${symbol}, ${order.sharesE4}, ${quote.bidE4}, ${quote.at}, ${order.proceedsCents},
-             ${seller.id}, ${idempotencyKey}, ${now}
-      WHERE ${mayAct} AND ${heldSql(userId, symbol)} >= ${order.sharesE4}
+             ${sellers.soldBy}, ${idempotencyKey}, ${now}
+      WHERE ${mayAct} AND ${heldSql(userId, symbol, positionId)} >= ${order.sharesE4} AND ${onlyIf}
       ON CONFLICT (user_id, idempotency_key) DO NOTHING
       RETURNING id`),
     // The lots, oldest first: each gives what the sale still needs after the lots before it, up to all it holds.
@@ -75,7 +109,7 @@ export async function sellShares(
            lots AS (SELECT id, open_shares_e4 AS open, open_cost_cents AS cost,
                            coalesce(sum(open_shares_e4) OVER (ORDER BY opened_at, id
                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
-                    FROM positions WHERE user_id = ${userId} AND symbol = ${symbol} AND status = 'open'),
+                    FROM positions WHERE user_id = ${userId} AND symbol = ${symbol} AND status = 'open' ${onlyThisLot}),
            taken AS (SELECT sale.id AS sale_id, lots.id AS position_id, lots.open, lots.cost,
                             min(lots.open, sale.shares_e4 - lots.before) AS shares
                      FROM sale, lots WHERE lots.before < sale.shares_e4)
@@ -93,7 +127,7 @@ export async function sellShares(
       SET cost_cents = (SELECT sum(cost_cents) FROM position_closes WHERE sale_id = stock_sales.id),
           result_cents = proceeds_cents - (SELECT sum(cost_cents) FROM position_closes WHERE sale_id = stock_sales.id)
       WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey} AND settled_at IS NULL`,
-    entry: returning<FeedTransaction>(sql`
+    effect: returning<FeedTransaction>(sql`
       INSERT INTO transactions (user_id, transaction_type, amount_cents, status, wallet_address, balance_after_cents,
                                 trading_pair, idempotency_key, created_by, decided_at, created_at, memo)
       SELECT user_id, CASE WHEN result_cents > 0 THEN 'profit' ELSE 'loss' END, abs(result_cents), 'approved',
@@ -109,25 +143,44 @@ export async function sellShares(
           settled_at = ${now}
       WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey} AND settled_at IS NULL`,
     projection: refreshProfileProjection(userId, now),
-    notice: orderNotice(client, "sell", thisSale, {
+    clientNotice: orderNotice(client, sellers.soldBy === userId ? "sell" : "close", thisSale, {
       sharesE4: sql`shares_e4`,
       priceE4: sql`price_e4`,
       cents: sql`proceeds_cents`,
       resultCents: sql`result_cents`,
       at: sql`sold_at`,
     }),
-    audit: auditInsert({
-      actor: seller,
+    saleAudit: auditInsert({
+      actor: sellers.actor,
       action: "order.sell",
       target: sql`'sale:' || id`,
       detail: sql`'client', user_id, 'symbol', symbol, 'sharesE4', shares_e4, 'priceE4', price_e4,
                   'proceedsCents', proceeds_cents, 'costCents', cost_cents, 'resultCents', result_cents,
-                  'quoteAt', quote_at`,
+                  'quoteAt', quote_at, 'soldBy', sold_by, 'position', ${positionId ?? null},
+                  'reason', ${order.reason || null}`,
       from: sql`${thisSale} AND NOT EXISTS (SELECT 1 FROM audit_log WHERE action = 'order.sell'
                                             AND target = 'sale:' || stock_sales.id)`,
       at: now,
     }),
-  });
+  };
+}
+
+/**
+ * Sells `order.sharesE4` of the client's stock at the quote's bid for `order.proceedsCents` (the caller's fill of
+ * the same quote). The client sells only while their profile is active; an admin closing a position is `sellers`.
+ */
+export async function sellShares(
+  db: Db,
+  client: Requester,
+  sellers: Sellers,
+  order: SaleOrder,
+  quote: TradedQuote,
+  now = Date.now(),
+): Promise<SaleOutcome> {
+  const { id: userId } = client;
+  const { symbol, idempotencyKey } = order;
+  const thisSale = saleKeyed(userId, idempotencyKey);
+  const { written, effect, clientNotice } = await writeTogether(db, saleWrites(client, sellers, order, quote, now));
   const sale = await db.get<Omit<Sale, "serial">>(
     sql`SELECT id, symbol, shares_e4 AS sharesE4, price_e4 AS priceE4, proceeds_cents AS proceedsCents,
                cost_cents AS costCents, result_cents AS resultCents
@@ -135,10 +188,10 @@ export async function sellShares(
   );
   if (sale) {
     const replayed = written.length === 0;
-    const emailIds = notice.map((n) => n.id);
-    return { ok: true, sale: { ...sale, serial: saleSerial(sale.id) }, replayed, entry: entry[0] ?? null, emailIds };
+    const emailIds = clientNotice.map((n) => n.id);
+    return { ok: true, sale: { ...sale, serial: saleSerial(sale.id) }, replayed, entry: effect[0] ?? null, emailIds };
   }
-  if (seller.id === userId) {
+  if (sellers.soldBy === userId) {
     const profile = await db.get<{ status: string }>(sql`SELECT status FROM profiles WHERE user_id = ${userId}`);
     if (profile?.status !== "active") return { ok: false, status: 403, error: SUSPENDED_MESSAGE };
   }

@@ -6,11 +6,12 @@ import { mailTemplate } from "./template.server";
 
 /**
  * The client's mail about their own order (docs/product.md, "Orders and positions"): a buy, its cancel, a sale,
- * with what it filled at. An optional mail (the 'orders' category); the notification centre shows it always.
+ * or the desk's close of one of their positions, with what it filled at. An optional mail (the 'orders'
+ * category); the notification centre shows it always.
  */
 export const orderFilledData = z.object({
   name: z.string().trim().max(200),
-  order: z.enum(["buy", "cancel", "sell"]),
+  order: z.enum(["buy", "cancel", "sell", "close"]),
   symbol: z.string().trim().min(1).max(20),
   serial: z.string().regex(/^[PS]-\d{6,}$/),
   sharesE4: z.number().int().positive(),
@@ -34,7 +35,10 @@ function renderOrderFilled(d: OrderFilledData, env: AppEnv) {
       ["Stock", d.symbol],
       ["When", utcMinute(d.at)],
     ],
-    footnote: `Did not place this order? Change your password and contact ${env.SUPPORT_EMAIL} at once.`,
+    footnote:
+      d.order === "close"
+        ? `Our desk closed this position at the current price. Questions? Contact ${env.SUPPORT_EMAIL}.`
+        : `Did not place this order? Change your password and contact ${env.SUPPORT_EMAIL} at once.`,
   });
 }
 
