@@ -69,6 +69,7 @@ export function useClosePosition(
       open={position !== null}
       title={position ? `Close position ${positionSerial(position.id)}` : "Close position"}
       onClose={closeDialog}
+      closeLabel="Keep it open"
     >
       {position ? (
         <FormErrors reply={refusalFor(reply, "closePosition")}>

@@ -38,7 +38,9 @@ export function NotificationList({
   return (
     <article className="rounded-xl border border-border bg-surface p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-ink-muted">Requests decided, entries posted, verification and security news.</p>
+        <p className="text-sm text-ink-muted">
+          Requests decided, entries posted, orders, verification and security news.
+        </p>
         {anyUnread ? (
           <Form method="post">
             <button type="submit" name="intent" value="read-all" className={BUTTON} disabled={busy}>
