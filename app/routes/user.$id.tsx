@@ -36,7 +36,7 @@ import { notFound } from "~/server/http.server";
 import { dispatchIntent, type Replies } from "~/server/intents.server";
 import { historyRequest } from "~/server/ledger/history.server";
 import { deskTrading } from "~/server/positions/desk.server";
-import { closePositionForm } from "~/server/positions/desk-close.server";
+import { closablePosition, closePositionForm } from "~/server/positions/desk-close.server";
 import { requirePermission } from "~/server/session.server";
 import type { Route } from "./+types/user.$id";
 
@@ -120,8 +120,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     ),
     closePosition: act("positionClose", {
       subject: String(form.get("positionId") ?? ""),
-      run: async (reply, _before, granted) =>
-        reply.outcome(await closePositionForm(context, admin, userId, form, granted)),
+      before: () => closablePosition(context, userId, form),
+      run: async (reply, target, granted) =>
+        reply.outcome(await closePositionForm(context, admin, userId, form, target, granted)),
     }),
     approveProposal: act("proposalApproval", proposal("approveProposal")),
     rejectProposal: act("proposalRejection", proposal("rejectProposal")),

@@ -4,9 +4,20 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { positionSerial } from "~/lib/money/orders";
 import { PROPOSAL_MESSAGES } from "~/lib/proposals";
+import { MONEY_MESSAGES } from "~/lib/schemas/money";
 import { DESK_CLOSE_MESSAGES } from "~/lib/schemas/orders";
+import { STEP_UP_FIELD } from "~/lib/step-up";
 import worker from "../../workers/app";
-import { createUser, db, dbRefusal, formRequest, fundedClient, getPage, sessionCookieFor } from "../support/fixtures";
+import {
+  createUser,
+  db,
+  dbRefusal,
+  formRequest,
+  fundedClient,
+  getPage,
+  sessionCookieFor,
+  totpCode,
+} from "../support/fixtures";
 import { buyAt, sellAt } from "../support/orders";
 import { buttonNames } from "../support/places";
 import { quotesControl } from "../support/quotes";
@@ -218,6 +229,67 @@ describe("the desk's close of a position", () => {
       expect(await resultEntries(client.id)).toHaveLength(1);
       expect(answers.filter((answer) => answer.includes(DESK_CLOSE_MESSAGES.positionGone))).toHaveLength(1);
     }
+  });
+
+  it("answers a form sent again with its close, and refuses its key for another position", async () => {
+    await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
+    const { client, position } = await holder(10_000);
+    const other = await buyAt(client, "AAPL", 10_000, 190.02, Date.now() - 60_000);
+    const key = { idempotencyKey: crypto.randomUUID() };
+    const closed = `Closed ${positionSerial(position.id)}: sold 1 AAPL at $190.00 for $190.00`;
+    expect(await close(operator, client.id, position.id, key)).toContain(closed);
+    expect(await close(operator, client.id, position.id, key)).toContain(closed);
+    expect(await close(otherOperator, client.id, other.id, key)).toContain(MONEY_MESSAGES.formExpired);
+    expect(await positionRow(other.id)).toMatchObject({ status: "open" });
+    expect(await salesOf(client.id)).toHaveLength(1);
+    // The audit row names the position as the integer it is.
+    const kind = await db.get<{ kind: string }>(
+      sql`SELECT json_type(detail, '$.position') AS kind FROM audit_log
+          WHERE action = 'order.sell' AND json_extract(detail, '$.client') = ${client.id}`,
+    );
+    expect(kind).toEqual({ kind: "integer" });
+  });
+
+  it("counts an admin's closes of one client in 24 hours together against the threshold", async () => {
+    await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
+    // Two positions of 30 AAPL, $5,700.00 each at the bid: together above the $10,000.00 threshold.
+    const { client, position } = await holder(300_000);
+    const second = await buyAt(client, "AAPL", 300_000, 190.02, Date.now() - 60_000);
+    expect(await close(operator, client.id, position.id)).toContain(`Closed ${positionSerial(position.id)}`);
+    expect(await close(operator, client.id, second.id)).toContain(DESK_CLOSE_MESSAGES.reasonRequired);
+    expect(await close(operator, client.id, second.id, { reason: "Margin call" })).toContain(
+      PROPOSAL_MESSAGES.awaiting,
+    );
+    expect(await positionRow(second.id)).toMatchObject({ status: "open" });
+    // Another admin's close is counted for that admin alone.
+    const third = await buyAt(client, "AAPL", 10_000, 190.02, Date.now() - 60_000);
+    expect(await close(otherOperator, client.id, third.id)).toContain(`Closed ${positionSerial(third.id)}`);
+  });
+
+  it("is not approved, without an error, once its proposer may no longer close", async () => {
+    await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
+    const { client, position } = await holder(600_000);
+    const proposer = await admin(["operator"]);
+    await close(proposer, client.id, position.id, { reason: "Margin call" });
+    const proposal = await closeProposal(position.id);
+    await env.DB.prepare("UPDATE admin_roles SET role = 'support' WHERE user_id = ?").bind(proposer.id).run();
+    expect(await approve(approver, client.id, proposal?.id ?? 0)).toContain(DESK_CLOSE_MESSAGES.proposerMayNotClose);
+    expect(await salesOf(client.id)).toEqual([]);
+    expect(await closeProposal(position.id)).toMatchObject({ status: "pending" });
+  });
+
+  it("asks for no code before it knows the position", async () => {
+    await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
+    const { client, position } = await holder(10_000);
+    const stale = await createUser({ role: "admin", roles: ["operator"] });
+    const cookie = await sessionCookieFor(stale.id, Date.now(), { freshSecondFactor: false });
+    const code = totpCode(stale.totpSecret as Uint8Array);
+    const who = { ...stale, cookie };
+    // A position that is not there is refused with the code unspent: it still opens the real close.
+    expect(await close(who, client.id, 999_999, { [STEP_UP_FIELD]: code })).toContain(DESK_CLOSE_MESSAGES.positionGone);
+    expect(await close(who, client.id, position.id, { [STEP_UP_FIELD]: code })).toContain(
+      `Closed ${positionSerial(position.id)}`,
+    );
   });
 
   it("is refused to a role without it, by the page and by the database", async () => {

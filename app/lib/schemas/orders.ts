@@ -37,7 +37,11 @@ export const ORDER_MESSAGES = {
 /** The desk's close of a client's position, on the client page of the back office. */
 export const DESK_CLOSE_MESSAGES = {
   positionGone: "This position is no longer open",
-  positionChanged: "The position changed since this close was proposed: it was not closed",
+  positionChanged:
+    "The position changed since this close was proposed: it was not closed. Reject this proposal; a new close can then be proposed.",
+  proposerMayNotClose:
+    "The admin who proposed this close may no longer close positions: it was not closed. Reject this proposal.",
+  closedMeanwhile: "Another close for this client was made meanwhile: nothing was sold. Please try again.",
   closeWaiting: "A close of this position already awaits second approval",
   reasonRequired: "Please give a reason: a close at or above the second-approval threshold waits for another admin",
   priceUnavailable: "The price is unavailable right now, so the position cannot be closed. Try again in a moment.",

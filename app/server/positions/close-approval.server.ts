@@ -6,6 +6,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { proceedsOf } from "~/lib/money/orders";
+import { rolesFor } from "~/lib/permissions";
 import { DESK_CLOSE_MESSAGES } from "~/lib/schemas/orders";
 import { approvable, markApproved, type Writes } from "../admin/proposal-records.server";
 import type { Actor } from "../audit.server";
@@ -20,6 +21,15 @@ import { saleKeyed, saleWrites } from "./sales.server";
 export const positionUnchanged = (userId: string, positionId: number, sharesE4: number): SQL =>
   sql`EXISTS (SELECT 1 FROM positions WHERE id = ${positionId} AND user_id = ${userId} AND status = 'open'
               AND open_shares_e4 = ${sharesE4})`;
+
+/** The admin (the close's proposer) is active and still holds a role that may close positions. */
+const mayClose = (adminId: string) =>
+  sql`EXISTS (SELECT 1 FROM users u JOIN admin_roles r ON r.user_id = u.id
+              WHERE u.id = ${adminId} AND u.deactivated_at IS NULL
+                AND r.role IN (${sql.join(
+                  rolesFor("closePositions").map((role) => sql`${role}`),
+                  sql`, `,
+                )}))`;
 
 /** The client as their order notices name them. */
 export async function requesterOf(db: Db, userId: string): Promise<Requester | null> {
@@ -43,6 +53,8 @@ export interface CloseProposal {
 
 /** Why a close's approval wrote nothing once the proposal itself was approvable: the position moved on. */
 export async function closeRefusal(db: Db, loaded: CloseProposal): Promise<string> {
+  const proposer = await db.get<{ may: number }>(sql`SELECT ${mayClose(loaded.proposedBy)} AS may`);
+  if (!proposer?.may) return DESK_CLOSE_MESSAGES.proposerMayNotClose;
   const open = await db.get<{ id: number }>(
     sql`SELECT id FROM positions WHERE id = ${loaded.positionId ?? 0} AND status = 'open'`,
   );
@@ -77,7 +89,9 @@ export async function closeApprovalWrites(
     positionId,
     reason: loaded.note ?? undefined,
   };
-  const onlyIf = sql`${approvable(loaded.id, approver, now)} AND ${positionUnchanged(userId, positionId, sharesE4)}`;
+  // The sale is the proposer's: written only while they may still close (else the sale's role trigger would abort).
+  const onlyIf = sql`${approvable(loaded.id, approver, now)} AND ${positionUnchanged(userId, positionId, sharesE4)}
+    AND ${mayClose(loaded.proposedBy)}`;
   const sellers = { soldBy: loaded.proposedBy, actor: approver };
   const sale = saleKeyed(userId, idempotencyKey);
   const sold = sql`EXISTS (SELECT 1 FROM ${sale} AND sold_at = ${now} AND settled_at = ${now})`;

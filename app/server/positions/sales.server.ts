@@ -156,7 +156,7 @@ export function saleWrites(
       target: sql`'sale:' || id`,
       detail: sql`'client', user_id, 'symbol', symbol, 'sharesE4', shares_e4, 'priceE4', price_e4,
                   'proceedsCents', proceeds_cents, 'costCents', cost_cents, 'resultCents', result_cents,
-                  'quoteAt', quote_at, 'soldBy', sold_by, 'position', ${positionId ?? null},
+                  'quoteAt', quote_at, 'soldBy', sold_by, 'position', CAST(${positionId ?? null} AS INTEGER),
                   'reason', ${order.reason || null}`,
       from: sql`${thisSale} AND NOT EXISTS (SELECT 1 FROM audit_log WHERE action = 'order.sell'
                                             AND target = 'sale:' || stock_sales.id)`,
@@ -176,6 +176,7 @@ export async function sellShares(
   order: SaleOrder,
   quote: TradedQuote,
   now = Date.now(),
+  onlyIf: SQL = sql`1 = 1`,
 ): Promise<SaleOutcome> {
   const { id: userId } = client;
   const { symbol, idempotencyKey } = order;
