@@ -266,6 +266,25 @@ describe("the desk's close of a position", () => {
     expect(await close(otherOperator, client.id, third.id)).toContain(`Closed ${positionSerial(third.id)}`);
   });
 
+  it("sells one of two positions closed at once by one admin when together they pass the threshold", async () => {
+    await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
+    for (let round = 0; round < 3; round++) {
+      const { client, position } = await holder(300_000);
+      const second = await buyAt(client, "AAPL", 300_000, 190.02, Date.now() - 60_000);
+      const answers = await Promise.all([
+        close(operator, client.id, position.id),
+        close(operator, client.id, second.id),
+      ]);
+      expect(await salesOf(client.id)).toHaveLength(1);
+      // The other was refused: by the statement when both read no earlier close, else asked for a reason.
+      const refused = answers.filter(
+        (answer) =>
+          answer.includes(DESK_CLOSE_MESSAGES.closedMeanwhile) || answer.includes(DESK_CLOSE_MESSAGES.reasonRequired),
+      );
+      expect(refused).toHaveLength(1);
+    }
+  });
+
   it("is not approved, without an error, once its proposer may no longer close", async () => {
     await quotes.set("AAPL", { bid: "190.00", ask: "190.04" });
     const { client, position } = await holder(600_000);

@@ -181,7 +181,10 @@ export async function sellShares(
   const { id: userId } = client;
   const { symbol, idempotencyKey } = order;
   const thisSale = saleKeyed(userId, idempotencyKey);
-  const { written, effect, clientNotice } = await writeTogether(db, saleWrites(client, sellers, order, quote, now));
+  const { written, effect, clientNotice } = await writeTogether(
+    db,
+    saleWrites(client, sellers, order, quote, now, onlyIf),
+  );
   const sale = await db.get<Omit<Sale, "serial">>(
     sql`SELECT id, symbol, shares_e4 AS sharesE4, price_e4 AS priceE4, proceeds_cents AS proceedsCents,
                cost_cents AS costCents, result_cents AS resultCents
