@@ -419,7 +419,6 @@ export const transactions = sqliteTable(
     // Dashboard lists: latest rows of one status (approved activity, pending and declined), latest trades.
     index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
-    index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
     // A monthly statement's movements: approved rows by the time the money moved (the decision; rows written
     // approved without one moved when written), so one month is one index range in that order.
     index("transactions_user_moved_idx")
