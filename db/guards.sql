@@ -838,6 +838,7 @@ CHECK("deposit_addresses"."address" = lower("deposit_addresses"."address"))
 
 -- email_outbox
 CHECK("email_outbox"."status" IN ('pending', 'sent', 'captured', 'failed'))
+CHECK("email_outbox"."payload" IS NOT NULL OR "email_outbox"."archive_id" IS NOT NULL)
 
 -- mail_preferences
 CHECK("mail_preferences"."category" IN ('requests', 'entries', 'verification', 'orders'))

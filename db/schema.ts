@@ -419,7 +419,6 @@ export const transactions = sqliteTable(
     // Dashboard lists: latest rows of one status (approved activity, pending and declined), latest trades.
     index("transactions_user_status_recent_idx").on(t.userId, t.status, t.createdAt, t.id),
     index("transactions_user_type_recent_idx").on(t.userId, t.transactionType, t.createdAt, t.id),
-    index("transactions_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
     // A monthly statement's movements: approved rows by the time the money moved (the decision; rows written
     // approved without one moved when written), so one month is one index range in that order.
     index("transactions_user_moved_idx")
@@ -618,7 +617,8 @@ export const emailOutbox = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     toAddress: text("to_address").notNull(),
     template: text("template").notNull(),
-    payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /** The notice's data; NULL once the delivered mail is archived to R2 (`archiveId` says where). */
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>(),
     status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull().default(now),
@@ -632,18 +632,44 @@ export const emailOutbox = sqliteTable(
     failedAt: integer("failed_at"),
     /** When an admin last re-queued the failed row; its retry window then starts again from here. */
     requeuedAt: integer("requeued_at"),
+    /** The R2 object its body was moved to, 30 days after delivery (docs/decisions/0075). */
+    archiveId: integer("archive_id").references(() => mailArchives.id),
   },
   (t) => [
     check("email_outbox_status", sql`${t.status} IN (${inList(OUTBOX_STATUSES)})`),
-    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    // A body leaves the row only for an archive object that holds it.
+    check("email_outbox_body_kept", sql`${t.payload} IS NOT NULL OR ${t.archiveId} IS NOT NULL`),
+    // The cron's due rows. Only pending rows: the delivered ones, the bulk of the table, stay out of it.
+    index("email_outbox_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The archive's next rows: delivered, body still here (empty once the archive has caught up).
+    index("email_outbox_unarchived_idx")
+      .on(t.createdAt)
+      .where(sql`status IN ('sent', 'captured') AND archive_id IS NULL`),
     // The admin's mail page lists the notices not delivered yet, newest first; sent rows are the bulk and stay out.
     index("email_outbox_open_idx").on(t.createdAt, t.id).where(sql`status IN ('pending', 'failed')`),
     // The /admin banner counts the notices that failed in the last day.
     index("email_outbox_failed_idx").on(t.failedAt).where(sql`status = 'failed'`),
-    // Transaction monitoring: one account's recent security notices (the new-destination rule, migration 0022).
-    index("email_outbox_security_idx").on(t.toAddress, t.createdAt).where(sql`template = 'security_notice'`),
+    // One recipient's mail by time: /admin/mail's search by recipient and month, and transaction monitoring's
+    // recent security notices of one account (the new-destination rule).
+    index("email_outbox_recipient_idx").on(t.toAddress, t.createdAt),
   ],
 );
+
+/**
+ * Delivered mail archived to the private MAIL_ARCHIVE bucket: one immutable gzipped NDJSON object per batch, under
+ * the month its mails were queued, with the checksum a read verifies (docs/decisions/0075).
+ */
+export const mailArchives = sqliteTable("mail_archives", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** `mail/YYYY-MM/<first id>-<last id>-<sha256 prefix>.ndjson.gz`: named by its content, never overwritten. */
+  objectKey: text("object_key").notNull().unique(),
+  month: text("month").notNull(),
+  rowCount: integer("row_count").notNull(),
+  /** SHA-256 of the stored (compressed) bytes, hex. */
+  sha256: text("sha256").notNull(),
+  bytes: integer("bytes").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
 
 /** Copies of deleted client data, kept for the retention period the terms promise. */
 export const transactionsArchive = sqliteTable(

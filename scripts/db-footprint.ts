@@ -46,14 +46,18 @@ const header = (...cells: string[]) => {
 
 type Objects = Map<string, { table: string; bytes: number }>;
 
-/** Bytes per table and index (pages they own, page size included), from dbstat. */
-function objects(): Objects {
+/**
+ * Bytes per table and index (pages they own, page size included), from dbstat; `inUse` counts only the bytes the
+ * rows take (page size less its unused space), which a row that shrinks gives back to later rows.
+ */
+function objects(inUse = false): Objects {
   const owner = new Map(
     (sqlite.prepare("SELECT name, tbl_name FROM sqlite_schema").all() as Array<{ name: string; tbl_name: string }>).map(
       (o) => [o.name, o.tbl_name],
     ),
   );
-  const rows = sqlite.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name").all() as Array<{
+  const bytes = inUse ? "sum(pgsize - unused)" : "sum(pgsize)";
+  const rows = sqlite.prepare(`SELECT name, ${bytes} AS bytes FROM dbstat GROUP BY name`).all() as Array<{
     name: string;
     bytes: number;
   }>;
@@ -299,7 +303,7 @@ const payout = `SELECT t.id FROM transactions t WHERE t.user_id = ? AND t.status
 console.log("\nThe desk's parts alone (ms, median of 50):\n");
 header("statement", "ms");
 row("count of clients (profiles_role_idx)", aloneMs("SELECT count(*) FROM profiles WHERE role = 'user'"));
-row("count of pending requests (partial index)", aloneMs("SELECT count(*) FROM transactions WHERE status = 'pending'"));
+row("count of pending requests (status index)", aloneMs("SELECT count(*) FROM transactions WHERE status = 'pending'"));
 row("payout look-up, heavy client", aloneMs(payout, BENCH_USERS.heavy));
 row("payout look-up, a usual client", aloneMs(payout, usual));
 
@@ -333,6 +337,7 @@ for (const client of sampleClients) {
     .run(client.id, Date.now(), Date.now());
 }
 const beforeWrites = objects();
+const beforeWritesInUse = objects(true);
 const ids: number[] = [];
 for (const [i, client] of sampleClients.entries()) {
   const deposit = await timed("deposit request", () =>
@@ -404,6 +409,46 @@ for (const [name, o] of [...afterWrites.entries()].sort((a, b) => b[1].bytes - a
 }
 console.log(
   `\nper decided request, everything it writes (ledger, projections, audit, outbox, payout address): ${int(perRequest / written)} bytes`,
+);
+
+// 4. What a decided request keeps once its mails are delivered and, 30 days on, archived (docs/decisions/0075):
+// the bytes in use before the writes, against after delivery and the archive's runs (to an in-memory bucket).
+const afterWritesInUse = objects(true);
+const { archiveDeliveredMail, MAIL_ARCHIVE_AFTER_MS } = await import("../app/server/mail/archive.server.ts");
+const stored = new Map<string, Uint8Array>();
+const bucket = {
+  head: async (key: string) => (stored.has(key) ? {} : null),
+  put: async (key: string, bytes: Uint8Array) => void stored.set(key, bytes),
+} as unknown as R2Bucket;
+while ((await deliverDueEmails(db, env, Date.now(), 1_000)).captured > 0);
+const later = Date.now() + MAIL_ARCHIVE_AFTER_MS + 60_000;
+while ((await archiveDeliveredMail(db, bucket, later)) > 0);
+const archivedInUse = objects(true);
+const grownInUse = (after: Objects) => {
+  const byName = new Map<string, number>();
+  for (const [name, o] of after) {
+    if (perSignIn.has(o.table)) continue;
+    const grown = o.bytes - (beforeWritesInUse.get(name)?.bytes ?? 0);
+    if (grown !== 0) byName.set(name, grown);
+  }
+  return byName;
+};
+const inUseAfterWrites = grownInUse(afterWritesInUse);
+const kept = grownInUse(archivedInUse);
+const archiveBytes = [...stored.values()].reduce((s, b) => s + b.byteLength, 0);
+console.log(
+  `\n# Kept per decided request, once its mails are delivered and archived (bytes in use: dbstat pgsize - unused)\n`,
+);
+header("table or index", "in use after the writes, per request", "in use 30 days on, per request");
+const names = [...new Set([...inUseAfterWrites.keys(), ...kept.keys()])].sort(
+  (a, b) => (kept.get(b) ?? 0) - (kept.get(a) ?? 0),
+);
+for (const name of names)
+  row(name, int((inUseAfterWrites.get(name) ?? 0) / written), int((kept.get(name) ?? 0) / written));
+const sum = (m: Map<string, number>) => [...m.values()].reduce((s, b) => s + b, 0);
+console.log(
+  `\nper decided request, in use: ${int(sum(inUseAfterWrites) / written)} bytes after the writes, ${int(sum(kept) / written)} bytes ` +
+    `30 days on; the archive holds ${int(archiveBytes / written)} bytes per request in R2 (${stored.size} objects)`,
 );
 sqlite.close();
 rmSync(work, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { edgeLocation } from "../app/server/auth/client-meta.server";
 import { runChainWatcher } from "../app/server/chain/watcher.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
+import { archiveDeliveredMail } from "../app/server/mail/archive.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
 import { evaluateRecentRequests } from "../app/server/monitoring/evaluate.server";
 import { pruneAttempts } from "../app/server/rate-limit.server";
@@ -81,8 +82,8 @@ app.onError((error, c) => {
 /**
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
  * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time,
- * mail the identity-verification reminders and restriction notices that are due, and purge verification evidence
- * past its retention, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs
+ * mail the identity-verification reminders and restriction notices that are due, purge verification evidence
+ * past its retention, archive delivered mail older than 30 days, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs
  * run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
@@ -113,6 +114,12 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   ctx.waitUntil(purgeExpiredVerifications(db, bindings.DOCUMENTS, controller.scheduledTime));
   ctx.waitUntil(purgeExpiredNotes(db, controller.scheduledTime));
+  // Delivered mail's bodies leave D1 30 days after it was queued, for the mail archive (docs/decisions/0075).
+  ctx.waitUntil(
+    archiveDeliveredMail(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then((archived) => {
+      if (archived > 0) console.log("mail archive", archived);
+    }),
+  );
   // Deposits on chain: new blocks read, payments confirmed, credited or held (docs/decisions/0067).
   ctx.waitUntil(
     runChainWatcher({ db, env, bindings, ctx }).then((runs) => {

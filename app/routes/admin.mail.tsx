@@ -8,6 +8,7 @@ import { adminPageTitle } from "~/lib/navigation";
 import { parseRowId } from "~/lib/row-id";
 import { actsOf } from "~/server/acts.server";
 import { MAIL_MESSAGES, mailQueue, resendEmail } from "~/server/admin/mail.server";
+import { openArchivedMail, parseMailSearch, searchMail } from "~/server/admin/mail-search.server";
 import { readForm } from "~/server/form.server";
 import { dispatchIntent } from "~/server/intents.server";
 import { parseCursor } from "~/server/paging.server";
@@ -18,8 +19,22 @@ export const meta: Route.MetaFunction = pageMeta(() => [{ title: adminPageTitle(
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "manageMail");
-  const after = parseCursor(new URL(request.url).searchParams.get("before"));
-  return mailQueue(context.db, { after });
+  const params = new URL(request.url).searchParams;
+  const after = parseCursor(params.get("before"));
+  const parsed = parseMailSearch(params);
+  const [queue, found] = await Promise.all([
+    mailQueue(context.db, { after }),
+    parsed && "search" in parsed ? searchMail(context.db, parsed.search) : null,
+  ]);
+  // Opened only from the search's own list, so the page never shows a mail the search did not find.
+  const openId = parseRowId(params.get("open"));
+  const opened =
+    found && openId !== null && found.mails.some((mail) => mail.id === openId && mail.archived)
+      ? await openArchivedMail(context.db, context.bindings.MAIL_ARCHIVE, context.env, openId)
+      : null;
+  const search = parsed && "search" in parsed ? parsed.search : null;
+  const searchError = parsed && "error" in parsed ? parsed.error : null;
+  return { ...queue, search, searchError, found, opened, typed: { to: params.get("to"), month: params.get("month") } };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,6 +74,88 @@ function ResendButton({ id }: { id: number }) {
         {pending ? "Resending…" : "Resend"}
       </button>
     </Form>
+  );
+}
+
+const FIELD =
+  "mt-1 block w-full rounded-md border border-border bg-canvas px-3 py-2 text-ink focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/40";
+
+type SearchData = Pick<Route.ComponentProps["loaderData"], "search" | "searchError" | "found" | "opened" | "typed">;
+
+/** Any mail of one recipient and month, archived ones too; an archived mail's text opens from its archive. */
+function MailSearch({ search, searchError, found, opened, typed }: SearchData) {
+  const openHref = (id: number) =>
+    `?${new URLSearchParams({ to: search?.to ?? "", month: search?.month ?? "", open: String(id) })}`;
+  return (
+    <div className="space-y-4 rounded-xl border border-border bg-surface p-4">
+      <h2 className="text-lg font-semibold">Find a mail</h2>
+      <Form method="get" key={`${typed.to}|${typed.month}`} className="grid gap-4 sm:grid-cols-3 sm:items-end">
+        <div>
+          <label htmlFor="mail-to" className="block text-sm font-medium">
+            Recipient
+          </label>
+          <input id="mail-to" name="to" type="email" defaultValue={typed.to ?? ""} className={FIELD} />
+        </div>
+        <div>
+          <label htmlFor="mail-month" className="block text-sm font-medium">
+            Month (UTC)
+          </label>
+          <input id="mail-month" name="month" type="month" defaultValue={typed.month ?? ""} className={FIELD} />
+        </div>
+        <div>
+          <button
+            type="submit"
+            className="rounded-md bg-brand-strong px-4 py-2 font-semibold text-white hover:bg-brand-hover"
+          >
+            Find
+          </button>
+        </div>
+      </Form>
+      {searchError ? <Banner tone="error">{searchError}</Banner> : null}
+      {found && search ? (
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[48rem] text-left text-sm">
+            <ColumnHeads columns={["Created", "Template", "Status", "Sent", "Provider id", "Text"]} />
+            <tbody className="divide-y divide-border">
+              {found.mails.map((mail) => (
+                <tr key={mail.id}>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    <Moment at={mail.createdAt} />
+                  </td>
+                  <td className="py-2 pr-4 font-mono">{mail.template}</td>
+                  <td className="py-2 pr-4">{mail.status}</td>
+                  <td className="py-2 pr-4 whitespace-nowrap">{mail.sentAt ? <Moment at={mail.sentAt} /> : "—"}</td>
+                  <td className="py-2 pr-4 font-mono break-all">{mail.providerId ?? "—"}</td>
+                  <td className="py-2">
+                    {mail.archived ? (
+                      <a href={openHref(mail.id)} className="text-brand hover:underline">
+                        {`Open #${mail.id}`}
+                      </a>
+                    ) : (
+                      "In the outbox"
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {found.mails.length === 0 ? (
+            <p className="py-4 text-sm text-ink-muted">{`No mail to ${search.to} in ${search.month}.`}</p>
+          ) : null}
+          {found.more ? <p className="py-2 text-sm text-ink-muted">{found.more}</p> : null}
+        </div>
+      ) : null}
+      {opened ? (
+        "problem" in opened ? (
+          <Banner tone="error">{opened.problem}</Banner>
+        ) : (
+          <article aria-label={`Mail #${opened.id}`} className="space-y-2 rounded-md border border-border p-4">
+            <h3 className="font-semibold">{opened.subject}</h3>
+            <pre className="whitespace-pre-wrap break-words font-sans text-sm">{opened.text}</pre>
+          </article>
+        )
+      ) : null}
+    </div>
   );
 }
 
@@ -106,6 +203,7 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
         {emails.length === 0 ? <p className="py-4 text-sm text-ink-muted">Every notice has been delivered.</p> : null}
         <NewestOlderLinks next={next} olderLabel="Older notices" />
       </div>
+      <MailSearch {...loaderData} />
     </section>
   );
 }

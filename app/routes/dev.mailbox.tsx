@@ -20,6 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     emails: rows.map((row) => {
       let rendered: { subject: string; bodyHtml: string };
       try {
+        // A delivered mail's body moves to the mail archive after 30 days (docs/decisions/0075).
+        if (row.payload === null) throw new Error("archived: its text is in the mail archive (/admin/mail)");
         rendered = renderStoredEmail(row.template, row.payload, context.env);
       } catch (error) {
         rendered = { subject: `(${row.template}: cannot render)`, bodyHtml: escapeHtml(String(error)) };

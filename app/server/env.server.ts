@@ -260,6 +260,8 @@ export interface WorkerBindings {
   DOCUMENTS: R2Bucket;
   /** Statement PDFs of closed months, built once (private like DOCUMENTS; a cache: anything in it may be deleted). */
   STATEMENTS: R2Bucket;
+  /** Delivered mail's bodies after 30 days, one immutable object per batch (private; never overwritten). */
+  MAIL_ARCHIVE: R2Bucket;
   /** Where deposits paid on chain are read (wrangler.toml [vars]; the chain simulator's locally). */
   BITCOIN_ESPLORA_URL?: string;
   ETHEREUM_RPC_URL?: string;

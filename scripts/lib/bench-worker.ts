@@ -23,7 +23,11 @@ export async function startBenchWorker(
       compatibilityDate: "2026-08-15",
       compatibilityFlags: ["nodejs_compat"],
       d1Databases: { DB: DATABASE_ID },
-      r2Buckets: { DOCUMENTS: "brokerage-documents", STATEMENTS: "brokerage-statements" },
+      r2Buckets: {
+        DOCUMENTS: "brokerage-documents",
+        STATEMENTS: "brokerage-statements",
+        MAIL_ARCHIVE: "brokerage-mail-archive",
+      },
       durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
       resourcePersistencePath: `${state}/v3`,
       bindings: {

@@ -43,6 +43,7 @@ describe("migrations on an empty D1", () => {
       "ledger_days",
       "ledger_months",
       "ledger_totals",
+      "mail_archives",
       "mail_preferences",
       "monitoring_alerts",
       "notifications",

@@ -83,12 +83,12 @@ export async function adminDesk(
 
 /**
  * Pending requests grouped by client, oldest waiting first, for the first `limit` clients. Bounded by
- * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending index
- * in age order, and each one's count and sum come from `ledger_totals`. SQLite keeps the inner ORDER BY because
+ * `limit`, not by the backlog: the clients are the first distinct owners met while walking the pending rows of
+ * `transactions_status_recent_idx` in age order, and each one's count and sum come from `ledger_totals`. SQLite keeps the inner ORDER BY because
  * the DISTINCT query around it has no join and no order of its own; keep it that way (a test checks that the 50
  * oldest are the ones shown).
  */
-function waitingClientsQuery(db: Db, limit: number) {
+export function waitingClientsQuery(db: Db, limit: number) {
   const byAge = db
     .select({ userId: transactions.userId })
     .from(transactions)

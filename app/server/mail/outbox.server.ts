@@ -218,7 +218,8 @@ export async function deliverDueEmails(db: Db, env: AppEnv, now = Date.now(), li
   const due = await db
     .select({ id: emailOutbox.id })
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
+    // A literal status, so the planner can use the partial index of pending rows (`email_outbox_due_idx`).
+    .where(and(sql`${emailOutbox.status} = 'pending'`, lte(emailOutbox.nextAttemptAt, now)))
     .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
     .limit(limit);
   const outcomes: Record<DeliveryOutcome, number> = { sent: 0, captured: 0, retry: 0, held: 0, failed: 0 };

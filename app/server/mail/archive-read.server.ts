@@ -1,0 +1,59 @@
+/**
+ * Reading an archived mail back (docs/decisions/0075): the object its compact row points at, checked against the
+ * SHA-256 recorded when it was written before a byte of it is believed.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../db.server";
+import { type ArchivedMail, gunzip, sha256HexOf } from "./archive.server";
+
+export type ArchiveRead =
+  | { ok: true; mails: ArchivedMail[] }
+  /** No such object in the bucket, or its bytes are not the ones recorded. */
+  | { ok: false; problem: "missing" | "checksum" };
+
+/** Every mail of one archive object, its checksum verified first. */
+export async function readArchiveObject(
+  bucket: R2Bucket,
+  archive: { objectKey: string; sha256: string },
+): Promise<ArchiveRead> {
+  const object = await bucket.get(archive.objectKey);
+  if (!object) return { ok: false, problem: "missing" };
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  if ((await sha256HexOf(bytes)) !== archive.sha256) return { ok: false, problem: "checksum" };
+  const text = await gunzip(bytes);
+  return {
+    ok: true,
+    mails: text
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as ArchivedMail),
+  };
+}
+
+export type MailBody =
+  | { ok: true; template: string; payload: unknown; archived: boolean }
+  | { ok: false; problem: "not-found" | "missing" | "checksum" };
+
+/** One outbox row's body: from the row while it is there, else from its archive object. */
+export async function mailBody(db: Db, bucket: R2Bucket, id: number): Promise<MailBody> {
+  const [row] = await db.all<{
+    template: string;
+    payload: string | null;
+    objectKey: string | null;
+    sha256: string | null;
+  }>(
+    sql`SELECT e.template, e.payload, a.object_key AS objectKey, a.sha256
+        FROM email_outbox e LEFT JOIN mail_archives a ON a.id = e.archive_id
+        WHERE e.id = ${id}`,
+  );
+  if (!row) return { ok: false, problem: "not-found" };
+  if (row.payload !== null)
+    return { ok: true, template: row.template, payload: JSON.parse(row.payload), archived: false };
+  if (row.objectKey === null || row.sha256 === null) return { ok: false, problem: "missing" };
+  const read = await readArchiveObject(bucket, { objectKey: row.objectKey, sha256: row.sha256 });
+  if (!read.ok) return read;
+  const mail = read.mails.find((m) => m.id === id);
+  return mail
+    ? { ok: true, template: row.template, payload: mail.payload, archived: true }
+    : { ok: false, problem: "missing" };
+}
