@@ -83,8 +83,8 @@ app.onError((error, c) => {
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
  * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time,
  * mail the identity-verification reminders and restriction notices that are due, purge verification evidence
- * past its retention, archive delivered mail older than 30 days, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs
- * run at the trigger's own time (`scheduledTime`), so a test can fix it.
+ * past its retention, archive delivered mail older than 30 days, and run the transaction-monitoring rules over the
+ * last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
   // The cron writes (and reads to decide its writes): at the primary, like an action.
