@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { BrowserContext } from "@playwright/test";
+import { sha256Hex } from "../../app/server/crypto.server";
 import { executeStatements, ROOT, sqlValue } from "../../scripts/lib/local-d1";
 
 /** The test server's throwaway database (scripts/e2e-server.ts), for the specs that set data up straight in it. */
@@ -50,6 +52,20 @@ export async function fundInDatabase(email: string, cents: number): Promise<void
          VALUES (${user}, 'deposit', ${cents}, 'approved', ${Date.now()})`,
         `UPDATE profiles SET balance_cents = balance_cents + ${cents} WHERE user_id = ${user}`,
       ],
+      e2eDatabase,
+    ),
+  );
+}
+
+/** Puts this browser's own session's last code 11 minutes back, past the step-up window; other sessions keep theirs. */
+export async function outOfStepUpWindow(context: BrowserContext) {
+  const cookie = (await context.cookies()).find((candidate) => candidate.name === "session");
+  if (!cookie) throw new Error("no session cookie");
+  const token = JSON.parse(atob(decodeURIComponent(cookie.value))) as string;
+  const id = await sha256Hex(token);
+  await whileBusy(() =>
+    executeStatements(
+      [`UPDATE sessions SET second_factor_at = ${Date.now() - 11 * 60 * 1000} WHERE id = ${sqlValue(id)}`],
       e2eDatabase,
     ),
   );

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { encryptTotpSecret, newTotpSecret } from "../../app/server/auth/totp.server";
-import { sha256Hex } from "../../app/server/crypto.server";
 import { executeStatements, query, ROOT, settingLines, sqlValue } from "../../scripts/lib/local-d1";
-import { e2eDatabase as database, whileBusy } from "./database";
+import { e2eDatabase as database, outOfStepUpWindow, whileBusy } from "./database";
 import {
   DEMO_ADMIN,
   DEMO_SECOND_ADMIN,
@@ -55,20 +54,6 @@ async function expectOneWayOut(page: Page, dialog: Locator, name: string) {
 async function expectNoSeriousProblems(page: Page, danger: Locator) {
   await danger.hover();
   expect(await seriousAccessibilityProblems(page)).toEqual([]);
-}
-
-/** Puts this browser's own session's last code 11 minutes back, past the step-up window; other sessions keep theirs. */
-async function outOfStepUpWindow(context: BrowserContext) {
-  const cookie = (await context.cookies()).find((candidate) => candidate.name === "session");
-  if (!cookie) throw new Error("no session cookie");
-  const token = JSON.parse(atob(decodeURIComponent(cookie.value))) as string;
-  const id = await sha256Hex(token);
-  await whileBusy(() =>
-    executeStatements(
-      [`UPDATE sessions SET second_factor_at = ${Date.now() - 11 * 60 * 1000} WHERE id = ${sqlValue(id)}`],
-      database,
-    ),
-  );
 }
 
 test("a wallet proposal's Reject dialog on a phone shows its whole title, both addresses in full", async ({

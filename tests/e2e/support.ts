@@ -222,18 +222,30 @@ export function ownConsoleErrors(page: Page, origin: string): string[] {
 
 const AXE = join(process.cwd(), "node_modules", "axe-core", "axe.min.js");
 
+/** axe's impact levels, least to most severe. */
+export const ALL_IMPACTS = ["minor", "moderate", "serious", "critical"] as const;
+export type Impact = (typeof ALL_IMPACTS)[number];
+
+/** One element axe finds wrong: the rule, the element (axe's selector) and axe's own summary of what to fix. */
+export interface AccessibilityFinding {
+  rule: string;
+  impact: Impact;
+  target: string;
+  summary: string;
+}
+
 /**
- * axe's serious and critical findings on the page as a person sees it, one line per element: the rule, the
- * element, and axe's own summary (for colour contrast: both colours, the font and the ratio), so a failure says
- * what to fix. Transitions and animations under way (a toast fading in, a bar shrinking) are let finish first:
- * a colour measured halfway through a fade is one nobody reads. axe is injected as an inline script, which our
- * CSP rightly refuses: the test must use `bypassCSP: true`. `tags` runs only the rules of those WCAG levels
- * (axe's tags, such as "wcag2aa"); without them, every rule.
+ * axe's findings of `impacts` on the page as a person sees it, one per element: the rule, the element, and axe's
+ * own summary (for colour contrast: both colours, the font and the ratio), so a failure says what to fix.
+ * Transitions and animations under way (a toast fading in, a bar shrinking) are let finish first: a colour
+ * measured halfway through a fade is one nobody reads. axe is injected as an inline script, which our CSP rightly
+ * refuses: the test must use `bypassCSP: true`. `tags` runs only the rules of those WCAG levels (axe's tags, such
+ * as "wcag2aa"); without them, every rule.
  */
-export async function seriousAccessibilityProblems(
+export async function accessibilityFindings(
   page: Page,
-  { tags }: { tags?: readonly string[] } = {},
-): Promise<string[]> {
+  { tags, impacts = ALL_IMPACTS }: { tags?: readonly string[]; impacts?: readonly Impact[] } = {},
+): Promise<AccessibilityFinding[]> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -243,24 +255,39 @@ export async function seriousAccessibilityProblems(
     ),
   );
   await page.addScriptTag({ path: AXE });
-  return page.evaluate(
+  const findings = await page.evaluate(
     async (tags) => {
-      type Finding = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+      type Violation = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
       type Options = { runOnly?: { type: "tag"; values: string[] } };
       const axe = (
         window as unknown as {
-          axe: { run: (context: Document, options: Options) => Promise<{ violations: Finding[] }> };
+          axe: { run: (context: Document, options: Options) => Promise<{ violations: Violation[] }> };
         }
       ).axe;
       const { violations } = await axe.run(document, tags ? { runOnly: { type: "tag", values: tags } } : {});
-      return violations
-        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-        .flatMap((violation) =>
-          violation.nodes.map(
-            (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${node.failureSummary ?? ""}`,
-          ),
-        );
+      return violations.flatMap((violation) =>
+        violation.nodes.map((node) => ({
+          rule: violation.id,
+          impact: violation.impact,
+          target: node.target.join(" "),
+          summary: node.failureSummary ?? "",
+        })),
+      );
     },
     tags && [...tags],
   );
+  return (findings as AccessibilityFinding[]).filter((finding) => impacts.includes(finding.impact));
+}
+
+/** A finding as one line of a failure message. */
+export const describeFinding = (finding: AccessibilityFinding) =>
+  `${finding.rule} (${finding.impact}) at ${finding.target}: ${finding.summary}`;
+
+/** axe's serious and critical findings (see `accessibilityFindings`), one line each. */
+export async function seriousAccessibilityProblems(
+  page: Page,
+  { tags }: { tags?: readonly string[] } = {},
+): Promise<string[]> {
+  const findings = await accessibilityFindings(page, { tags, impacts: ["serious", "critical"] });
+  return findings.map(describeFinding);
 }
