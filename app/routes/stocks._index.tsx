@@ -98,7 +98,7 @@ export default function StocksWatchlist({ loaderData }: Route.ComponentProps) {
                 <span>{firstQuotes ? <LivePrice quote={quotes.get(stock.symbol)} /> : formatUsd(stock.price)}</span>
                 <PriceChange change={stock.change} />
               </div>
-              <a href={`/stocks/${stock.symbol}/deposit`} aria-label={`Buy ${stock.symbol} now`}>
+              <a href={`/stocks/${stock.symbol}/deposit`} aria-label={`Buy Now: ${stock.symbol}`}>
                 Buy Now
               </a>
             </li>

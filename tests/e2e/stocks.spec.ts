@@ -3,13 +3,13 @@ import { DEMO_ADMIN, expect, registerClient, signIn, test, watchForErrors } from
 test("the watchlist filters as you type and the clear button restores it", async ({ page }) => {
   await page.goto("/stocks");
   await expect(page.getByRole("heading", { name: "Stock market watchlist" })).toBeVisible();
-  const cards = page.getByRole("link", { name: /^Buy .* now$/ });
+  const cards = page.getByRole("link", { name: /^Buy Now: / });
   const total = await cards.count();
   expect(total).toBeGreaterThanOrEqual(100);
 
   await page.getByPlaceholder("Search stocks by symbol or name...").fill("app");
-  await expect(page.getByRole("link", { name: "Buy AAPL now" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Buy TSLA now" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Buy Now: AAPL" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Buy Now: TSLA" })).toHaveCount(0);
   expect(await cards.count()).toBeLessThan(total);
 
   await page.getByRole("link", { name: "Clear search" }).click();

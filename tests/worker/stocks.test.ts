@@ -34,7 +34,7 @@ describe("/stocks", () => {
     expect(heading(html)).toBe("Stock market watchlist");
     expect(controlAttribute(html, "q", "placeholder")).toBe("Search stocks by symbol or name...");
     expect(symbolsOn(html).length).toBeGreaterThanOrEqual(100);
-    expect(linkHref(html, "Buy AAPL now")).toBe("/stocks/AAPL/deposit");
+    expect(linkHref(html, "Buy Now: AAPL")).toBe("/stocks/AAPL/deposit");
   });
 
   it("filters by ?q= without JavaScript, on symbol or name, whatever the case", async () => {
