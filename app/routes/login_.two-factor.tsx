@@ -78,7 +78,7 @@ export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route
               <Field
                 label={TWO_FACTOR_MESSAGES.recoveryPrompt}
                 name="code"
-                autoComplete="off"
+                autoComplete="one-time-code"
                 autoCapitalize="none"
                 spellCheck={false}
                 placeholder="xxxxx-xxxxx"
