@@ -174,7 +174,13 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
         </Banner>
       ) : null}
       {reply ? <Banner tone={reply.tone === "success" ? "success" : "error"}>{reply.message}</Banner> : null}
-      <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
+      {/* It scrolls sideways on a phone: focusable, so a keyboard scrolls it too, and named for a screen reader. */}
+      <section
+        aria-label="Mail queue"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by keyboard to scroll it
+        tabIndex={0}
+        className="overflow-x-auto rounded-xl border border-border bg-surface p-4"
+      >
         <table className="w-full min-w-[56rem] text-left text-sm">
           <ColumnHeads
             columns={["Created", "Template", "Recipient", "Status", "Attempts", "Last error", "Next attempt", ""]}
@@ -202,7 +208,7 @@ export default function AdminMail({ loaderData, actionData: reply }: Route.Compo
         </table>
         {emails.length === 0 ? <p className="py-4 text-sm text-ink-muted">Every notice has been delivered.</p> : null}
         <NewestOlderLinks next={next} olderLabel="Older notices" />
-      </div>
+      </section>
       <MailSearch {...loaderData} />
     </section>
   );
