@@ -76,13 +76,13 @@ export function AlertsTable({ alerts, reply }: { alerts: AlertRowData[]; reply: 
             )}
           </td>
           <td>
-            <ul className="flex flex-wrap gap-x-3">
+            <ul className="flex flex-wrap gap-x-3 gap-y-1">
               {alert.transactions.map((tx) => (
                 <li key={tx.id}>
                   {alert.client.present ? (
                     <Link
                       to={`/user/${alert.client.id}?reference=${tx.reference}`}
-                      className="font-mono text-brand hover:underline"
+                      className="inline-block py-0.5 font-mono text-brand hover:underline"
                     >
                       {tx.reference}
                     </Link>
