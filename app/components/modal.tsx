@@ -1,4 +1,25 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from "react";
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab from the dialog's last control goes back to its first (Shift+Tab the other way): a native modal dialog makes
+ * the page behind it inert, but lets Tab leave for the browser's own toolbar, and a keyboard user is then lost.
+ */
+function keepTabInside(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== "Tab") return;
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (control) => control.offsetParent !== null,
+  );
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (!first || !last) return;
+  const leaving = event.shiftKey ? document.activeElement === first : document.activeElement === last;
+  if (!leaving) return;
+  event.preventDefault();
+  (event.shiftKey ? last : first).focus();
+}
 
 /**
  * A native modal dialog: focus is trapped, and there is one way out, its close button (keyboard reachable; Escape
@@ -40,6 +61,7 @@ export function Modal({
       aria-labelledby={titleId}
       aria-describedby={role === "alertdialog" ? contentId : undefined}
       onClose={onClose}
+      onKeyDown={keepTabInside}
       className="m-auto w-[min(92vw,26rem)] rounded-xl border border-border bg-surface p-6 text-ink wrap-anywhere backdrop:bg-black/70"
     >
       <h2 id={titleId} className="text-lg font-semibold">
