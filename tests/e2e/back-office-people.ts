@@ -42,25 +42,56 @@ export const operator = () => adminWithRole("operator", "Oli", "Operator");
 /** A compliance officer, made the same way. */
 export const complianceOfficer = () => adminWithRole("compliance", "Cam", "Compliance");
 
-/** An admin holding one back-office role, enrolled in two-factor sign-in with a key of its own. */
-async function adminWithRole(role: "operator" | "compliance", firstName: string, lastName: string) {
+/** A new login with a password and an authenticator key of its own, its key sealed as an enrolment seals it. */
+async function personWithTwoFactor(prefix: string) {
   ensureDevVars();
   const id = crypto.randomUUID();
   const person = {
-    email: `${role}-${unique()}@example.com`,
-    password: `${role}-password-1`,
+    id,
+    email: `${prefix}-${unique()}@example.com`,
+    password: `${prefix}-password-1`,
     // 20 random bytes as base32, as an authenticator takes them.
     totpSecret: encodeBase32UpperCaseNoPadding(crypto.getRandomValues(new Uint8Array(20))),
   };
   const sealed = await encryptTotpSecret(devVar("TOTP_ENCRYPTION_KEY") ?? "", id, decodeBase32(person.totpSecret));
   const hash = await hashPassword(person.password);
+  return { person, sealed, hash };
+}
+
+/** An admin holding one back-office role, enrolled in two-factor sign-in with a key of its own. */
+async function adminWithRole(role: "operator" | "compliance", firstName: string, lastName: string) {
+  const { person, sealed, hash } = await personWithTwoFactor(role);
+  const id = sqlValue(person.id);
   await whileBusy(() =>
     executeStatements(
       [
-        `INSERT INTO users (id, email, password_hash, role, email_confirmed_at) VALUES (${sqlValue(id)}, ${sqlValue(person.email)}, ${sqlValue(hash)}, 'admin', ${Date.now()})`,
-        `INSERT INTO profiles (user_id, email, first_name, last_name, role) VALUES (${sqlValue(id)}, ${sqlValue(person.email)}, ${sqlValue(firstName)}, ${sqlValue(lastName)}, 'admin')`,
-        `INSERT INTO admin_roles (user_id, role) VALUES (${sqlValue(id)}, ${sqlValue(role)})`,
-        `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${sqlValue(id)}, ${sqlValue(sealed)}, ${Date.now()})`,
+        `INSERT INTO users (id, email, password_hash, role, email_confirmed_at) VALUES (${id}, ${sqlValue(person.email)}, ${sqlValue(hash)}, 'admin', ${Date.now()})`,
+        `INSERT INTO profiles (user_id, email, first_name, last_name, role) VALUES (${id}, ${sqlValue(person.email)}, ${sqlValue(firstName)}, ${sqlValue(lastName)}, 'admin')`,
+        `INSERT INTO admin_roles (user_id, role) VALUES (${id}, ${sqlValue(role)})`,
+        `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${id}, ${sqlValue(sealed)}, ${Date.now()})`,
+      ],
+      e2eDatabase,
+    ),
+  );
+  return person;
+}
+
+/**
+ * A verified client with $500 and two-factor sign-in on (a key of its own), made straight in the database: one
+ * who may withdraw, and is asked for a code to.
+ */
+export async function clientWithTwoFactor() {
+  const { person, sealed, hash } = await personWithTwoFactor("client");
+  const id = sqlValue(person.id);
+  const now = Date.now();
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO users (id, email, password_hash, role, email_confirmed_at) VALUES (${id}, ${sqlValue(person.email)}, ${sqlValue(hash)}, 'user', ${now})`,
+        `INSERT INTO profiles (user_id, email, first_name, last_name, role, balance_cents) VALUES (${id}, ${sqlValue(person.email)}, 'Tess', 'Twofactor', 'user', 50000)`,
+        `INSERT INTO two_factor (user_id, secret_encrypted, confirmed_at) VALUES (${id}, ${sqlValue(sealed)}, ${now})`,
+        `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, created_at) VALUES (${id}, 'deposit', 50000, 'approved', ${now})`,
+        `INSERT INTO verification_cases (user_id, status, submitted_at, reviewed_at) VALUES (${id}, 'approved', ${now}, ${now})`,
       ],
       e2eDatabase,
     ),
