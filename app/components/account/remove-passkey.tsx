@@ -30,7 +30,7 @@ export function RemovePasskey({ id, name, turnsOff }: { id: string; name: string
         title="Turn two-factor sign-in off?"
         onClose={() => setOpen(false)}
         closeLabel="Keep it"
-        actions={form(true, `Remove passkey ${name} and turn two-factor sign-in off`)}
+        actions={form(true, `Remove and turn it off: passkey ${name}`)}
       >
         <p className="text-sm">
           {name} is your last passkey. Without it, two-factor sign-in is off: your password alone signs you in, and your
