@@ -80,7 +80,8 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
           </div>
         ) : null}
 
-        <div aria-busy={loading} className={loading ? "opacity-60" : ""}>
+        {/* Between the phone's stacked rows and a wide screen, the table scrolls inside the card, not the page. */}
+        <div aria-busy={loading} className={`overflow-x-auto ${loading ? "opacity-60" : ""}`}>
           {rows.length === 0 ? (
             <div className="mt-6 text-sm text-ink-muted" data-testid="history-empty">
               {filters.reference ? (
