@@ -1,0 +1,128 @@
+/**
+ * The sweep's back office: the demo owner, who sees every page, on a client with pending requests, the demo's
+ * verification case and an access-recovery request; and an operator refused a page of compliance (403).
+ */
+import type { Page } from "@playwright/test";
+import { executeStatements, query, sqlValue } from "../../scripts/lib/local-d1";
+import type { SweepData, SweptState } from "./accessibility-states";
+import { openPhoneMenu } from "./accessibility-states";
+import { clientWithRequests, operator } from "./back-office-people";
+import { e2eDatabase, outOfStepUpWindow, whileBusy } from "./database";
+import { DEMO_ADMIN, expect, signIn } from "./support";
+
+const SECOND_DEMO_CLIENT_ID = "00000000-0000-4000-8000-000000000004";
+
+/**
+ * The owner signed in, past the step-up window (so Approve and Delete ask for a code and act on nothing), and the
+ * records their pages need: a client with pending requests, with a verification case and an access-recovery
+ * request waiting for a first approval.
+ */
+export async function startOwner(page: Page): Promise<SweepData> {
+  const clientId = await clientWithRequests();
+  const now = Date.now();
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO verification_cases (user_id, status, submitted_at, reviewed_at) VALUES (${sqlValue(clientId)}, 'approved', ${now}, ${now})`,
+        `INSERT INTO access_recovery_requests (user_id, case_id, status, token_hash, created_at, submitted_at)
+           SELECT user_id, id, 'submitted', 'sweep', ${now}, ${now} FROM verification_cases WHERE user_id = ${sqlValue(clientId)}`,
+      ],
+      e2eDatabase,
+    ),
+  );
+  const [ids] = await whileBusy(() =>
+    query<{ email: string; caseId: number; recoveryId: number }>(
+      `SELECT (SELECT email FROM users WHERE id = ${sqlValue(clientId)}) AS email,
+         (SELECT id FROM verification_cases WHERE user_id = ${sqlValue(SECOND_DEMO_CLIENT_ID)} ORDER BY id DESC LIMIT 1) AS caseId,
+         (SELECT id FROM access_recovery_requests WHERE user_id = ${sqlValue(clientId)}) AS recoveryId`,
+      e2eDatabase,
+    ),
+  );
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin$/);
+  await outOfStepUpWindow(page.context());
+  return {
+    clientId,
+    clientEmail: ids?.email ?? "",
+    caseId: String(ids?.caseId),
+    recoveryId: String(ids?.recoveryId),
+  };
+}
+
+/** On the client's page: a pending request's button (`Approve` or `Reject`), pressed. */
+async function pressOnPendingRequest(page: Page, button: "Approve" | "Reject") {
+  await page
+    .getByRole("button", { name: new RegExp(`^${button} `) })
+    .first()
+    .click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+}
+
+export const OWNER_STATES: SweptState[] = [
+  { name: "the desk", route: "admin._index.tsx", path: "/admin" },
+  { name: "the desk with the phone menu open", route: "admin._index.tsx", path: "/admin", reach: openPhoneMenu },
+  {
+    name: "the desk's Deposit Wallets dialog",
+    route: "admin._index.tsx",
+    path: "/admin",
+    reach: async (page) => {
+      await page.getByRole("button", { name: "Update Deposit Wallets" }).click();
+      await expect(page.getByRole("dialog", { name: "Deposit Wallets" })).toBeVisible();
+    },
+  },
+  {
+    name: "the desk's Delete asking for the step-up code",
+    route: "admin._index.tsx",
+    path: (data) => `/admin?q=${encodeURIComponent(data.clientEmail ?? "")}`,
+    reach: async (page) => {
+      page.once("dialog", (dialog) => dialog.accept());
+      await page
+        .getByRole("button", { name: /^Delete .*'s data$/ })
+        .first()
+        .click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+    },
+  },
+  { name: "all transactions", route: "admin.transactions.tsx", path: "/admin/transactions" },
+  { name: "the audit log", route: "admin.audit.tsx", path: "/admin/audit" },
+  { name: "chain payments", route: "admin.chain-payments.tsx", path: "/admin/chain-payments" },
+  { name: "the mail queue", route: "admin.mail.tsx", path: "/admin/mail" },
+  { name: "the team page", route: "admin.team.tsx", path: "/admin/team" },
+  { name: "the alerts queue", route: "admin.alerts.tsx", path: "/admin/alerts" },
+  { name: "the verification queue", route: "admin.verifications._index.tsx", path: "/admin/verifications" },
+  {
+    name: "a verification case",
+    route: "admin.verifications.$id.tsx",
+    path: (data) => `/admin/verifications/${data.caseId}`,
+  },
+  {
+    name: "an access-recovery request",
+    route: "admin.access-recovery.$id.tsx",
+    path: (data) => `/admin/access-recovery/${data.recoveryId}`,
+  },
+  { name: "a client's page", route: "user.$id.tsx", path: (data) => `/user/${data.clientId}` },
+  {
+    name: "a client's page with Approve asking for the step-up code",
+    route: "user.$id.tsx",
+    path: (data) => `/user/${data.clientId}`,
+    reach: (page) => pressOnPendingRequest(page, "Approve"),
+  },
+  {
+    name: "a client's page with the Reject dialog",
+    route: "user.$id.tsx",
+    path: (data) => `/user/${data.clientId}`,
+    reach: (page) => pressOnPendingRequest(page, "Reject"),
+  },
+  { name: "an admin's account settings", route: "account.tsx", path: "/account" },
+];
+
+export async function startOperator(page: Page): Promise<SweepData> {
+  const person = await operator();
+  await signIn(page, person.email, person.password, { totpSecret: person.totpSecret });
+  await expect(page).toHaveURL(/\/admin$/);
+  return {};
+}
+
+export const OPERATOR_STATES: SweptState[] = [
+  { name: "a page the role may not open (403)", route: "admin.audit.tsx", path: "/admin/audit" },
+];
