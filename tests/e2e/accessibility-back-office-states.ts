@@ -11,6 +11,7 @@ import { e2eDatabase, outOfStepUpWindow, whileBusy } from "./database";
 import { DEMO_ADMIN, expect, signIn } from "./support";
 
 const SECOND_DEMO_CLIENT_ID = "00000000-0000-4000-8000-000000000004";
+const DEMO_SECOND_ADMIN_ID = "00000000-0000-4000-8000-000000000003";
 
 /**
  * The owner signed in, past the step-up window (so Approve and Delete ask for a code and act on nothing), and the
@@ -26,6 +27,13 @@ export async function startOwner(page: Page): Promise<SweepData> {
         `INSERT INTO verification_cases (user_id, status, submitted_at, reviewed_at) VALUES (${sqlValue(clientId)}, 'approved', ${now}, ${now})`,
         `INSERT INTO access_recovery_requests (user_id, case_id, status, token_hash, created_at, submitted_at)
            SELECT user_id, id, 'submitted', 'sweep', ${now}, ${now} FROM verification_cases WHERE user_id = ${sqlValue(clientId)}`,
+        // An open position to close, and an entry the second demo admin proposed, for their dialogs.
+        `INSERT INTO positions (user_id, symbol, shares_e4, price_e4, quote_at, cost_cents, open_shares_e4,
+           open_cost_cents, status, idempotency_key, opened_at)
+         VALUES (${sqlValue(clientId)}, 'AAPL', 20000, 1900000, ${now}, 38000, 20000, 38000, 'open', 'sweep', ${now})`,
+        `INSERT INTO proposals (kind, user_id, transaction_type, amount_cents, note, proposed_by, proposed_at, expires_at)
+         VALUES ('ledger_entry', ${sqlValue(clientId)}, 'deposit', 2000000, 'Wire received', ${sqlValue(DEMO_SECOND_ADMIN_ID)},
+                 ${now}, ${now + 3_600_000})`,
       ],
       e2eDatabase,
     ),
@@ -83,10 +91,28 @@ export const OWNER_STATES: SweptState[] = [
       await expect(page.getByRole("dialog")).toBeVisible();
     },
   },
+  {
+    name: "the desk's Reject dialog of a proposal",
+    route: "admin._index.tsx",
+    path: "/admin",
+    reach: async (page) => {
+      await page
+        .getByRole("button", { name: /^Reject: / })
+        .first()
+        .click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+    },
+  },
   { name: "all transactions", route: "admin.transactions.tsx", path: "/admin/transactions" },
   { name: "the audit log", route: "admin.audit.tsx", path: "/admin/audit" },
   { name: "chain payments", route: "admin.chain-payments.tsx", path: "/admin/chain-payments" },
   { name: "the mail queue", route: "admin.mail.tsx", path: "/admin/mail" },
+  {
+    name: "the mail queue's search, with results",
+    route: "admin.mail.tsx",
+    path: (data) =>
+      `/admin/mail?to=${encodeURIComponent(data.clientEmail ?? "")}&month=${new Date().toISOString().slice(0, 7)}`,
+  },
   { name: "the team page", route: "admin.team.tsx", path: "/admin/team" },
   { name: "the alerts queue", route: "admin.alerts.tsx", path: "/admin/alerts" },
   { name: "the verification queue", route: "admin.verifications._index.tsx", path: "/admin/verifications" },
@@ -112,6 +138,18 @@ export const OWNER_STATES: SweptState[] = [
     route: "user.$id.tsx",
     path: (data) => `/user/${data.clientId}`,
     reach: (page) => pressOnPendingRequest(page, "Reject"),
+  },
+  {
+    name: "a client's page with a position's Close dialog",
+    route: "user.$id.tsx",
+    path: (data) => `/user/${data.clientId}`,
+    reach: async (page) => {
+      await page
+        .getByRole("button", { name: /^Close position P-/ })
+        .first()
+        .click();
+      await expect(page.getByRole("dialog", { name: /^Close position P-/ })).toBeVisible();
+    },
   },
   { name: "an admin's account settings", route: "account.tsx", path: "/account" },
 ];
