@@ -24,6 +24,13 @@ const folderMap = architecture.slice(
   architecture.indexOf("### The data model"),
 );
 
+/** The app's and the Worker's sources, to check that none reaches into spikes/ (measurements kept apart). */
+const sources = import.meta.glob<string>(["/app/**/*.{ts,tsx}", "/workers/**/*.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
 describe("the folder map of docs/architecture.md", () => {
   it("reads the app's and the Worker's folders", () => {
     const folders = foldersOf(files);
@@ -34,5 +41,12 @@ describe("the folder map of docs/architecture.md", () => {
   it("names every folder under app/ and workers/", () => {
     const unnamed = foldersOf(files).filter((folder) => !folderMap.includes(`\`${folder}\``));
     expect(unnamed).toEqual([]);
+  });
+
+  it("keeps spikes/ out of the app and the Worker", () => {
+    const reaching = Object.entries(sources)
+      .filter(([, text]) => /from\s+["'][^"']*spikes\//.test(text))
+      .map(([file]) => file);
+    expect(reaching).toEqual([]);
   });
 });
