@@ -1,12 +1,14 @@
 import { chainSimulatorPort } from "../../scripts/lib/chain-simulator.ts";
 import { quotesControl } from "../support/quotes";
+import { WCAG_AA } from "./accessibility-states";
 import { fundInDatabase } from "./database";
 import {
+  accessibilityFindings,
   DEMO_ADMIN,
+  describeFinding,
   expect,
   passStepUpIfAsked,
   registerClient,
-  seriousAccessibilityProblems,
   signIn,
   test,
   watchForErrors,
@@ -18,7 +20,7 @@ import {
  * dialog, gives a reason and confirms; the position is sold at the simulator's bid and the client's portfolio no
  * longer holds it. At desktop and phone width.
  */
-// axe is injected as an inline script, which the site's CSP refuses (seriousAccessibilityProblems).
+// axe is injected as an inline script, which the site's CSP refuses (accessibilityFindings).
 test.use({ bypassCSP: true });
 test.setTimeout(120_000);
 
@@ -54,7 +56,11 @@ for (const width of [1366, 390]) {
     await row.getByRole("button", { name: `Close position ${serial}` }).click();
     const dialog = admin.getByRole("dialog", { name: `Close position ${serial}` });
     await expect(dialog).toContainText("Sells all 2 AMD of this position at the bid");
-    expect(await seriousAccessibilityProblems(admin)).toEqual([]);
+    // WCAG 2.2 AA at every impact, in both themes (the page follows the system's).
+    for (const colorScheme of ["dark", "light"] as const) {
+      await admin.emulateMedia({ colorScheme });
+      expect((await accessibilityFindings(admin, { tags: WCAG_AA })).map(describeFinding)).toEqual([]);
+    }
     await dialog.getByLabel("Reason").fill("Client asked by phone");
     await dialog.getByRole("button", { name: "Close position" }).click();
     await passStepUpIfAsked(admin, DEMO_ADMIN.totpSecret, row);

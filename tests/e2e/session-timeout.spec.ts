@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO_ADMIN, DEMO_CLIENT, expect, seriousAccessibilityProblems, signIn, test } from "./support";
+import { WCAG_AA } from "./accessibility-states";
+import { accessibilityFindings, DEMO_ADMIN, DEMO_CLIENT, describeFinding, expect, signIn, test } from "./support";
 
 /**
  * The warning before the inactivity sign-out (WCAG 2.2.1, Timing adjustable): 28 idle minutes open it, 'Stay signed
@@ -173,6 +174,10 @@ test("at phone width the warning fits the screen", async ({ page }) => {
   for (const name of ["Stay signed in", "Sign out"])
     await expect(dialog.getByRole("button", { name })).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  expect(await seriousAccessibilityProblems(page)).toEqual([]);
+  // WCAG 2.2 AA at every impact, in both themes (the page follows the system's).
+  for (const colorScheme of ["dark", "light"] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect((await accessibilityFindings(page, { tags: WCAG_AA })).map(describeFinding)).toEqual([]);
+  }
   await page.screenshot({ path: "test-results/session-ending-dialog-phone.png" });
 });
