@@ -113,7 +113,13 @@ function MailSearch({ search, searchError, found, opened, typed }: SearchData) {
       </Form>
       {searchError ? <Banner tone="error">{searchError}</Banner> : null}
       {found && search ? (
-        <div className="overflow-x-auto">
+        // Sideways on a phone, as the queue below: reachable by keyboard to scroll, and named.
+        <section
+          aria-label="Mails found"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by keyboard to scroll it
+          tabIndex={0}
+          className="overflow-x-auto"
+        >
           <table className="w-full min-w-[48rem] text-left text-sm">
             <ColumnHeads columns={["Created", "Template", "Status", "Sent", "Provider id", "Text"]} />
             <tbody className="divide-y divide-border">
@@ -143,7 +149,7 @@ function MailSearch({ search, searchError, found, opened, typed }: SearchData) {
             <p className="py-4 text-sm text-ink-muted">{`No mail to ${search.to} in ${search.month}.`}</p>
           ) : null}
           {found.more ? <p className="py-2 text-sm text-ink-muted">{found.more}</p> : null}
-        </div>
+        </section>
       ) : null}
       {opened ? (
         "problem" in opened ? (
