@@ -115,7 +115,13 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       {errors.length > 0 ? <Banner tone="error">{`${errors.join(" ")} Showing every entry instead.`}</Banner> : null}
-      <div className="overflow-x-auto rounded-xl border border-border bg-surface p-4">
+      {/* It may scroll sideways (long details): focusable, so a keyboard scrolls it too, and named. */}
+      <section
+        aria-label="Audit entries"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by keyboard to scroll it
+        tabIndex={0}
+        className="overflow-x-auto rounded-xl border border-border bg-surface p-4"
+      >
         <StackedTable
           columns={["Time", "By", "Action", "Target", "Details"]}
           className="w-full text-left text-sm sm:min-w-[48rem]"
@@ -149,7 +155,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             Older entries
           </Link>
         ) : null}
-      </div>
+      </section>
     </section>
   );
 }

@@ -4,7 +4,7 @@ import type { SweepData, SweptState } from "./accessibility-states";
 import { openPhoneMenu, openThemeSwitch, sendWithErrors } from "./accessibility-states";
 import { clientWithTwoFactor } from "./back-office-people";
 import { FAKE_PROVIDER_PORT } from "./fake-oauth-provider";
-import { expect, unique } from "./support";
+import { DEMO_CLIENT, expect, unique } from "./support";
 
 /** The visitor needs a client with two-factor sign-in on, to reach the second step's pages. */
 export async function startVisitor(): Promise<SweepData> {
@@ -36,7 +36,35 @@ const staticPages: SweptState[] = [
   { name: "the local mailbox", route: "dev.mailbox.tsx", path: "/dev/mailbox" },
 ];
 
+/**
+ * A reset link mailed to the demo client, read from the local mailbox: the form a valid link opens. Looking at it
+ * spends nothing; the link is only used when a new password is sent.
+ */
+async function mailedResetLink(page: Page, data: SweepData) {
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(DEMO_CLIENT.email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByText("Password reset email sent! Please check your inbox.")).toBeVisible();
+  await page.goto("/dev/mailbox");
+  const mail = page
+    .getByRole("listitem")
+    .filter({ hasText: `To ${DEMO_CLIENT.email}` })
+    .filter({ hasText: "Reset your" })
+    .first();
+  const link = new URL(
+    (await mail.getByRole("link", { name: "Choose a new password" }).getAttribute("href")) ?? "",
+    "http://x",
+  );
+  data.resetPath = `${link.pathname}${link.search}`;
+}
+
 const mailLinks: SweptState[] = [
+  {
+    name: "reset password, from a valid link",
+    route: "reset-password.tsx",
+    path: (data) => data.resetPath ?? "/reset-password",
+    prepare: mailedResetLink,
+  },
   { name: "reset password, a link no longer valid", route: "reset-password.tsx", path: "/reset-password?token=x" },
   { name: "e-mail confirmation, a link no longer valid", route: "confirm-email.tsx", path: "/confirm-email?token=x" },
   { name: "cancel a request, a link no longer valid", route: "cancel-request.tsx", path: "/cancel-request?token=x" },

@@ -88,7 +88,7 @@ test("an operator approves a deposit by keyboard, through the step-up dialog, wh
   await expect(approve).toHaveCount(0);
 });
 
-test("a client downloads a month's statement by keyboard, going back up the page with Shift+Tab", async ({ page }) => {
+test("a client downloads a month's statement by keyboard", async ({ page }) => {
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/statements");
@@ -102,9 +102,4 @@ test("a client downloads a month's statement by keyboard, going back up the page
   const download = page.waitForEvent("download");
   await page.keyboard.press("Enter");
   expect((await download).suggestedFilename()).toMatch(/\.csv$/);
-
-  // Back up from the page's end: what scrolls into view at the top stays clear of the sticky header.
-  await page.keyboard.press("End");
-  await tabTo(page, page.getByRole("contentinfo").getByRole("link").last());
-  await tabTo(page, csv, { backwards: true });
 });
