@@ -110,7 +110,11 @@ export async function archiveDeliveredMail(db: Db, bucket: R2Bucket, now = Date.
     const rows = await candidates(db, cutoff);
     if (rows.length === 0) break;
     const months = new Map<string, Candidate[]>();
-    for (const row of rows) months.set(monthOf(row.createdAt), [...(months.get(monthOf(row.createdAt)) ?? []), row]);
+    for (const row of rows) {
+      const month = monthOf(row.createdAt);
+      months.set(month, months.get(month) ?? []);
+      months.get(month)?.push(row);
+    }
     let stripped = 0;
     for (const [month, group] of months) stripped += await archiveMonth(db, bucket, month, group, now);
     archived += stripped;
