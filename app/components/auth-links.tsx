@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 /** The links under the account forms (sign-in, registration, the password pages). */
-const LINK_CLASS = "text-brand underline underline-offset-2 hover:no-underline";
+const LINK_CLASS = "text-brand underline underline-offset-2 hover:decoration-2";
 
 /** The line that leads from one account form to the other: "Don't have an account? Register". */
 export function OtherAccountForm({ question, to, children }: { question: string; to: string; children: ReactNode }) {

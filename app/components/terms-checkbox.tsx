@@ -16,11 +16,11 @@ export function TermsCheckbox({ error }: { error: string | undefined }) {
         />
         <label htmlFor="terms" className="text-ink-muted">
           I accept the{" "}
-          <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:no-underline">
+          <Link to="/terms-of-service" className="text-brand underline underline-offset-2 hover:decoration-2">
             Terms of Service
           </Link>{" "}
           and the{" "}
-          <Link to="/privacy" className="text-brand underline underline-offset-2 hover:no-underline">
+          <Link to="/privacy" className="text-brand underline underline-offset-2 hover:decoration-2">
             Privacy Policy
           </Link>
         </label>

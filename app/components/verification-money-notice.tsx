@@ -27,7 +27,7 @@ function LevelBox({ level, alert, children }: { level: VerificationLevel; alert?
 }
 
 const VerifyLink = () => (
-  <Link to={VERIFICATION_PATH} className="inline-block font-medium text-brand underline hover:no-underline">
+  <Link to={VERIFICATION_PATH} className="inline-block font-medium text-brand underline hover:decoration-2">
     Verify your identity
   </Link>
 );

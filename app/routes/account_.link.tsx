@@ -52,7 +52,7 @@ export default function LinkProvider({ loaderData: page, actionData: refusal }: 
       {error ? (
         <div className="space-y-4">
           <Banner tone="error">{error}</Banner>
-          <Link to="/account" className="text-brand underline underline-offset-2 hover:no-underline">
+          <Link to="/account" className="text-brand underline underline-offset-2 hover:decoration-2">
             Back to Account Settings
           </Link>
         </div>

@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-const LINK = "text-brand underline underline-offset-2 hover:no-underline";
+const LINK = "text-brand underline underline-offset-2 hover:decoration-2";
 
 export default function TwoFactorSettings({ loaderData, actionData: reply }: Route.ComponentProps) {
   const { setup, isAdmin, mustEnrol, passkeyOn } = loaderData;

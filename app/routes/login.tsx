@@ -79,7 +79,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <Field label="Email" name="email" type="email" autoComplete="email webauthn" required />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required />
           <div className="flex justify-end text-sm">
-            <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
+            <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:decoration-2">
               Forgot your password?
             </Link>
           </div>

@@ -94,7 +94,7 @@ export default function RestoreAccess({ loaderData, actionData }: Route.Componen
   const { request, canStart, refusal, supportEmail } = loaderData;
   const error = actionData?.error ?? refusal;
   const support = (
-    <a href={`mailto:${supportEmail}`} className="text-brand underline underline-offset-2 hover:no-underline">
+    <a href={`mailto:${supportEmail}`} className="text-brand underline underline-offset-2 hover:decoration-2">
       {supportEmail}
     </a>
   );
@@ -163,7 +163,7 @@ export default function RestoreAccess({ loaderData, actionData }: Route.Componen
         {status === "approved" ? (
           <p>
             Your two-factor sign-in was removed.{" "}
-            <Link to="/login" className="text-brand underline underline-offset-2 hover:no-underline">
+            <Link to="/login" className="text-brand underline underline-offset-2 hover:decoration-2">
               Sign in with your password
             </Link>
             , then set two-factor sign-in up again on Account Settings.
@@ -177,7 +177,7 @@ export default function RestoreAccess({ loaderData, actionData }: Route.Componen
         ) : null}
         {live ? <CancelButton /> : null}
         <p>
-          <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:no-underline">
+          <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:decoration-2">
             Back to sign-in
           </Link>
         </p>

@@ -60,7 +60,7 @@ export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route
   const { method, ways, locked } = loaderData;
   const recovery = method === "recovery";
   const error = reply?.error ?? (locked ? TWO_FACTOR_MESSAGES.locked : null);
-  const link = "text-brand underline underline-offset-2 hover:no-underline";
+  const link = "text-brand underline underline-offset-2 hover:decoration-2";
   return (
     <AuthCard title="Two-factor authentication">
       {method === null ? (
@@ -131,7 +131,7 @@ export default function TwoFactorSignIn({ loaderData, actionData: reply }: Route
           </Link>
         </p>
         <p>
-          <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:no-underline">
+          <Link to="/login" className="text-ink-muted underline underline-offset-2 hover:decoration-2">
             Cancel and sign in again
           </Link>
         </p>

@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 function AskAgain() {
   return (
     <p className="mt-4 text-sm">
-      <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:no-underline">
+      <Link to="/forgot-password" className="text-brand underline underline-offset-2 hover:decoration-2">
         Request a new reset link
       </Link>
     </p>

@@ -91,7 +91,7 @@ export default function TransactionHistory({ loaderData }: Route.ComponentProps)
               ) : (
                 <p>
                   No transactions yet.{" "}
-                  <Link to="/deposit" className="text-brand underline underline-offset-2 hover:no-underline">
+                  <Link to="/deposit" className="text-brand underline underline-offset-2 hover:decoration-2">
                     Fund your account
                   </Link>{" "}
                   to get started.

@@ -2,6 +2,7 @@
  * The sweep's back office: the demo owner, who sees every page, on a client with pending requests, the demo's
  * verification case and an access-recovery request; and an operator refused a page of compliance (403).
  */
+import { createHash, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { executeStatements, query, sqlValue } from "../../scripts/lib/local-d1";
 import type { SweepData, SweptState } from "./accessibility-states";
@@ -12,6 +13,7 @@ import { DEMO_ADMIN, expect, signIn } from "./support";
 
 const SECOND_DEMO_CLIENT_ID = "00000000-0000-4000-8000-000000000004";
 const DEMO_SECOND_ADMIN_ID = "00000000-0000-4000-8000-000000000003";
+const SWEEP_PAYOUT_ADDRESS = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx";
 
 /**
  * The owner signed in, past the step-up window (so Approve and Delete ask for a code and act on nothing), and the
@@ -34,6 +36,28 @@ export async function startOwner(page: Page): Promise<SweepData> {
         `INSERT INTO proposals (kind, user_id, transaction_type, amount_cents, note, proposed_by, proposed_at, expires_at)
          VALUES ('ledger_entry', ${sqlValue(clientId)}, 'deposit', 2000000, 'Wire received', ${sqlValue(DEMO_SECOND_ADMIN_ID)},
                  ${now}, ${now + 3_600_000})`,
+        // An approved withdrawal paid in BTC, whose payout the desk records.
+        `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, withdrawal_wallet_address,
+                                   created_by, created_at, decided_at)
+         VALUES (${sqlValue(clientId)}, 'withdraw', 1500, 'approved', ${sqlValue(SWEEP_PAYOUT_ADDRESS)},
+                 ${sqlValue(clientId)}, ${now - 1_000}, ${now})`,
+        `INSERT INTO withdrawal_wallets (user_id, transaction_id, wallet_address, crypto_currency, amount_cents)
+         SELECT user_id, id, wallet_address, 'BTC', 1500 FROM
+           (SELECT user_id, id, withdrawal_wallet_address AS wallet_address FROM transactions
+            WHERE user_id = ${sqlValue(clientId)} AND transaction_type = 'withdraw' AND status = 'approved')`,
+      ],
+      e2eDatabase,
+    ),
+  );
+  // An invitation to the team, its link's token known (the table keeps its SHA-256 only).
+  const invitationToken = `sweep-${randomUUID()}`;
+  await whileBusy(() =>
+    executeStatements(
+      [
+        `INSERT INTO admin_invitations (id, email, roles, invited_by, created_at, expires_at)
+         SELECT ${sqlValue(createHash("sha256").update(invitationToken).digest("hex"))},
+                ${sqlValue(`invited-${randomUUID()}@example.com`)}, '["operator"]', id, ${now}, ${now + 3_600_000}
+         FROM users WHERE email = ${sqlValue(DEMO_ADMIN.email)}`,
       ],
       e2eDatabase,
     ),
@@ -54,6 +78,7 @@ export async function startOwner(page: Page): Promise<SweepData> {
     clientEmail: ids?.email ?? "",
     caseId: String(ids?.caseId),
     recoveryId: String(ids?.recoveryId),
+    invitationToken,
   };
 }
 
@@ -151,7 +176,27 @@ export const OWNER_STATES: SweptState[] = [
       await expect(page.getByRole("dialog", { name: /^Close position P-/ })).toBeVisible();
     },
   },
+  {
+    name: "a client's page with the Record payout dialog and its error",
+    route: "user.$id.tsx",
+    path: (data) => `/user/${data.clientId}`,
+    reach: async (page) => {
+      await page.getByRole("button", { name: /^Record payout of withdrawal/ }).click();
+      const dialog = page.getByRole("dialog", { name: /^Record the payout of / });
+      await dialog.getByLabel("Transaction id").fill("not-a-transaction");
+      await dialog.getByRole("button", { name: "Record payout" }).click();
+      await expect(dialog.getByText(/^Enter the transaction id/)).toBeVisible();
+    },
+  },
   { name: "an admin's account settings", route: "account.tsx", path: "/account" },
+  {
+    name: "joining the team, from a valid invitation",
+    route: "team.invite.tsx",
+    path: (data) => `/team/invite?token=${data.invitationToken}`,
+    reach: async (page) => {
+      await expect(page.getByLabel("First name")).toBeVisible();
+    },
+  },
 ];
 
 export async function startOperator(page: Page): Promise<SweepData> {

@@ -136,24 +136,54 @@ export const NEW_CLIENT_STATES: SweptState[] = [
 ];
 
 /** A verified client with money and two-factor sign-in on, whose last code is past the step-up window. */
+/**
+ * A client with two-factor sign-in, who asks for a withdrawal to an address never paid before while a code is still
+ * fresh: the mail about it carries the one-click cancel link, which the sweep opens (looking at it cancels nothing).
+ * Then past the step-up window, so a withdrawal asks for a code.
+ */
 export async function startTwoFactorClient(page: Page): Promise<SweepData> {
   const client = await clientWithTwoFactor();
   await signIn(page, client.email, client.password, { totpSecret: client.totpSecret });
   await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/withdraw");
+  await fillWithdrawal(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dev/mailbox");
+  const mail = page
+    .getByRole("listitem")
+    .filter({ hasText: `To ${client.email}` })
+    .filter({ hasText: "A withdrawal to a new address" })
+    .first();
+  const link = new URL(
+    (await mail.getByRole("link", { name: "Cancel this withdrawal" }).getAttribute("href")) ?? "",
+    "http://x",
+  );
   await outOfStepUpWindow(page.context());
-  return {};
+  return { cancelPath: `${link.pathname}${link.search}` };
+}
+
+async function fillWithdrawal(page: Page) {
+  await page.getByLabel("Amount (USD)").fill("10");
+  await page.getByLabel("Cryptocurrency").selectOption("ETH");
+  await page.getByLabel("Wallet Address").fill("0x3333333333333333333333333333333333333333");
+  await page.getByRole("button", { name: "Submit Withdrawal" }).click();
 }
 
 export const TWO_FACTOR_CLIENT_STATES: SweptState[] = [
+  {
+    name: "cancel a request, from a valid link",
+    route: "cancel-request.tsx",
+    path: (data) => data.cancelPath ?? "/cancel-request",
+    reach: async (page) => {
+      await expect(page.getByRole("button", { name: /^Cancel / })).toBeVisible();
+    },
+  },
   {
     name: "withdraw asking for the step-up code",
     route: "withdraw.tsx",
     path: "/withdraw",
     reach: async (page) => {
-      await page.getByLabel("Amount (USD)").fill("10");
-      await page.getByLabel("Cryptocurrency").selectOption("ETH");
-      await page.getByLabel("Wallet Address").fill("0x3333333333333333333333333333333333333333");
-      await page.getByRole("button", { name: "Submit Withdrawal" }).click();
+      await fillWithdrawal(page);
       await expect(page.getByRole("alert").filter({ hasText: /\w/ }).first()).toBeVisible();
     },
   },

@@ -1,14 +1,25 @@
 /** The sweep's visitor: the public site, sign-in and its second step, registration, the links of mails. */
 import type { Page } from "@playwright/test";
+import { executeStatements, sqlValue } from "../../scripts/lib/local-d1";
 import type { SweepData, SweptState } from "./accessibility-states";
 import { openPhoneMenu, openThemeSwitch, sendWithErrors } from "./accessibility-states";
 import { clientWithTwoFactor } from "./back-office-people";
+import { e2eDatabase, whileBusy } from "./database";
 import { FAKE_PROVIDER_PORT } from "./fake-oauth-provider";
 import { DEMO_CLIENT, expect, unique } from "./support";
 
-/** The visitor needs a client with two-factor sign-in on, to reach the second step's pages. */
+/**
+ * The visitor needs a client with two-factor sign-in on, to reach the second step's pages, and with a recovery code
+ * left (its hash only: the sweep never signs in with it), so the step offers a recovery code.
+ */
 export async function startVisitor(): Promise<SweepData> {
   const client = await clientWithTwoFactor();
+  await whileBusy(() =>
+    executeStatements(
+      [`INSERT INTO recovery_codes (user_id, code_hash) VALUES (${sqlValue(client.id)}, 'sweep')`],
+      e2eDatabase,
+    ),
+  );
   return { email: client.email, password: client.password };
 }
 
@@ -139,6 +150,19 @@ const signInPages: SweptState[] = [
     reach: async (page, data) => {
       await passwordStep(page, data);
       await page.getByLabel("Enter the 6-digit code from your authenticator app").fill("000000");
+      await page.getByRole("button", { name: "Verify" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: /\w/ }).first()).toBeVisible();
+    },
+  },
+  {
+    name: "the second step asking for a recovery code, with a wrong code's error",
+    route: "login_.two-factor.tsx",
+    path: "/login",
+    reach: async (page, data) => {
+      await passwordStep(page, data);
+      await page.getByRole("link", { name: "Use a recovery code instead" }).click();
+      await expect(page).toHaveURL(/method=recovery$/);
+      await page.getByPlaceholder("xxxxx-xxxxx").fill("abcde-fghij");
       await page.getByRole("button", { name: "Verify" }).click();
       await expect(page.getByRole("alert").filter({ hasText: /\w/ }).first()).toBeVisible();
     },

@@ -68,7 +68,7 @@ export function NotificationList({
                       Unread
                     </span>
                   ) : null}
-                  <Link to={row.href} className="text-ink underline underline-offset-2 hover:no-underline">
+                  <Link to={row.href} className="text-ink underline underline-offset-2 hover:decoration-2">
                     {row.title}
                   </Link>
                 </p>
