@@ -22,22 +22,28 @@ async function expectSignedOut(page: Page) {
 /**
  * Until the page has hydrated, no idle time is counted: the tracker starts its count when it mounts, and writes the
  * moment to the browser's storage then. A clock moved before that (a loaded machine hydrates late) moves nothing.
+ * The storage is shared with the page before a navigation and with other tabs, whose trackers write their own,
+ * earlier moments: only a moment later than `since` (the page's clock read before the navigation) is this page's.
  */
-async function trackerStarted(page: Page) {
+async function trackerStarted(page: Page, since: number) {
   await expect
-    .poll(() => page.evaluate(() => window.localStorage.getItem("session-last-activity")), { timeout: 15_000 })
-    .not.toBeNull();
+    .poll(() => page.evaluate(() => Number(window.localStorage.getItem("session-last-activity"))), { timeout: 15_000 })
+    .toBeGreaterThan(since);
 }
+
+/** The page's clock (moved by the test, not the machine's). */
+const pageNow = (page: Page) => page.evaluate(() => Date.now());
 
 async function signInWithClock(page: Page, path = "/dashboard") {
   await page.clock.install();
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await trackerStarted(page);
+  // Signed-out pages have no tracker: the first moment written is the dashboard's.
+  await trackerStarted(page, 0);
   if (path === "/dashboard") return;
-  await page.evaluate(() => window.localStorage.removeItem("session-last-activity"));
+  const since = await pageNow(page);
   await page.goto(path);
-  await trackerStarted(page);
+  await trackerStarted(page, since);
 }
 
 test("at 28 idle minutes the warning opens, read out and focused; Stay signed in keeps the session", async ({
@@ -121,10 +127,10 @@ test("a session already ended on the server goes to sign-in from the warning", a
 test("activity in another tab keeps an idle tab from warning or signing out", async ({ page, context }) => {
   await signInWithClock(page);
   const other = await context.newPage();
-  // The two tabs share the storage: cleared first, it shows when the second tab's tracker has started.
-  await page.evaluate(() => window.localStorage.removeItem("session-last-activity"));
+  // The two tabs share the storage and the clock: a moment later than the first tab's shows the second has started.
+  const since = await pageNow(page);
   await other.goto("/deposit");
-  await trackerStarted(other);
+  await trackerStarted(other, since);
   await page.clock.fastForward("20:00");
   await other.getByLabel("Amount (USD)").fill("40");
   await page.clock.fastForward("09:00");
@@ -149,6 +155,7 @@ test("the back office warns too, and Stay signed in keeps the admin signed in", 
   await page.clock.install();
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
+  await trackerStarted(page, 0);
   await page.clock.fastForward("28:00");
   await expect(warning(page)).toBeVisible();
   await expect(warning(page).getByRole("button", { name: "Stay signed in" })).toBeFocused();
