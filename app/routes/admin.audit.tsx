@@ -161,7 +161,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             ),
           )}
         </StackedTable>
-        {entries.length === 0 ? <p className="py-4 text-sm text-ink-muted">No entries.</p> : null}
+        {entries.length === 0 ? (
+          <p className="py-4 text-sm text-ink-muted">
+            {/* A page reads a bounded share of the archive: with sparse filters it may end before finding any. */}
+            {next ? "No entries in the archived months read so far." : "No entries."}
+          </p>
+        ) : null}
         {next ? (
           <Link
             to={auditSearch(filters, { before: String(next) })}

@@ -62,6 +62,16 @@ export interface AuditListSource<Row extends AuditKey> {
   matchArchived: (rows: ArchivedAuditRow[]) => Promise<Row[]>;
   now?: number;
   livePageSize?: number;
+  /**
+   * At most this many objects opened (a page's bound, however sparse its filters): the list then ends with a
+   * pause, where the next read starts.
+   */
+  maxObjects?: number;
+}
+
+/** Where a bounded read stopped: everything before this place was given, nothing at it or after it. */
+export interface AuditListPause {
+  pausedAt: AuditKey;
 }
 
 /** The recorded objects the range and the starting place can reach, in the order the list meets them. */
@@ -108,7 +118,7 @@ async function openObject<Row extends AuditKey>(
  */
 export async function* auditNewestFirst<Row extends AuditKey>(
   source: AuditListSource<Row>,
-): AsyncGenerator<Row | AuditArchiveGap> {
+): AsyncGenerator<Row | AuditArchiveGap | AuditListPause> {
   const { order } = source;
   const objects = await reachableObjects(source.db, source);
   const pageSize = source.livePageSize ?? 100;
@@ -118,6 +128,7 @@ export async function* auditNewestFirst<Row extends AuditKey>(
   /** Rows of opened objects not yet given, in the list's order. */
   let opened: Array<Row | AuditArchiveGap> = [];
   let nextObject = 0;
+  let counted = 0;
   for (;;) {
     if (live.length === 0 && !liveDone) {
       live = await source.readLive(liveAfter, pageSize);
@@ -134,6 +145,15 @@ export async function* auditNewestFirst<Row extends AuditKey>(
       const candidate = head();
       const object = objects[nextObject] as ArchiveObject;
       if (candidate && comesBefore(candidate, placeOf(object), order)) break;
+      // Objects reaching over the starting place come first and are not counted: they hold rows of this read too,
+      // and a read that stopped among them would stop there again. Each read so gets past one more object.
+      const beyondStart = source.after === undefined || comesBefore(source.after, placeOf(object), order);
+      if (beyondStart && counted === source.maxObjects) {
+        // Every row left is at or after this object's place, every row given before it: a clean place to stop.
+        yield { pausedAt: placeOf(object) };
+        return;
+      }
+      if (beyondStart) counted++;
       nextObject++;
       opened = [...opened, ...(await openObject(source, object))].sort((a, b) => (comesBefore(a, b, order) ? -1 : 1));
     }

@@ -139,7 +139,13 @@ function readable(row: AuditRow) {
 export type AuditEntry = ReturnType<typeof readable>;
 
 /** The log newest first in `order`, from `after` on: D1's rows and the archive's, merged, with the archive's gaps. */
-function auditList(db: Db, bucket: R2Bucket, filters: AuditFilters, order: AuditOrder, after?: AuditKey) {
+function auditList(
+  db: Db,
+  bucket: R2Bucket,
+  filters: AuditFilters,
+  order: AuditOrder,
+  { after, maxObjects }: { after?: AuditKey; maxObjects?: number } = {},
+) {
   const conditions = auditConditions(filters);
   const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
   return auditNewestFirst<AuditRow>({
@@ -147,6 +153,7 @@ function auditList(db: Db, bucket: R2Bucket, filters: AuditFilters, order: Audit
     bucket,
     order,
     after,
+    maxObjects,
     range: historyTimeRange(filters),
     readLive: (from, limit) =>
       order === "time"
@@ -169,6 +176,9 @@ export function gapText(gap: AuditArchiveGap): string {
 
 export type AuditListEntry = AuditEntry | { id: number; createdAt: number; gap: string };
 
+/** Archive objects a page opens at most (each up to 500 rows): a page of sparse filters ends early, not late. */
+const PAGE_OBJECTS = 20;
+
 /**
  * One page, newest first. Paged by id alone: audit ids only grow, so "older than this id" is the keyset here,
  * and the URL keeps its plain `?before=<id>`, across D1 and the archive alike.
@@ -176,14 +186,18 @@ export type AuditListEntry = AuditEntry | { id: number; createdAt: number; gap: 
 export async function listAudit(db: Db, bucket: R2Bucket, filters: AuditFilters, beforeId?: number, pageSize = 50) {
   const items: Array<AuditRow | AuditArchiveGap> = [];
   const after = beforeId ? { id: beforeId, createdAt: 0 } : undefined;
-  for await (const item of auditList(db, bucket, filters, "id", after)) {
-    items.push(item);
-    if (items.length > pageSize) break;
+  let next: number | null = null;
+  for await (const item of auditList(db, bucket, filters, "id", { after, maxObjects: PAGE_OBJECTS })) {
+    // The page has opened its share of the archive: the next page goes on from that object (its ids and below).
+    if ("pausedAt" in item) next = item.pausedAt.id + 1;
+    else if (items.length === pageSize) next = items.at(-1)?.id ?? null;
+    else items.push(item);
+    if (next !== null) break;
   }
-  const page: AuditListEntry[] = items
-    .slice(0, pageSize)
-    .map((item) => ("gap" in item ? { id: item.id, createdAt: item.createdAt, gap: gapText(item) } : readable(item)));
-  return { entries: page, next: items.length > pageSize ? (page.at(-1)?.id ?? null) : null };
+  const entries: AuditListEntry[] = items.map((item) =>
+    "gap" in item ? { id: item.id, createdAt: item.createdAt, gap: gapText(item) } : readable(item),
+  );
+  return { entries, next };
 }
 
 export const AUDIT_CSV_COLUMNS = [
@@ -204,13 +218,14 @@ export const AUDIT_CSV_COLUMNS = [
 export function auditCsv(db: Db, bucket: R2Bucket, filters: AuditFilters): ReadableStream<Uint8Array> {
   // One list read on as the reader pulls: each page continues where the last one stopped.
   const list = auditList(db, bucket, filters, "time");
+  // No object bound here: the download goes on as long as its reader reads, an object at a time.
   return csvStream<AuditRow | AuditArchiveGap, null>({
     header: AUDIT_CSV_COLUMNS,
     readPage: async (_after, limit) => {
       const page: Array<AuditRow | AuditArchiveGap> = [];
       while (page.length < limit) {
         const item = await list.next();
-        if (item.done) break;
+        if (item.done || "pausedAt" in item.value) break;
         page.push(item.value);
       }
       return page;
