@@ -7,7 +7,7 @@
  * the objects of that range alone. An object that is missing or whose bytes are not the recorded ones is not
  * skipped: it takes its place in the list as a gap, which the page and the CSV show.
  */
-import { and, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, gt, gte, lt, lte, type SQL } from "drizzle-orm";
 import { readVerifiedObject } from "../archive-objects.server";
 import type { ArchivedAuditRow } from "../audit-archive.server";
 import type { Db } from "../db.server";
@@ -74,8 +74,11 @@ export interface AuditListPause {
   pausedAt: AuditKey;
 }
 
-/** The recorded objects the range and the starting place can reach, in the order the list meets them. */
-async function reachableObjects(db: Db, { order, after, range }: AuditListSource<AuditKey>) {
+/**
+ * The recorded objects the range and the starting place can reach, in the order the list meets them; with
+ * `recordedAfter`, only those recorded since (an archive id).
+ */
+async function reachableObjects(db: Db, { order, after, range }: AuditListSource<AuditKey>, recordedAfter?: number) {
   const t = auditArchives;
   const conditions: Array<SQL | undefined> = [
     range.fromMs === undefined ? undefined : gte(t.newestAt, range.fromMs),
@@ -84,6 +87,7 @@ async function reachableObjects(db: Db, { order, after, range }: AuditListSource
     range.fromMs === undefined ? undefined : gte(t.month, new Date(range.fromMs).toISOString().slice(0, 7)),
     range.beforeMs === undefined ? undefined : lte(t.month, new Date(range.beforeMs).toISOString().slice(0, 7)),
     after === undefined ? undefined : order === "id" ? lt(t.firstId, after.id) : lte(t.oldestAt, after.createdAt),
+    recordedAfter === undefined ? undefined : gt(t.id, recordedAfter),
   ];
   const objects = await db
     .select()
@@ -92,9 +96,12 @@ async function reachableObjects(db: Db, { order, after, range }: AuditListSource
   return objects.sort((a, b) => (comesBefore(placeOf(a), placeOf(b), order) ? -1 : 1));
 }
 
+/** An object's rows after `from` (the list's last given place) and not among `inD1` (read from D1), or its gap. */
 async function openObject<Row extends AuditKey>(
   source: AuditListSource<Row>,
   object: ArchiveObject,
+  from: AuditKey | undefined,
+  inD1: ReadonlySet<number>,
 ): Promise<Array<Row | AuditArchiveGap>> {
   const read = await readVerifiedObject<ArchivedAuditRow>(source.bucket, object);
   if (!read.ok) {
@@ -107,8 +114,9 @@ async function openObject<Row extends AuditKey>(
       { ...placeOf(object), gap: expired ? "expired" : read.problem, objectKey, month, firstId, lastId, rowCount },
     ];
   }
-  const { after, order } = source;
-  const rows = read.rows.filter((row) => after === undefined || comesBefore(after, row, order));
+  const rows = read.rows.filter(
+    (row) => !inD1.has(row.id) && (from === undefined || comesBefore(from, row, source.order)),
+  );
   return rows.length === 0 ? [] : source.matchArchived(rows);
 }
 
@@ -120,7 +128,9 @@ export async function* auditNewestFirst<Row extends AuditKey>(
   source: AuditListSource<Row>,
 ): AsyncGenerator<Row | AuditArchiveGap | AuditListPause> {
   const { order } = source;
-  const objects = await reachableObjects(source.db, source);
+  let objects = await reachableObjects(source.db, source);
+  let lastRecorded = Math.max(0, ...objects.map((object) => object.id));
+  let lastGiven: AuditKey | undefined = source.after;
   const pageSize = source.livePageSize ?? 100;
   let live: Row[] = [];
   let liveAfter = source.after;
@@ -134,6 +144,16 @@ export async function* auditNewestFirst<Row extends AuditKey>(
       live = await source.readLive(liveAfter, pageSize);
       liveDone = live.length < pageSize;
       liveAfter = live.at(-1) ?? liveAfter;
+      // A read may overlap a cron run: rows archived since the objects were listed are gone from D1, so their
+      // objects join the list (rows this page of D1 still had are taken from D1, not twice).
+      const recorded = await reachableObjects(source.db, source, lastRecorded);
+      if (recorded.length > 0) {
+        lastRecorded = Math.max(lastRecorded, ...recorded.map((object) => object.id));
+        objects = [...objects.slice(nextObject), ...recorded].sort((a, b) =>
+          comesBefore(placeOf(a), placeOf(b), order) ? -1 : 1,
+        );
+        nextObject = 0;
+      }
     }
     const head = () => {
       const [a, b] = [live[0], opened[0]];
@@ -155,12 +175,15 @@ export async function* auditNewestFirst<Row extends AuditKey>(
       }
       if (beyondStart) counted++;
       nextObject++;
-      opened = [...opened, ...(await openObject(source, object))].sort((a, b) => (comesBefore(a, b, order) ? -1 : 1));
+      opened = [...opened, ...(await openObject(source, object, lastGiven, new Set(live.map((row) => row.id))))].sort(
+        (a, b) => (comesBefore(a, b, order) ? -1 : 1),
+      );
     }
     const next = head();
     if (!next) return;
     if (next === live[0]) live.shift();
     else opened.shift();
+    lastGiven = next;
     yield next;
   }
 }
