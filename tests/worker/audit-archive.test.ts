@@ -1,9 +1,11 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditFilters } from "~/lib/audit-filters";
 import { auditCsv, listAudit } from "~/server/admin/audit-log.server";
 import { readVerifiedObject, sha256HexOf } from "~/server/archive-objects.server";
 import { type ArchivedAuditRow, archiveOldAuditRows, auditArchiveCutoff } from "~/server/audit-archive.server";
+import worker from "../../workers/app";
 import { countRows, createUser, db, dbRefusal, getPage, signedInAdmin } from "../support/fixtures";
 import { csvRows } from "../support/tables";
 
@@ -241,6 +243,28 @@ describe("the audit archive", () => {
     expect(await dbRefusal(env.DB.prepare("UPDATE audit_archives SET last_id = 0").run())).toMatch(
       /audit_archives is append-only/,
     );
+  });
+});
+
+describe("the cron", () => {
+  it("archives the rows of months that ended 13 months before its run, and no others", async () => {
+    const subject = await createUser({ firstName: "Cron", email: "cron.audit@example.com" });
+    const target = `user:${subject.id}`;
+    const entry = (createdAt: number) => ({
+      actorId: "cron",
+      action: "client.suspend",
+      target,
+      detail: null,
+      createdAt,
+    });
+    await insertRows([entry(CUTOFF - 60_000), entry(CUTOFF)]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: NOW }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await countRows("audit_log", "target = ?", target)).toBe(1);
+    expect(await countRows("audit_log", "target = ? AND created_at = ?", target, CUTOFF)).toBe(1);
+    const entries = (await listAudit(db, env.AUDIT_ARCHIVE, { client: subject.id, from: "2025-01-01" })).entries;
+    expect(entries.map((e) => e.createdAt)).toEqual([CUTOFF, CUTOFF - 60_000]);
   });
 });
 
