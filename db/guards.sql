@@ -294,10 +294,26 @@ END;
 
 -- ======== Money rules › Audit log
 
+CREATE TRIGGER `audit_archives_no_delete`
+BEFORE DELETE ON `audit_archives`
+BEGIN
+  SELECT RAISE(ABORT, 'audit_archives is append-only');
+END;
+
+CREATE TRIGGER `audit_archives_no_update`
+BEFORE UPDATE ON `audit_archives`
+BEGIN
+  SELECT RAISE(ABORT, 'audit_archives is append-only');
+END;
+
 CREATE TRIGGER `audit_log_no_delete`
 BEFORE DELETE ON `audit_log`
+WHEN NOT EXISTS (
+  SELECT 1 FROM audit_archives a
+  WHERE a.month = strftime('%Y-%m', OLD.created_at / 1000, 'unixepoch') AND OLD.id BETWEEN a.first_id AND a.last_id
+)
 BEGIN
-  SELECT RAISE(ABORT, 'audit_log is append-only');
+  SELECT RAISE(ABORT, 'audit_log is append-only: a row leaves only for a recorded archive object');
 END;
 
 CREATE TRIGGER `audit_log_no_update`

@@ -25,7 +25,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^chain_payouts_/, "Money rules › Payouts on chain"],
   [/^client_search_/, "Screens › Desk (`/admin`)"],
   [/^client_notes_/, "Back-office roles › Client notes"],
-  [/^audit_log_/, "Money rules › Audit log"],
+  [/^audit_(log|archives)_/, "Money rules › Audit log"],
   [/^desk_counts_/, "Screens › Desk (`/admin`)"],
   [/^email_outbox_notifies$/, "Messages › Notifications and mail preferences"],
   [/^ledger_totals_/, "Money rules › Figures"],

@@ -671,6 +671,34 @@ export const mailArchives = sqliteTable("mail_archives", {
   createdAt: integer("created_at").notNull().default(now),
 });
 
+/**
+ * Audit rows archived to the private AUDIT_ARCHIVE bucket 13 months on (docs/decisions/0077): one immutable
+ * gzipped NDJSON object per batch of one UTC month. An object holds every row of its month whose id lies between
+ * its first and last id, which is what `audit_log_no_delete` checks before a row may leave D1.
+ */
+export const auditArchives = sqliteTable(
+  "audit_archives",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** `audit/YYYY-MM/<first id>-<last id>-<sha256 prefix>.ndjson.gz`: named by its content, never overwritten. */
+    objectKey: text("object_key").notNull().unique(),
+    /** The UTC month of every row's `created_at`, "YYYY-MM". */
+    month: text("month").notNull(),
+    firstId: integer("first_id").notNull(),
+    lastId: integer("last_id").notNull(),
+    /** The rows' earliest and latest `created_at`: a read opens only the objects its range and page reach. */
+    oldestAt: integer("oldest_at").notNull(),
+    newestAt: integer("newest_at").notNull(),
+    rowCount: integer("row_count").notNull(),
+    /** SHA-256 of the stored (compressed) bytes, hex. */
+    sha256: text("sha256").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  // The delete guard's look-up (month, then the id range), and the readers' objects of a range of months.
+  (t) => [index("audit_archives_month_idx").on(t.month, t.firstId)],
+);
+
 /** Copies of deleted client data, kept for the retention period the terms promise. */
 export const transactionsArchive = sqliteTable(
   "transactions_archive",

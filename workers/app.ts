@@ -7,6 +7,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { routerContext } from "../app/load-context";
 import { purgeExpiredNotes } from "../app/server/admin/notes.server";
 import { expireProposals } from "../app/server/admin/proposal-expiry.server";
+import { archiveOldAuditRows } from "../app/server/audit-archive.server";
 import { pruneDeadSessions, pruneSignInEvents } from "../app/server/auth/account-sessions.server";
 import { edgeLocation } from "../app/server/auth/client-meta.server";
 import { runChainWatcher } from "../app/server/chain/watcher.server";
@@ -83,7 +84,7 @@ app.onError((error, c) => {
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
  * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time,
  * mail the identity-verification reminders and restriction notices that are due, purge verification evidence
- * past its retention, archive delivered mail older than 30 days, and run the transaction-monitoring rules over the
+ * past its retention, archive delivered mail older than 30 days and audit rows older than 13 months, and run the transaction-monitoring rules over the
  * last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
@@ -118,6 +119,12 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   ctx.waitUntil(
     archiveDeliveredMail(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then((archived) => {
       if (archived > 0) console.log("mail archive", archived);
+    }),
+  );
+  // Audit rows leave D1 for the audit archive once their month ended 13 months ago (docs/decisions/0077).
+  ctx.waitUntil(
+    archiveOldAuditRows(db, bindings.AUDIT_ARCHIVE, controller.scheduledTime).then((archived) => {
+      if (archived > 0) console.log("audit archive", archived);
     }),
   );
   // Deposits on chain: new blocks read, payments confirmed, credited or held (docs/decisions/0067).

@@ -13,5 +13,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requirePermission(request, context, "exportData", "readAuditLog");
   const { filters, errors } = parseAuditFilters(new URL(request.url).searchParams);
   if (errors.length > 0) return refusedDownload(errors);
-  return csvDownload(auditCsv(context.db, filters), rangedFileName("audit-log", filters), "private, no-store");
+  return csvDownload(
+    auditCsv(context.db, context.bindings.AUDIT_ARCHIVE, filters),
+    rangedFileName("audit-log", filters),
+    "private, no-store",
+  );
 }

@@ -262,6 +262,8 @@ export interface WorkerBindings {
   STATEMENTS: R2Bucket;
   /** Delivered mail's bodies after 30 days, one immutable object per batch (private; never overwritten). */
   MAIL_ARCHIVE: R2Bucket;
+  /** Audit rows after 13 months, one immutable object per batch, kept five years (private; never overwritten). */
+  AUDIT_ARCHIVE: R2Bucket;
   /** Where deposits paid on chain are read (wrangler.toml [vars]; the chain simulator's locally). */
   BITCOIN_ESPLORA_URL?: string;
   ETHEREUM_RPC_URL?: string;

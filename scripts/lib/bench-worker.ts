@@ -27,6 +27,7 @@ export async function startBenchWorker(
         DOCUMENTS: "brokerage-documents",
         STATEMENTS: "brokerage-statements",
         MAIL_ARCHIVE: "brokerage-mail-archive",
+        AUDIT_ARCHIVE: "brokerage-audit-archive",
       },
       durableObjects: { CLIENT_FEED: "ClientFeed", ADMIN_DESK: "AdminDesk" },
       resourcePersistencePath: `${state}/v3`,

@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAIL_SEARCH_MESSAGES } from "~/server/admin/mail-search.server";
+import { monthOf, sha256HexOf } from "~/server/archive-objects.server";
 import { schema } from "~/server/db.server";
-import { archiveDeliveredMail, MAIL_ARCHIVE_AFTER_MS, monthOf, sha256HexOf } from "~/server/mail/archive.server";
+import { archiveDeliveredMail, MAIL_ARCHIVE_AFTER_MS } from "~/server/mail/archive.server";
 import { mailBody, readArchiveObject } from "~/server/mail/archive-read.server";
 import { enqueueEmail } from "~/server/mail/outbox.server";
 import { createUser, db, dbRefusal, getPage, sessionCookieFor } from "../support/fixtures";
@@ -103,8 +104,8 @@ describe("the mail archive", () => {
       expect(archive.objectKey.startsWith(`mail/${archive.month}/`)).toBe(true);
       const read = await readArchiveObject(env.MAIL_ARCHIVE, archive);
       if (!read.ok) throw new Error(`${archive.objectKey}: ${read.problem}`);
-      expect(read.mails).toHaveLength(archive.rowCount);
-      for (const archived of read.mails) expect(monthOf(archived.createdAt)).toBe(archive.month);
+      expect(read.rows).toHaveLength(archive.rowCount);
+      for (const archived of read.rows) expect(monthOf(archived.createdAt)).toBe(archive.month);
     }
     // Every archived row points at an object that holds it, and each object's recorded checksum is its bytes'.
     for (const archive of archives) {

@@ -2,17 +2,22 @@
  * The audit log's reader (/admin/audit) and its CSV: newest first, filtered by admin, action, client and a range
  * of UTC days, each row read with the names its details point at (the client, the wallet) so that people read
  * names, dollars and UTC times instead of ids, cents and epoch milliseconds (`app/lib/audit-details.ts`).
+ * Rows archived to R2 after 13 months are read with the same query, over the object's rows instead of the
+ * table, and merged with D1's in order (`audit-archive-read.server.ts`, docs/decisions/0077).
  */
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
 import type { AuditFilters } from "~/lib/audit-filters";
+import { historyTimeRange } from "~/lib/history-filters";
 import { displayName } from "~/lib/person-name";
+import type { ArchivedAuditRow } from "../audit-archive.server";
 import { csvStream } from "../csv.server";
 import { withinDays } from "../day-range.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { type Keyset, keysetOf, readKeyset } from "../paging.server";
+import { readKeyset } from "../paging.server";
+import { type AuditArchiveGap, type AuditKey, type AuditOrder, auditNewestFirst } from "./audit-archive-read.server";
 
 const { users, profiles, auditLog, depositWallets } = schema;
 const actors = alias(users, "actor");
@@ -52,8 +57,30 @@ function auditConditions(filters: AuditFilters): SQL | undefined {
   );
 }
 
-function auditQuery(db: Db) {
-  return db
+/**
+ * An archive object's rows in the place of the table: a common table expression named `audit_log` hides the table
+ * within the statement, so the filters and the names read are the very ones of the live rows. `detail` is the
+ * stored JSON text, read back as it was.
+ */
+function archivedRows(db: Db, rows: ArchivedAuditRow[]) {
+  const field = (name: string) => sql`json_extract(value, ${`$.${name}`})`;
+  return db.$with("audit_log").as(
+    db
+      .select({
+        id: field("id").as("id"),
+        actorId: field("actorId").as("actor_id"),
+        action: field("action").as("action"),
+        target: field("target").as("target"),
+        detail: field("detail").as("detail"),
+        createdAt: field("createdAt").as("created_at"),
+      })
+      .from(sql`json_each(${JSON.stringify(rows)})`),
+  );
+}
+
+/** The log's rows with the names they point at: the table's, or (given) an archive object's. */
+function auditQuery(db: Db, archived?: ArchivedAuditRow[]) {
+  return (archived ? db.with(archivedRows(db, archived)) : db)
     .select({
       id: auditLog.id,
       actorId: auditLog.actorId,
@@ -111,17 +138,66 @@ function readable(row: AuditRow) {
 
 export type AuditEntry = ReturnType<typeof readable>;
 
+/** The log newest first in `order`, from `after` on: D1's rows and the archive's, merged, with the archive's gaps. */
+function auditList(
+  db: Db,
+  bucket: R2Bucket,
+  filters: AuditFilters,
+  order: AuditOrder,
+  { after, maxObjects }: { after?: AuditKey; maxObjects?: number } = {},
+) {
+  const conditions = auditConditions(filters);
+  const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
+  return auditNewestFirst<AuditRow>({
+    db,
+    bucket,
+    order,
+    after,
+    maxObjects,
+    range: historyTimeRange(filters),
+    readLive: (from, limit) =>
+      order === "time"
+        ? readKeyset(auditQuery(db), keyset, conditions, from, "newest", limit)
+        : auditQuery(db)
+            .where(and(conditions, from ? lt(auditLog.id, from.id) : undefined))
+            .orderBy(desc(auditLog.id))
+            .limit(limit),
+    matchArchived: (rows) => auditQuery(db, rows).where(conditions),
+  });
+}
+
+/** An archive object that could not be read, in words, where its rows would have been. */
+export function gapText(gap: AuditArchiveGap): string {
+  const which = `${gap.rowCount} archived entries of ${gap.month} (ids ${gap.firstId} to ${gap.lastId})`;
+  if (gap.gap === "expired") return `${which} were removed at the end of their five years of keeping.`;
+  if (gap.gap === "missing") return `${which} cannot be shown: their archive object is missing.`;
+  return `${which} are not shown: their archive object does not match its recorded checksum.`;
+}
+
+export type AuditListEntry = AuditEntry | { id: number; createdAt: number; gap: string };
+
+/** Archive objects a page opens at most (each up to 500 rows): a page of sparse filters ends early, not late. */
+const PAGE_OBJECTS = 20;
+
 /**
  * One page, newest first. Paged by id alone: audit ids only grow, so "older than this id" is the keyset here,
- * and the URL keeps its plain `?before=<id>`.
+ * and the URL keeps its plain `?before=<id>`, across D1 and the archive alike.
  */
-export async function listAudit(db: Db, filters: AuditFilters, beforeId?: number, pageSize = 50) {
-  const rows = await auditQuery(db)
-    .where(and(auditConditions(filters), beforeId ? lt(auditLog.id, beforeId) : undefined))
-    .orderBy(desc(auditLog.id))
-    .limit(pageSize + 1);
-  const page = rows.slice(0, pageSize).map(readable);
-  return { entries: page, next: rows.length > pageSize ? (page.at(-1)?.id ?? null) : null };
+export async function listAudit(db: Db, bucket: R2Bucket, filters: AuditFilters, beforeId?: number, pageSize = 50) {
+  const items: Array<AuditRow | AuditArchiveGap> = [];
+  const after = beforeId ? { id: beforeId, createdAt: 0 } : undefined;
+  let next: number | null = null;
+  for await (const item of auditList(db, bucket, filters, "id", { after, maxObjects: PAGE_OBJECTS })) {
+    // The page has opened its share of the archive: the next page goes on from that object (its ids and below).
+    if ("pausedAt" in item) next = item.pausedAt.id + 1;
+    else if (items.length === pageSize) next = items.at(-1)?.id ?? null;
+    else items.push(item);
+    if (next !== null) break;
+  }
+  const entries: AuditListEntry[] = items.map((item) =>
+    "gap" in item ? { id: item.id, createdAt: item.createdAt, gap: gapText(item) } : readable(item),
+  );
+  return { entries, next };
 }
 
 export const AUDIT_CSV_COLUMNS = [
@@ -135,19 +211,32 @@ export const AUDIT_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The filtered log as CSV, newest first, a keyset page (created_at, id) at a time along `audit_log_created_idx`:
- * what the page shows, then the row as it is stored, for whoever needs the exact values.
+ * The filtered log as CSV, newest first by (created_at, id), D1's rows a keyset page at a time along
+ * `audit_log_created_idx` and the archive's an object at a time: what the page shows, then the row as it is
+ * stored, for whoever needs the exact values. An unreadable archive object is a line saying so.
  */
-export function auditCsv(db: Db, filters: AuditFilters): ReadableStream<Uint8Array> {
-  const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
-  return csvStream<AuditRow, Keyset>({
+export function auditCsv(db: Db, bucket: R2Bucket, filters: AuditFilters): ReadableStream<Uint8Array> {
+  // One list read on as the reader pulls: each page continues where the last one stopped.
+  const list = auditList(db, bucket, filters, "time");
+  // No object bound here: the download goes on as long as its reader reads, an object at a time.
+  return csvStream<AuditRow | AuditArchiveGap, null>({
     header: AUDIT_CSV_COLUMNS,
-    readPage: (after, limit) => readKeyset(auditQuery(db), keyset, auditConditions(filters), after, "newest", limit),
-    keyOf: keysetOf,
+    readPage: async (_after, limit) => {
+      const page: Array<AuditRow | AuditArchiveGap> = [];
+      while (page.length < limit) {
+        const item = await list.next();
+        if (item.done || "pausedAt" in item.value) break;
+        page.push(item.value);
+      }
+      return page;
+    },
+    keyOf: () => null,
     cells: (row) => {
+      const time = new Date(row.createdAt).toISOString();
+      if ("gap" in row) return [time, "", "", "", gapText(row), `archive:${row.objectKey}`, ""];
       const entry = readable(row);
       return [
-        new Date(row.createdAt).toISOString(),
+        time,
         entry.by,
         entry.action,
         entry.target,

@@ -3,32 +3,13 @@
  * SHA-256 recorded when it was written before a byte of it is believed.
  */
 import { sql } from "drizzle-orm";
+import { readVerifiedObject } from "../archive-objects.server";
 import type { Db } from "../db.server";
-import { type ArchivedMail, gunzip, sha256HexOf } from "./archive.server";
-
-export type ArchiveRead =
-  | { ok: true; mails: ArchivedMail[] }
-  /** No such object in the bucket, or its bytes are not the ones recorded. */
-  | { ok: false; problem: "missing" | "checksum" };
+import type { ArchivedMail } from "./archive.server";
 
 /** Every mail of one archive object, its checksum verified first. */
-export async function readArchiveObject(
-  bucket: R2Bucket,
-  archive: { objectKey: string; sha256: string },
-): Promise<ArchiveRead> {
-  const object = await bucket.get(archive.objectKey);
-  if (!object) return { ok: false, problem: "missing" };
-  const bytes = new Uint8Array(await object.arrayBuffer());
-  if ((await sha256HexOf(bytes)) !== archive.sha256) return { ok: false, problem: "checksum" };
-  const text = await gunzip(bytes);
-  return {
-    ok: true,
-    mails: text
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as ArchivedMail),
-  };
-}
+export const readArchiveObject = (bucket: R2Bucket, archive: { objectKey: string; sha256: string }) =>
+  readVerifiedObject<ArchivedMail>(bucket, archive);
 
 export type MailBody =
   | { ok: true; template: string; payload: unknown; archived: boolean }
@@ -52,7 +33,7 @@ export async function mailBody(db: Db, bucket: R2Bucket, id: number): Promise<Ma
   if (row.objectKey === null || row.sha256 === null) return { ok: false, problem: "missing" };
   const read = await readArchiveObject(bucket, { objectKey: row.objectKey, sha256: row.sha256 });
   if (!read.ok) return read;
-  const mail = read.mails.find((m) => m.id === id);
+  const mail = read.rows.find((m) => m.id === id);
   return mail
     ? { ok: true, template: row.template, payload: mail.payload, archived: true }
     : { ok: false, problem: "missing" };

@@ -7,8 +7,8 @@
  * only while its body is still the one archived. A crash between the two loses nothing: the rows keep their
  * bodies and the next run archives them again. Objects are named by their content and never overwritten.
  */
-import { encodeHexLowerCase } from "@oslojs/encoding";
 import { sql } from "drizzle-orm";
+import { monthOf, storeBatchOnce } from "../archive-objects.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
 
@@ -38,22 +38,6 @@ interface Candidate extends Omit<ArchivedMail, "payload"> {
   payload: string;
 }
 
-export const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
-
-export async function sha256HexOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-}
-
-export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-export async function gunzip(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
-}
-
 /** Delivered rows whose body is still here and old enough, oldest first (the partial `email_outbox_unarchived_idx`). */
 function candidates(db: Db, cutoff: number) {
   return db.all<Candidate>(
@@ -67,24 +51,12 @@ function candidates(db: Db, cutoff: number) {
 
 /** One month's rows as an object: put unless already there (same key, same bytes), then recorded in D1. */
 async function archiveMonth(db: Db, bucket: R2Bucket, month: string, rows: Candidate[], now: number) {
-  const lines = rows.map((row) => JSON.stringify({ ...row, payload: JSON.parse(row.payload) }));
-  const bytes = await gzip(`${lines.join("\n")}\n`);
-  const sha256 = await sha256HexOf(bytes);
-  const first = rows[0]?.id;
-  const last = rows[rows.length - 1]?.id;
-  const objectKey = `mail/${month}/${first}-${last}-${sha256.slice(0, 16)}.ndjson.gz`;
-  if (!(await bucket.head(objectKey))) {
-    // R2 checks the bytes it received against the digest, so a corrupted upload fails here, before D1 changes.
-    await bucket.put(objectKey, bytes, {
-      sha256,
-      httpMetadata: { contentType: "application/gzip" },
-      customMetadata: { month, rows: String(rows.length) },
-    });
-  }
+  const records: ArchivedMail[] = rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) }));
+  const { objectKey, sha256, bytes } = await storeBatchOnce(bucket, "mail", month, records);
   const bodies = JSON.stringify(Object.fromEntries(rows.map((row) => [String(row.id), row.payload])));
   const { stripped } = await writeTogether(db, {
     recorded: sql`INSERT INTO mail_archives (object_key, month, row_count, sha256, bytes, created_at)
-          VALUES (${objectKey}, ${month}, ${rows.length}, ${sha256}, ${bytes.byteLength}, ${now})
+          VALUES (${objectKey}, ${month}, ${rows.length}, ${sha256}, ${bytes}, ${now})
           ON CONFLICT (object_key) DO NOTHING`,
     // Only rows still delivered, not archived, and holding the very body the object holds.
     stripped: returning<{ id: number }>(

@@ -1,0 +1,82 @@
+/**
+ * The archive objects of R2, one way for every archive (delivered mail, docs/decisions/0075; old audit rows, 0077):
+ * a batch of rows of one UTC month as one gzipped NDJSON object in a private bucket, named by its content, written
+ * once, and believed only after its bytes match the SHA-256 that D1 recorded for it.
+ *
+ * The key holds the batch's first and last id and a prefix of the digest, so the same rows make the same key: a
+ * run that crashed after its put and is run again finds the object already there (`head` before `put`), and no
+ * object is ever overwritten.
+ */
+import { encodeHexLowerCase } from "@oslojs/encoding";
+
+/** The UTC month of an instant, "YYYY-MM": the folder an archived row's object is filed under. */
+export const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
+
+export async function sha256HexOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+}
+
+export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+export async function gunzip(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+/** What D1 records of a stored object: where it is, and the digest and size of the bytes stored there. */
+export interface StoredObject {
+  objectKey: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * Stores one batch (rows with ids, in the batch's order) as `<prefix>/<month>/<first id>-<last id>-<sha256
+ * prefix>.ndjson.gz`, unless that object is already there. Only after this resolves may D1 forget the rows.
+ */
+export async function storeBatchOnce(
+  bucket: R2Bucket,
+  prefix: string,
+  month: string,
+  records: ReadonlyArray<{ id: number }>,
+): Promise<StoredObject> {
+  const bytes = await gzip(records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+  const sha256 = await sha256HexOf(bytes);
+  const objectKey = `${prefix}/${month}/${records[0]?.id}-${records.at(-1)?.id}-${sha256.slice(0, 16)}.ndjson.gz`;
+  if (!(await bucket.head(objectKey))) {
+    // R2 checks the bytes it received against the digest, so a corrupted upload fails here, before D1 changes.
+    await bucket.put(objectKey, bytes, {
+      sha256,
+      httpMetadata: { contentType: "application/gzip" },
+      customMetadata: { month, rows: String(records.length) },
+    });
+  }
+  return { objectKey, sha256, bytes: bytes.byteLength };
+}
+
+export type ObjectRead<Row> =
+  | { ok: true; rows: Row[] }
+  /** No such object in the bucket, or its bytes are not the ones recorded. */
+  | { ok: false; problem: "missing" | "checksum" };
+
+/** Every row of one archive object, its checksum verified before a byte of it is believed. */
+export async function readVerifiedObject<Row>(
+  bucket: R2Bucket,
+  archive: { objectKey: string; sha256: string },
+): Promise<ObjectRead<Row>> {
+  const object = await bucket.get(archive.objectKey);
+  if (!object) return { ok: false, problem: "missing" };
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  if ((await sha256HexOf(bytes)) !== archive.sha256) return { ok: false, problem: "checksum" };
+  const text = await gunzip(bytes);
+  return {
+    ok: true,
+    rows: text
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as Row),
+  };
+}
