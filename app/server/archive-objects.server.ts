@@ -46,7 +46,13 @@ export async function storeBatchOnce(
   const bytes = await gzip(records.map((record) => `${JSON.stringify(record)}\n`).join(""));
   const sha256 = await sha256HexOf(bytes);
   const objectKey = `${prefix}/${month}/${records[0]?.id}-${records.at(-1)?.id}-${sha256.slice(0, 16)}.ndjson.gz`;
-  if (!(await bucket.head(objectKey))) {
+  const there = await bucket.head(objectKey);
+  if (there) {
+    // Kept only if it is these very bytes, as a crashed run leaves them: the name is worked out from the rows,
+    // so anyone who can write the bucket can put other bytes there first, and D1 must not forget rows for them.
+    const same = there.size === bytes.byteLength && (await storedDigest(bucket, objectKey)) === sha256;
+    if (!same) throw new Error(`${objectKey} holds other bytes than its batch: the rows stay in D1`);
+  } else {
     // R2 checks the bytes it received against the digest, so a corrupted upload fails here, before D1 changes.
     await bucket.put(objectKey, bytes, {
       sha256,
@@ -55,6 +61,12 @@ export async function storeBatchOnce(
     });
   }
   return { objectKey, sha256, bytes: bytes.byteLength };
+}
+
+/** The SHA-256 of the bytes stored under `objectKey`, or null when there are none. */
+async function storedDigest(bucket: R2Bucket, objectKey: string): Promise<string | null> {
+  const object = await bucket.get(objectKey);
+  return object ? sha256HexOf(new Uint8Array(await object.arrayBuffer())) : null;
 }
 
 export type ObjectRead<Row> =
