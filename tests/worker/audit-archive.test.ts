@@ -2,7 +2,8 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditFilters } from "~/lib/audit-filters";
-import { auditCsv, listAudit } from "~/server/admin/audit-log.server";
+import { auditCsv } from "~/server/admin/audit-csv.server";
+import { listAudit } from "~/server/admin/audit-log.server";
 import { readVerifiedObject, sha256HexOf } from "~/server/archive-objects.server";
 import { type ArchivedAuditRow, archiveOldAuditRows, auditArchiveCutoff } from "~/server/audit-archive.server";
 import worker from "../../workers/app";
@@ -332,7 +333,8 @@ describe("/admin/audit and its CSV across the archive's boundary", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    expect(await new Response(auditCsv(db, racing, filters)).text()).toBe(expected);
+    // D1 read 100 rows at a time, so the cron archives rows the download has not read from D1 yet.
+    expect(await new Response(auditCsv(db, racing, filters, { livePageSize: 100 })).text()).toBe(expected);
     expect(ran).toBe(true);
   });
 });

@@ -7,12 +7,11 @@
  */
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { type AuditNames, auditFacts, auditTarget, factsText } from "~/lib/audit-details";
+import { type AuditNames, auditFacts, auditTarget } from "~/lib/audit-details";
 import type { AuditFilters } from "~/lib/audit-filters";
 import { historyTimeRange } from "~/lib/history-filters";
 import { displayName } from "~/lib/person-name";
 import type { ArchivedAuditRow } from "../audit-archive.server";
-import { csvStream } from "../csv.server";
 import { withinDays } from "../day-range.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -103,7 +102,7 @@ function auditQuery(db: Db, archived?: ArchivedAuditRow[]) {
     .$dynamic();
 }
 
-type AuditRow = Awaited<ReturnType<typeof auditQuery>>[number];
+export type AuditRow = Awaited<ReturnType<typeof auditQuery>>[number];
 
 const ACTOR_KINDS = { admin: "Admin", user: "Client" } as const;
 
@@ -119,7 +118,7 @@ function actorLabel(row: Pick<AuditRow, "actorId" | "actorEmail" | "actorRole">)
 }
 
 /** A row as people read it: when, who, what, on what, and the details as labelled facts. */
-function readable(row: AuditRow) {
+export function readable(row: AuditRow) {
   const names: AuditNames = {
     person: row.personEmail
       ? { name: displayName(row.firstName, row.lastName, "") || null, email: row.personEmail }
@@ -139,12 +138,12 @@ function readable(row: AuditRow) {
 export type AuditEntry = ReturnType<typeof readable>;
 
 /** The log newest first in `order`, from `after` on: D1's rows and the archive's, merged, with the archive's gaps. */
-function auditList(
+export function auditList(
   db: Db,
   bucket: R2Bucket,
   filters: AuditFilters,
   order: AuditOrder,
-  { after, maxObjects }: { after?: AuditKey; maxObjects?: number } = {},
+  { after, maxObjects, livePageSize }: { after?: AuditKey; maxObjects?: number; livePageSize?: number } = {},
 ) {
   const conditions = auditConditions(filters);
   const keyset = { createdAt: auditLog.createdAt, id: auditLog.id };
@@ -154,6 +153,7 @@ function auditList(
     order,
     after,
     maxObjects,
+    livePageSize,
     range: historyTimeRange(filters),
     readLive: (from, limit) =>
       order === "time"
@@ -198,54 +198,6 @@ export async function listAudit(db: Db, bucket: R2Bucket, filters: AuditFilters,
     "gap" in item ? { id: item.id, createdAt: item.createdAt, gap: gapText(item) } : readable(item),
   );
   return { entries, next };
-}
-
-export const AUDIT_CSV_COLUMNS = [
-  "Time (UTC)",
-  "By",
-  "Action",
-  "Target",
-  "Details",
-  "Stored target",
-  "Stored detail",
-] as const;
-
-/**
- * The filtered log as CSV, newest first by (created_at, id), D1's rows a keyset page at a time along
- * `audit_log_created_idx` and the archive's an object at a time: what the page shows, then the row as it is
- * stored, for whoever needs the exact values. An unreadable archive object is a line saying so.
- */
-export function auditCsv(db: Db, bucket: R2Bucket, filters: AuditFilters): ReadableStream<Uint8Array> {
-  // One list read on as the reader pulls: each page continues where the last one stopped.
-  const list = auditList(db, bucket, filters, "time");
-  // No object bound here: the download goes on as long as its reader reads, an object at a time.
-  return csvStream<AuditRow | AuditArchiveGap, null>({
-    header: AUDIT_CSV_COLUMNS,
-    readPage: async (_after, limit) => {
-      const page: Array<AuditRow | AuditArchiveGap> = [];
-      while (page.length < limit) {
-        const item = await list.next();
-        if (item.done || "pausedAt" in item.value) break;
-        page.push(item.value);
-      }
-      return page;
-    },
-    keyOf: () => null,
-    cells: (row) => {
-      const time = new Date(row.createdAt).toISOString();
-      if ("gap" in row) return [time, "", "", "", gapText(row), `archive:${row.objectKey}`, ""];
-      const entry = readable(row);
-      return [
-        time,
-        entry.by,
-        entry.action,
-        entry.target,
-        factsText(entry.facts),
-        row.target,
-        row.detail === null ? "" : JSON.stringify(row.detail),
-      ];
-    },
-  });
 }
 
 export async function listAdmins(db: Db) {
