@@ -74,13 +74,18 @@ export type ObjectRead<Row> =
   /** No such object in the bucket, or its bytes are not the ones recorded. */
   | { ok: false; problem: "missing" | "checksum" };
 
-/** Every row of one archive object, its checksum verified before a byte of it is believed. */
+/**
+ * Every row of one archive object, its checksum verified before a byte of it is believed. Given the recorded
+ * size, an object of another size is refused before its body is read: whatever stands in its place, however
+ * large, is never held in memory.
+ */
 export async function readVerifiedObject<Row>(
   bucket: R2Bucket,
-  archive: { objectKey: string; sha256: string },
+  archive: { objectKey: string; sha256: string; bytes?: number },
 ): Promise<ObjectRead<Row>> {
   const object = await bucket.get(archive.objectKey);
   if (!object) return { ok: false, problem: "missing" };
+  if (archive.bytes !== undefined && object.size !== archive.bytes) return { ok: false, problem: "checksum" };
   const bytes = new Uint8Array(await object.arrayBuffer());
   if ((await sha256HexOf(bytes)) !== archive.sha256) return { ok: false, problem: "checksum" };
   const text = await gunzip(bytes);

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditCsv, parseCsvBefore } from "~/server/admin/audit-csv.server";
+import { listAudit } from "~/server/admin/audit-log.server";
 import { gzip, sha256HexOf } from "~/server/archive-objects.server";
 import { type ArchivedAuditRow, archiveOldAuditRows } from "~/server/audit-archive.server";
 import { countRows, db, getPage, signedInAdmin } from "../support/fixtures";
@@ -77,6 +78,62 @@ describe("the audit archive's writer", () => {
   });
 });
 
+describe("the audit archive's reader", () => {
+  it("refuses an object of another size than recorded without reading it, and a swapped or cut one", async () => {
+    const row = (createdAt: number) => ({
+      actorId: admin.id,
+      action: "client.activate",
+      target: "user:big",
+      detail: "{}",
+      createdAt,
+    });
+    await insertRow(row(Date.UTC(2017, 2, 3)));
+    await insertRow(row(Date.UTC(2017, 3, 3)));
+    await archiveAll();
+    const recorded = async (month: string) =>
+      (await env.DB.prepare("SELECT object_key AS key, bytes FROM audit_archives WHERE month = ?")
+        .bind(month)
+        .first<{ key: string; bytes: number }>()) as { key: string; bytes: number };
+    const [march, april] = [await recorded("2017-03"), await recorded("2017-04")];
+    const aprilBytes = await ((await env.AUDIT_ARCHIVE.get(april.key)) as R2ObjectBody).arrayBuffer();
+    const marchBytes = await ((await env.AUDIT_ARCHIVE.get(march.key)) as R2ObjectBody).arrayBuffer();
+    const filters = { client: "big", from: "2017-03-01", to: "2017-03-31" };
+    const gapOf = async (bucket: R2Bucket) => (await listAudit(db, bucket, filters)).entries[0];
+
+    // Another object's bytes under this name, and this object's cut short: both refused and said.
+    await env.AUDIT_ARCHIVE.put(march.key, aprilBytes);
+    expect(await gapOf(env.AUDIT_ARCHIVE)).toMatchObject({ gap: expect.stringMatching(/recorded checksum/) });
+    await env.AUDIT_ARCHIVE.put(march.key, marchBytes.slice(0, march.bytes - 8));
+    expect(await gapOf(env.AUDIT_ARCHIVE)).toMatchObject({ gap: expect.stringMatching(/recorded checksum/) });
+
+    // A huge object in its place is refused by its size, before its bytes are held in memory.
+    await env.AUDIT_ARCHIVE.put(march.key, new Uint8Array(4 * 1024 * 1024));
+    const bodies = { read: 0 };
+    const watching = new Proxy(env.AUDIT_ARCHIVE, {
+      get(target, key) {
+        if (key === "get")
+          return async (...args: Parameters<R2Bucket["get"]>) => {
+            const object = await target.get(...args);
+            if (!object) return object;
+            return new Proxy(object, {
+              get(body, name) {
+                if (name === "arrayBuffer" || name === "body" || name === "text" || name === "bytes") bodies.read++;
+                const value = Reflect.get(body, name);
+                return typeof value === "function" ? value.bind(body) : value;
+              },
+            });
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    expect(await gapOf(watching)).toMatchObject({ gap: expect.stringMatching(/recorded checksum/) });
+    expect(bodies.read).toBe(0);
+    await env.AUDIT_ARCHIVE.put(march.key, marchBytes);
+    expect(await gapOf(watching)).toMatchObject({ action: "client.activate" });
+  });
+});
+
 describe("/admin/audit.csv over years of archive", () => {
   it("opens a bounded number of objects per download, says where it stopped, and goes on from there", async () => {
     const target = "user:capped";
@@ -89,7 +146,8 @@ describe("/admin/audit.csv over years of archive", () => {
       await insertRow({ actorId: admin.id, action: "client.suspend", target, detail: "{}", createdAt });
     await archiveAll();
     expect(await countRows("audit_log", "target = ?", target)).toBe(2);
-    const filters = { client: "capped" };
+    // From 2018 on: the objects of the other tests' months before it are not reached.
+    const filters = { client: "capped", from: "2018-01-01" };
     const whole = csvRows(await new Response(auditCsv(db, env.AUDIT_ARCHIVE, filters)).text());
     expect(whole).toHaveLength(10);
 
@@ -107,7 +165,7 @@ describe("/admin/audit.csv over years of archive", () => {
       if (!link) break;
       expect(rows.at(-1)?.[4]).toMatch(/^The export stopped here after reading 3 archive objects/);
       const params = new URLSearchParams(link);
-      expect(params.get("client")).toBe("capped");
+      expect([params.get("client"), params.get("from")]).toEqual(["capped", "2018-01-01"]);
       before = params.get("before") ?? undefined;
     }
     // The first also opens the object of 2019 that the test before archived (objects are found by time alone).
@@ -115,7 +173,7 @@ describe("/admin/audit.csv over years of archive", () => {
     expect([whole[0], ...parts.flatMap((rows) => rows.slice(1).filter((row) => row[1] !== ""))]).toEqual(whole);
 
     // The route takes the link as it is given, and refuses a cursor it cannot read.
-    const first = csvRows(await (await getPage("/admin/audit.csv?client=capped", admin.cookie)).text());
+    const first = csvRows(await (await getPage("/admin/audit.csv?client=capped&from=2018-01-01", admin.cookie)).text());
     expect(first).toEqual(whole);
     const resumed = await getPage(
       `/admin/audit.csv?client=capped&before=${Date.UTC(2018, 3, 1)}.1000000`,

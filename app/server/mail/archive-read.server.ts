@@ -8,7 +8,7 @@ import type { Db } from "../db.server";
 import type { ArchivedMail } from "./archive.server";
 
 /** Every mail of one archive object, its checksum verified first. */
-export const readArchiveObject = (bucket: R2Bucket, archive: { objectKey: string; sha256: string }) =>
+export const readArchiveObject = (bucket: R2Bucket, archive: { objectKey: string; sha256: string; bytes?: number }) =>
   readVerifiedObject<ArchivedMail>(bucket, archive);
 
 export type MailBody =
@@ -22,8 +22,9 @@ export async function mailBody(db: Db, bucket: R2Bucket, id: number): Promise<Ma
     payload: string | null;
     objectKey: string | null;
     sha256: string | null;
+    bytes: number | null;
   }>(
-    sql`SELECT e.template, e.payload, a.object_key AS objectKey, a.sha256
+    sql`SELECT e.template, e.payload, a.object_key AS objectKey, a.sha256, a.bytes
         FROM email_outbox e LEFT JOIN mail_archives a ON a.id = e.archive_id
         WHERE e.id = ${id}`,
   );
@@ -31,7 +32,11 @@ export async function mailBody(db: Db, bucket: R2Bucket, id: number): Promise<Ma
   if (row.payload !== null)
     return { ok: true, template: row.template, payload: JSON.parse(row.payload), archived: false };
   if (row.objectKey === null || row.sha256 === null) return { ok: false, problem: "missing" };
-  const read = await readArchiveObject(bucket, { objectKey: row.objectKey, sha256: row.sha256 });
+  const read = await readArchiveObject(bucket, {
+    objectKey: row.objectKey,
+    sha256: row.sha256,
+    bytes: row.bytes ?? undefined,
+  });
   if (!read.ok) return read;
   const mail = read.rows.find((m) => m.id === id);
   return mail
