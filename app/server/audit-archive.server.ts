@@ -66,23 +66,29 @@ async function archiveBatch(db: Db, bucket: R2Bucket, rows: ArchivedAuditRow[], 
   const { objectKey, sha256, bytes } = await storeBatchOnce(bucket, "audit", month, rows);
   const times = rows.map((row) => row.createdAt);
   const held = JSON.stringify(rows);
+  // The object's rows still in D1 exactly as read. Rows cannot change (`audit_log_no_update`); the comparison
+  // keeps these statements from counting or deleting anything the object does not hold, whatever happens.
+  const stillHeld = sql`SELECT json_extract(value, '$.id') FROM json_each(${held})
+    WHERE json_extract(value, '$.id') = audit_log.id
+      AND json_extract(value, '$.actorId') IS audit_log.actor_id
+      AND json_extract(value, '$.action') IS audit_log.action
+      AND json_extract(value, '$.target') IS audit_log.target
+      AND json_extract(value, '$.detail') IS audit_log.detail
+      AND json_extract(value, '$.createdAt') IS audit_log.created_at`;
   const { deleted } = await writeTogether(db, {
+    // Recorded only while every row it holds is still in D1: a run that read its batch before another run took
+    // some of those rows (a late row of the month gave the other a longer batch, another name) records nothing,
+    // so no row is ever held by two recorded objects and read back twice.
     recorded: sql`INSERT INTO audit_archives
           (object_key, month, first_id, last_id, oldest_at, newest_at, row_count, sha256, bytes, created_at)
-        VALUES (${objectKey}, ${month}, ${first.id}, ${last.id}, ${Math.min(...times)}, ${Math.max(...times)},
-          ${rows.length}, ${sha256}, ${bytes}, ${now})
+        SELECT ${objectKey}, ${month}, ${first.id}, ${last.id}, ${Math.min(...times)}, ${Math.max(...times)},
+          ${rows.length}, ${sha256}, ${bytes}, ${now}
+        WHERE (SELECT count(*) FROM audit_log WHERE id IN (${stillHeld})) = ${rows.length}
         ON CONFLICT (object_key) DO NOTHING`,
-    // Exactly the rows the object holds, each only as it was read. Rows cannot change (`audit_log_no_update`);
-    // the comparison keeps this statement from deleting anything the object does not hold, whatever happens.
+    // Exactly the rows the object holds, and only once it is recorded.
     deleted: returning<{ id: number }>(
-      sql`DELETE FROM audit_log WHERE id IN (
-            SELECT json_extract(value, '$.id') FROM json_each(${held})
-            WHERE json_extract(value, '$.id') = audit_log.id
-              AND json_extract(value, '$.actorId') IS audit_log.actor_id
-              AND json_extract(value, '$.action') IS audit_log.action
-              AND json_extract(value, '$.target') IS audit_log.target
-              AND json_extract(value, '$.detail') IS audit_log.detail
-              AND json_extract(value, '$.createdAt') IS audit_log.created_at)
+      sql`DELETE FROM audit_log WHERE id IN (${stillHeld})
+            AND EXISTS (SELECT 1 FROM audit_archives WHERE object_key = ${objectKey})
           RETURNING id`,
     ),
   });

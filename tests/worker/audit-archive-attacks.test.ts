@@ -78,6 +78,45 @@ describe("the audit archive's writer", () => {
   });
 });
 
+describe("two cron runs at once", () => {
+  it("never record two objects holding the same row, even when a late row changes one run's batch", async () => {
+    const entry = (createdAt: number) => ({
+      actorId: "cron",
+      action: "proposal.expire",
+      target: "user:twice",
+      detail: null,
+      createdAt,
+    });
+    const early = [await insertRow(entry(Date.UTC(2016, 6, 1))), await insertRow(entry(Date.UTC(2016, 6, 2)))];
+    // The slower run has read its batch and is writing its object when the other one starts, after a row of the
+    // same month was written late (a higher id): the other's batch is one row longer, under another name.
+    let raced = false;
+    const slow = new Proxy(env.AUDIT_ARCHIVE, {
+      get(target, key) {
+        if (key === "put")
+          return async (...args: Parameters<R2Bucket["put"]>) => {
+            if (!raced) {
+              raced = true;
+              await insertRow(entry(Date.UTC(2016, 6, 3)));
+              expect(await archiveOldAuditRows(db, env.AUDIT_ARCHIVE, NOW)).toBe(3);
+            }
+            return target.put(...args);
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await archiveOldAuditRows(db, slow, NOW);
+    expect(raced).toBe(true);
+    const held = await env.DB.prepare(
+      "SELECT count(*) AS objects, sum(row_count) AS rows FROM audit_archives WHERE month = '2016-07'",
+    ).first<{ objects: number; rows: number }>();
+    expect(held).toEqual({ objects: 1, rows: 3 });
+    const entries = (await listAudit(db, env.AUDIT_ARCHIVE, { client: "twice" })).entries;
+    expect(entries.map((e) => e.id)).toEqual([(early[1]?.id as number) + 1, early[1]?.id, early[0]?.id].map(Number));
+  });
+});
+
 describe("the audit archive's reader", () => {
   it("refuses an object of another size than recorded without reading it, and a swapped or cut one", async () => {
     const row = (createdAt: number) => ({
