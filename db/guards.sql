@@ -306,6 +306,17 @@ BEGIN
   SELECT RAISE(ABORT, 'audit_archives is append-only');
 END;
 
+CREATE TRIGGER `audit_log_ids_only_grow`
+BEFORE INSERT ON `audit_log`
+WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id)
+  OR EXISTS (
+    SELECT 1 FROM audit_archives a
+    WHERE a.month = strftime('%Y-%m', NEW.created_at / 1000, 'unixepoch') AND NEW.id >= 1 AND NEW.id <= a.last_id
+  )
+BEGIN
+  SELECT RAISE(ABORT, 'audit_log ids only grow: an insert never chooses its id');
+END;
+
 CREATE TRIGGER `audit_log_no_delete`
 BEFORE DELETE ON `audit_log`
 WHEN NOT EXISTS (

@@ -8,7 +8,7 @@ import { auditCsv, parseCsvBefore } from "~/server/admin/audit-csv.server";
 import { listAudit } from "~/server/admin/audit-log.server";
 import { gzip, sha256HexOf } from "~/server/archive-objects.server";
 import { type ArchivedAuditRow, archiveOldAuditRows } from "~/server/audit-archive.server";
-import { countRows, db, getPage, signedInAdmin } from "../support/fixtures";
+import { countRows, db, dbRefusal, getPage, signedInAdmin } from "../support/fixtures";
 import { csvRows } from "../support/tables";
 
 /** The archive's clock: rows of months up to January 2026 are archived. */
@@ -75,6 +75,45 @@ describe("the audit archive's writer", () => {
     expect(
       await sha256HexOf(new Uint8Array(await ((await env.AUDIT_ARCHIVE.get(key)) as R2ObjectBody).arrayBuffer())),
     ).toBe(await sha256HexOf(bytes));
+  });
+});
+
+describe("the audit log's guards", () => {
+  it("refuse an insert that chooses its id: over a row (a replace), or inside an archived month's id range", async () => {
+    const entry = (createdAt: number) => ({
+      actorId: "cron",
+      action: "proposal.expire",
+      target: "user:chosen",
+      detail: null,
+      createdAt,
+    });
+    const [a, b] = [await insertRow(entry(Date.UTC(2015, 1, 1))), await insertRow(entry(Date.UTC(2015, 1, 3)))];
+    const live = await insertRow(entry(Date.UTC(2026, 10, 1)));
+    const chosen = (id: number, createdAt: number, or = "") =>
+      env.DB.prepare(
+        `INSERT ${or} INTO audit_log (id, actor_id, action, target, detail, created_at) VALUES (?, 'x', 'client.delete', 'user:chosen', '{"forged":true}', ?)`,
+      )
+        .bind(id, createdAt)
+        .run();
+    // A replace deletes the row it meets without the delete guard (SQLite runs no delete trigger for it).
+    expect(await dbRefusal(chosen(live.id, live.createdAt, "OR REPLACE"))).toMatch(/ids only grow/);
+    expect(await env.DB.prepare("SELECT * FROM audit_log WHERE id = ?").bind(live.id).first()).toMatchObject({
+      action: "proposal.expire",
+      detail: null,
+    });
+    await archiveAll();
+    expect(await countRows("audit_log", "id IN (?, ?)", a.id, b.id)).toBe(0);
+    // A row given an archived id of its month would pass the delete guard though no object holds it.
+    expect(await dbRefusal(chosen(b.id, Date.UTC(2015, 1, 2)))).toMatch(/ids only grow/);
+    expect(await countRows("audit_log", "id = ?", b.id)).toBe(0);
+    // A row written late, with an id of its own, is as ever kept until an object holds it.
+    const late = await insertRow(entry(Date.UTC(2015, 1, 2)));
+    expect(await dbRefusal(env.DB.prepare("DELETE FROM audit_log WHERE id = ?").bind(late.id).run())).toMatch(
+      /append-only/,
+    );
+    await archiveAll();
+    expect(await countRows("audit_log", "id = ?", late.id)).toBe(0);
+    expect(await countRows("audit_archives", "month = '2015-02' AND first_id = ?", late.id)).toBe(1);
   });
 });
 

@@ -80,6 +80,7 @@ describe("migrations on an empty D1", () => {
       "admin_roles_admins_only",
       "audit_archives_no_delete",
       "audit_archives_no_update",
+      "audit_log_ids_only_grow",
       "audit_log_no_delete",
       "audit_log_no_update",
       "chain_payments_settled_are_final",
