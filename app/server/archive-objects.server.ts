@@ -45,21 +45,25 @@ export async function storeBatchOnce(
 ): Promise<StoredObject> {
   const bytes = await gzip(records.map((record) => `${JSON.stringify(record)}\n`).join(""));
   const sha256 = await sha256HexOf(bytes);
-  const objectKey = `${prefix}/${month}/${records[0]?.id}-${records.at(-1)?.id}-${sha256.slice(0, 16)}.ndjson.gz`;
+  const name = `${prefix}/${month}/${records[0]?.id}-${records.at(-1)?.id}-${sha256.slice(0, 16)}`;
+  let objectKey = `${name}.ndjson.gz`;
   const there = await bucket.head(objectKey);
   if (there) {
     // Kept only if it is these very bytes, as a crashed run leaves them: the name is worked out from the rows,
     // so anyone who can write the bucket can put other bytes there first, and D1 must not forget rows for them.
     const same = there.size === bytes.byteLength && (await storedDigest(bucket, objectKey)) === sha256;
-    if (!same) throw new Error(`${objectKey} holds other bytes than its batch: the rows stay in D1`);
-  } else {
-    // R2 checks the bytes it received against the digest, so a corrupted upload fails here, before D1 changes.
-    await bucket.put(objectKey, bytes, {
-      sha256,
-      httpMetadata: { contentType: "application/gzip" },
-      customMetadata: { month, rows: String(records.length) },
-    });
+    if (same) return { objectKey, sha256, bytes: bytes.byteLength };
+    // The bucket's lock keeps that object for years: the batch goes under a name no one could foresee instead,
+    // rather than the archive stopping until the lock lets the stray object go.
+    console.error(`archive: ${objectKey} holds other bytes than its batch; stored under another name`);
+    objectKey = `${name}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}.ndjson.gz`;
   }
+  // R2 checks the bytes it received against the digest, so a corrupted upload fails here, before D1 changes.
+  await bucket.put(objectKey, bytes, {
+    sha256,
+    httpMetadata: { contentType: "application/gzip" },
+    customMetadata: { month, rows: String(records.length) },
+  });
   return { objectKey, sha256, bytes: bytes.byteLength };
 }
 
