@@ -7,7 +7,7 @@
  * the objects of that range alone. An object that is missing or whose bytes are not the recorded ones is not
  * skipped: it takes its place in the list as a gap, which the page and the CSV show.
  */
-import { and, gt, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, gte, lt, lte, not, or, type SQL } from "drizzle-orm";
 import { readVerifiedObject } from "../archive-objects.server";
 import type { ArchivedAuditRow } from "../audit-archive.server";
 import type { Db } from "../db.server";
@@ -78,7 +78,8 @@ export interface AuditListPause {
  * The recorded objects the range and the starting place can reach, in the order the list meets them; with
  * `recordedAfter`, only those recorded since (an archive id).
  */
-async function reachableObjects(db: Db, { order, after, range }: AuditListSource<AuditKey>, recordedAfter?: number) {
+async function reachableObjects(db: Db, source: AuditListSource<AuditKey>, recordedAfter?: number) {
+  const { order, after, range, maxObjects } = source;
   const t = auditArchives;
   const conditions: Array<SQL | undefined> = [
     range.fromMs === undefined ? undefined : gte(t.newestAt, range.fromMs),
@@ -89,11 +90,38 @@ async function reachableObjects(db: Db, { order, after, range }: AuditListSource
     after === undefined ? undefined : order === "id" ? lt(t.firstId, after.id) : lte(t.oldestAt, after.createdAt),
     recordedAfter === undefined ? undefined : gt(t.id, recordedAfter),
   ];
-  const objects = await db
-    .select()
-    .from(t)
-    .where(and(...conditions));
-  return objects.sort((a, b) => (comesBefore(placeOf(a), placeOf(b), order) ? -1 : 1));
+  const sorted = (objects: ArchiveObject[]) =>
+    objects.sort((a, b) => (comesBefore(placeOf(a), placeOf(b), order) ? -1 : 1));
+  if (maxObjects === undefined || recordedAfter !== undefined)
+    return sorted(
+      await db
+        .select()
+        .from(t)
+        .where(and(...conditions)),
+    );
+  // A bounded read opens, past those reaching over its start (not counted), at most `maxObjects` before it pauses
+  // at the next: only those are read, not the records of every year of archive for each page.
+  const overStart =
+    after === undefined
+      ? undefined
+      : order === "id"
+        ? gte(t.lastId, after.id)
+        : or(gt(t.newestAt, after.createdAt), and(eq(t.newestAt, after.createdAt), gte(t.lastId, after.id)));
+  const [over, beyond] = await Promise.all([
+    overStart
+      ? db
+          .select()
+          .from(t)
+          .where(and(...conditions, overStart))
+      : [],
+    db
+      .select()
+      .from(t)
+      .where(and(...conditions, overStart && not(overStart)))
+      .orderBy(...(order === "id" ? [desc(t.lastId)] : [desc(t.newestAt), desc(t.lastId)]))
+      .limit(maxObjects + 1),
+  ]);
+  return sorted([...over, ...beyond]);
 }
 
 /** An object's rows after `from` (the list's last given place) and not among `inD1` (read from D1), or its gap. */
