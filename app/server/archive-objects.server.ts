@@ -35,7 +35,8 @@ export interface StoredObject {
 
 /**
  * Stores one batch (rows with ids, in the batch's order) as `<prefix>/<month>/<first id>-<last id>-<sha256
- * prefix>.ndjson.gz`, unless that object is already there. Only after this resolves may D1 forget the rows.
+ * prefix>.ndjson.gz`, unless that very object is already there (other bytes there: under that name with a random
+ * suffix). Only after this resolves, and under the key it returns, may D1 forget the rows.
  */
 export async function storeBatchOnce(
   bucket: R2Bucket,
