@@ -1,14 +1,17 @@
 /**
- * `npm run bench:data`: a fresh local D1 for the benchmarks: 10,000 clients and 200,000 transactions of every
- * type and status over two years, one heavy client (20,000 transactions), one light client (60: more than one history page of 50, so that
- * the two clients' history pages hold the same number of rows), one admin,
- * and sessions for the three of them created directly in the database (no password hashing in the loop; the
- * admin enrolled in two-factor sign-in and its session past the second step, as admins must be), and 1,000 of
- * the other clients verified and funded, with sessions, to make the requests whose monitoring the bench measures.
- * Writes .wrangler/bench-state/sessions.v4.json with their cookies.
+ * `npm run bench:data [-- --clients N]`: a fresh local D1 for the benchmarks: N clients (10,000 unless told) and 20
+ * transactions per client of every type and status over two years, one heavy client (20,000 transactions), one light
+ * client (60: more than one history page of 50, so that the two clients' history pages hold the same number of
+ * rows), one admin, and sessions for the three of them created directly in the database (no password hashing in the
+ * loop; the admin enrolled in two-factor sign-in and its session past the second step, as admins must be), and
+ * 1,000 of the other clients verified and funded, with sessions, to make the requests whose monitoring the bench
+ * measures. The heavy and light clients and the requesters are the same at every size: what grows is the firm
+ * around them, which is what `npm run bench:growth` compares. Writes the state folder's sessions.v4.json with
+ * their cookies.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { profileProjectionSql } from "../app/lib/money/rules.ts";
 import { encryptTotpSecret, newTotpSecret } from "../app/server/auth/totp-crypto.server.ts";
@@ -21,7 +24,8 @@ export const BENCH_STATE = join(ROOT, ".wrangler", "bench-state");
  * rather than measuring the wrong thing: v2, the admin enrolled in two-factor sign-in (admins must be, or the
  * bench measures a redirect); v3, the light client with a full history page; v4, the requesters.
  */
-export const BENCH_SESSIONS = join(BENCH_STATE, "sessions.v4.json");
+const SESSIONS_FILE = "sessions.v4.json";
+export const BENCH_SESSIONS = join(BENCH_STATE, SESSIONS_FILE);
 /** The sessions file: one cookie per named user, and the requesters' cookies. */
 export type BenchCookies = Record<keyof typeof BENCH_USERS, string> & { requesters: string[] };
 /** The bench Worker's TOTP_ENCRYPTION_KEY: the bench admin's authenticator is sealed with it. */
@@ -33,8 +37,9 @@ export const BENCH_USERS = {
   light: "00000000-0000-4000-8000-00000000c002",
 };
 
-const CLIENTS = 10_000;
-const TRANSACTIONS = 200_000;
+/** The size `npm run bench` measures; other sizes live in folders of their own beside it. */
+export const DEFAULT_CLIENTS = 10_000;
+const TRANSACTIONS_PER_CLIENT = 20;
 const HEAVY = 20_000;
 const LIGHT = 60;
 /** Clients who make deposit and withdrawal requests in the bench: enough that each makes only a few per run. */
@@ -58,10 +63,27 @@ async function sha256Hex(value: string) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function buildBenchData() {
+export interface BenchDataset {
+  clients: number;
+  transactions: number;
+  /** The local state folder (`--persist-to` layout). */
+  state: string;
+  sessions: string;
+}
+
+export function benchDataset(clients = DEFAULT_CLIENTS): BenchDataset {
+  if (!Number.isSafeInteger(clients) || clients < REQUESTERS + 2) {
+    throw new Error(`--clients must be a whole number of at least ${REQUESTERS + 2}`);
+  }
+  const state = clients === DEFAULT_CLIENTS ? BENCH_STATE : join(ROOT, ".wrangler", `bench-state-${clients}`);
+  return { clients, transactions: clients * TRANSACTIONS_PER_CLIENT, state, sessions: join(state, SESSIONS_FILE) };
+}
+
+export async function buildBenchData(dataset = benchDataset()) {
+  const { clients: CLIENTS, transactions: TRANSACTIONS, state } = dataset;
   const started = performance.now();
-  rmSync(BENCH_STATE, { recursive: true, force: true });
-  applyMigrations({ persistTo: BENCH_STATE });
+  rmSync(state, { recursive: true, force: true });
+  applyMigrations({ persistTo: state });
   // The same persistence root wrangler uses for --persist-to, so `wrangler` and the bench read this database.
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -69,7 +91,7 @@ export async function buildBenchData() {
       script: "export default { fetch() { return new Response(null, { status: 204 }); } };",
       compatibilityDate: "2026-08-15",
       d1Databases: { DB: DATABASE_ID },
-      resourcePersistencePath: join(BENCH_STATE, "v3"),
+      resourcePersistencePath: join(state, "v3"),
     }),
   );
   const db = await mf.getD1Database("DB");
@@ -107,27 +129,47 @@ export async function buildBenchData() {
     );
   }
 
-  // The heavy and light clients first, then the rest spread over the other clients.
-  const owners: string[] = [];
-  for (let i = 0; i < HEAVY; i++) owners.push(BENCH_USERS.heavy);
-  for (let i = 0; i < LIGHT; i++) owners.push(BENCH_USERS.light);
-  for (let i = owners.length; i < TRANSACTIONS; i++)
-    owners.push(clientIds[2 + Math.floor(next() * (CLIENTS - 2))] ?? BENCH_USERS.light);
-  const rows = owners.map((owner) => {
+  const runBatches = async (list: string[]) => {
+    for (let i = 0; i < list.length; i += 20) await db.batch(list.slice(i, i + 20).map((sql) => db.prepare(sql)));
+    list.length = 0;
+  };
+  await runBatches(statements);
+
+  // The heavy client's rows, the light one's, and the rest spread over the other clients, shuffled, then given
+  // their times in order: rows are written oldest first, as a live ledger writes them, so that a read in time order
+  // meets the table in its own order rather than at random. Written 400 rows a statement and 20 statements a batch.
+  const owners: string[] = new Array(TRANSACTIONS);
+  for (let i = 0; i < TRANSACTIONS; i++) {
+    owners[i] =
+      i < HEAVY
+        ? BENCH_USERS.heavy
+        : i < HEAVY + LIGHT
+          ? BENCH_USERS.light
+          : (clientIds[2 + Math.floor(next() * (CLIENTS - 2))] ?? BENCH_USERS.light);
+  }
+  for (let i = TRANSACTIONS - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [owners[i], owners[j]] = [owners[j] ?? BENCH_USERS.light, owners[i] ?? BENCH_USERS.light];
+  }
+  const times = new Float64Array(TRANSACTIONS).map(() => now - Math.floor(next() * 730 * DAY)).sort();
+  const row = (owner: string, createdAt: number) => {
     const type = TYPES[Math.floor(next() * TYPES.length)] ?? "deposit";
     const roll = next();
     const status = roll < 0.8 ? "approved" : roll < 0.9 ? "pending" : "rejected";
-    const createdAt = now - Math.floor(next() * 730 * DAY);
     const cents = 100 + Math.floor(next() * 500_000);
     const pair =
       type === "profit" || type === "loss" ? q(PAIRS[Math.floor(next() * PAIRS.length)] ?? "EUR/USD") : "NULL";
     const stock = type === "stock_deposit" ? q(STOCKS[Math.floor(next() * STOCKS.length)] ?? "AAPL") : "NULL";
     return `(${q(owner)}, '${type}', ${cents}, '${status}', ${pair}, ${stock}, ${createdAt})`;
-  });
-  for (let i = 0; i < rows.length; i += 400) {
+  };
+  for (let i = 0; i < TRANSACTIONS; i += 400) {
+    const rows: string[] = [];
+    for (let j = i; j < Math.min(i + 400, TRANSACTIONS); j++)
+      rows.push(row(owners[j] ?? BENCH_USERS.light, times[j] ?? now));
     statements.push(
-      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, trading_pair, stock, created_at) VALUES ${rows.slice(i, i + 400).join(", ")}`,
+      `INSERT INTO transactions (user_id, transaction_type, amount_cents, status, trading_pair, stock, created_at) VALUES ${rows.join(", ")}`,
     );
+    if (statements.length === 20) await runBatches(statements);
   }
   // The requesters: verified (the identity rules let them deposit and withdraw) and funded well beyond what a
   // run withdraws, with the funding a year old so that it starts no monitoring window.
@@ -150,9 +192,7 @@ export async function buildBenchData() {
     "INSERT INTO deposit_wallets (wallet_type, wallet_address) VALUES ('BTC', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'), ('ETH', '0x000000000000000000000000000000000000dEaD')",
   );
 
-  for (let i = 0; i < statements.length; i += 20) {
-    await db.batch(statements.slice(i, i + 20).map((sql) => db.prepare(sql)));
-  }
+  await runBatches(statements);
 
   // Admins must use two-factor sign-in: the bench admin is enrolled, and its session passed the second step.
   await db
@@ -193,10 +233,13 @@ export async function buildBenchData() {
     requesters: requesterSessions.map((s) => s.cookie),
   } as BenchCookies;
   await mf.dispose();
-  writeFileSync(BENCH_SESSIONS, JSON.stringify(cookies, null, 2));
+  writeFileSync(dataset.sessions, JSON.stringify(cookies, null, 2));
   console.log(
     `Bench dataset: ${CLIENTS} clients, ${TRANSACTIONS} transactions (heavy client ${HEAVY}, light ${LIGHT}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 
-if (import.meta.main) await buildBenchData();
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { clients: { type: "string" } } });
+  await buildBenchData(benchDataset(values.clients === undefined ? DEFAULT_CLIENTS : Number(values.clients)));
+}
