@@ -4,7 +4,7 @@
  */
 import type { Page } from "@playwright/test";
 import type { SweepData, SweptState } from "./accessibility-states";
-import { demoStatementMonth, openPhoneMenu, sendWithErrors } from "./accessibility-states";
+import { demoStatementMonth, mailedLinkPath, openPhoneMenu, sendWithErrors } from "./accessibility-states";
 import { clientWithTwoFactor } from "./back-office-people";
 import { outOfStepUpWindow } from "./database";
 import { CLAIM_WALLET, DEMO_CLIENT, expect, registerClient, signIn } from "./support";
@@ -148,18 +148,13 @@ export async function startTwoFactorClient(page: Page): Promise<SweepData> {
   await page.goto("/withdraw");
   await fillWithdrawal(page);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto("/dev/mailbox");
-  const mail = page
-    .getByRole("listitem")
-    .filter({ hasText: `To ${client.email}` })
-    .filter({ hasText: "A withdrawal to a new address" })
-    .first();
-  const link = new URL(
-    (await mail.getByRole("link", { name: "Cancel this withdrawal" }).getAttribute("href")) ?? "",
-    "http://x",
-  );
+  const cancelPath = await mailedLinkPath(page, {
+    to: client.email,
+    subject: "A withdrawal to a new address",
+    link: "Cancel this withdrawal",
+  });
   await outOfStepUpWindow(page.context());
-  return { cancelPath: `${link.pathname}${link.search}` };
+  return { cancelPath };
 }
 
 async function fillWithdrawal(page: Page) {

@@ -2,7 +2,7 @@
 import type { Page } from "@playwright/test";
 import { executeStatements, sqlValue } from "../../scripts/lib/local-d1";
 import type { SweepData, SweptState } from "./accessibility-states";
-import { openPhoneMenu, openThemeSwitch, sendWithErrors } from "./accessibility-states";
+import { mailedLinkPath, openPhoneMenu, openThemeSwitch, sendWithErrors } from "./accessibility-states";
 import { clientWithTwoFactor } from "./back-office-people";
 import { e2eDatabase, whileBusy } from "./database";
 import { FAKE_PROVIDER_PORT } from "./fake-oauth-provider";
@@ -56,17 +56,11 @@ async function mailedResetLink(page: Page, data: SweepData) {
   await page.getByLabel("Email").fill(DEMO_CLIENT.email);
   await page.getByRole("button", { name: "Send Reset Link" }).click();
   await expect(page.getByText("Password reset email sent! Please check your inbox.")).toBeVisible();
-  await page.goto("/dev/mailbox");
-  const mail = page
-    .getByRole("listitem")
-    .filter({ hasText: `To ${DEMO_CLIENT.email}` })
-    .filter({ hasText: "Reset your" })
-    .first();
-  const link = new URL(
-    (await mail.getByRole("link", { name: "Choose a new password" }).getAttribute("href")) ?? "",
-    "http://x",
-  );
-  data.resetPath = `${link.pathname}${link.search}`;
+  data.resetPath = await mailedLinkPath(page, {
+    to: DEMO_CLIENT.email,
+    subject: "Reset your",
+    link: "Choose a new password",
+  });
 }
 
 const mailLinks: SweptState[] = [

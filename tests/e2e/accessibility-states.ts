@@ -136,3 +136,18 @@ export function demoStatementMonth(now = Date.now()) {
   const at = new Date(now - 20 * 24 * 60 * 60 * 1000);
   return { month: at.toISOString().slice(0, 7), year: String(at.getUTCFullYear()) };
 }
+
+/**
+ * The path and query of a link in the newest mail to `to` whose text holds `subject`, read from the local mailbox
+ * (looking at a mail spends none of its links).
+ */
+export async function mailedLinkPath(page: Page, mail: { to: string; subject: string; link: string }) {
+  await page.goto("/dev/mailbox");
+  const item = page
+    .getByRole("listitem")
+    .filter({ hasText: `To ${mail.to}` })
+    .filter({ hasText: mail.subject })
+    .first();
+  const link = new URL((await item.getByRole("link", { name: mail.link }).getAttribute("href")) ?? "", "http://x");
+  return `${link.pathname}${link.search}`;
+}

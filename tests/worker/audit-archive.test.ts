@@ -7,6 +7,7 @@ import { listAudit } from "~/server/admin/audit-log.server";
 import { readVerifiedObject, sha256HexOf } from "~/server/archive-objects.server";
 import { type ArchivedAuditRow, archiveOldAuditRows, auditArchiveCutoff } from "~/server/audit-archive.server";
 import worker from "../../workers/app";
+import { untilSettled } from "../support/archive-runs";
 import { countRows, createUser, db, dbRefusal, getPage, signedInAdmin } from "../support/fixtures";
 import { csvRows } from "../support/tables";
 
@@ -43,15 +44,8 @@ async function insertRows(rows: NewRow[]): Promise<number[]> {
 }
 
 /** Runs the cron's step until nothing is left, as successive minutes would. */
-async function archiveAll(bucket: R2Bucket = env.AUDIT_ARCHIVE, now = NOW) {
-  let total = 0;
-  for (let run = 0; run < 100; run++) {
-    const archived = await archiveOldAuditRows(db, bucket, now);
-    if (archived === 0) return total;
-    total += archived;
-  }
-  throw new Error("the archive did not settle");
-}
+const archiveAll = (bucket: R2Bucket = env.AUDIT_ARCHIVE, now = NOW) =>
+  untilSettled(() => archiveOldAuditRows(db, bucket, now));
 
 /**
  * Every entry of /admin/audit's list for `filters`, page after page by its `next` links, as the page's loader reads

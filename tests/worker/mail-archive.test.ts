@@ -7,6 +7,7 @@ import { schema } from "~/server/db.server";
 import { archiveDeliveredMail, MAIL_ARCHIVE_AFTER_MS } from "~/server/mail/archive.server";
 import { mailBody, readArchiveObject } from "~/server/mail/archive-read.server";
 import { enqueueEmail } from "~/server/mail/outbox.server";
+import { untilSettled } from "../support/archive-runs";
 import { createUser, db, dbRefusal, getPage, sessionCookieFor } from "../support/fixtures";
 import { decodeEntities } from "../support/tables";
 
@@ -55,15 +56,8 @@ async function rowsOf(ids: number[]) {
 }
 
 /** Runs the cron's step until nothing is left, as successive minutes would. */
-async function archiveAll(bucket: R2Bucket = env.MAIL_ARCHIVE, now = NOW) {
-  let total = 0;
-  for (let run = 0; run < 50; run++) {
-    const archived = await archiveDeliveredMail(db, bucket, now);
-    if (archived === 0) return total;
-    total += archived;
-  }
-  throw new Error("the archive did not settle");
-}
+const archiveAll = (bucket: R2Bucket = env.MAIL_ARCHIVE, now = NOW) =>
+  untilSettled(() => archiveDeliveredMail(db, bucket, now), 50);
 
 async function objectKeys() {
   return (await env.MAIL_ARCHIVE.list({ prefix: "mail/" })).objects.map((o) => o.key).sort();
