@@ -12,6 +12,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { BENCH_SESSIONS, BENCH_STATE, BENCH_USERS, type BenchCookies, buildBenchData } from "./bench-data.ts";
 import { measureRequestPath, type Sample } from "./lib/bench-requests.ts";
+import { benchRoutes, pickedByBenchOnly } from "./lib/bench-routes.ts";
 import { benchTargets, REQUEST_ROWS } from "./lib/bench-targets.ts";
 import { median, timeDownload, timeRefusedSignIns, timeRegistrations, timeStatementPdf } from "./lib/bench-timings.ts";
 import { startBenchWorker } from "./lib/bench-worker.ts";
@@ -33,26 +34,7 @@ const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies
 const scriptPath = bundleWorker(join(ROOT, ".wrangler", "bench-bundle"));
 const { mf, origin, workerCpu } = await startBenchWorker(scriptPath, PORT);
 
-/**
- * The routes driven by autocannon. /stocks for a visitor comes from the edge cache after its first request; the
- * same request with a cookie the cache does not know is rendered every time (such a cookie bypasses the cache):
- * the two rows are the cached and uncached rates of one public page.
- */
-const ROUTES: Array<{ name: string; path: string; cookie?: string }> = [
-  { name: "/healthz", path: "/healthz" },
-  { name: "/login", path: "/login" },
-  { name: "/stocks (visitor, cached)", path: "/stocks" },
-  { name: "/stocks (uncached)", path: "/stocks", cookie: "bench-uncached=1" },
-  { name: "/dashboard (light)", path: "/dashboard", cookie: cookies.light },
-  { name: "/dashboard (heavy)", path: "/dashboard", cookie: cookies.heavy },
-  { name: "/portfolio (light)", path: "/portfolio", cookie: cookies.light },
-  { name: "/portfolio (heavy)", path: "/portfolio", cookie: cookies.heavy },
-  { name: "/transactions (light)", path: "/transactions", cookie: cookies.light },
-  { name: "/transactions (heavy)", path: "/transactions", cookie: cookies.heavy },
-  { name: "/admin", path: "/admin", cookie: cookies.admin },
-  { name: "/admin/transactions", path: "/admin/transactions", cookie: cookies.admin },
-  { name: "/user/{heavy}", path: `/user/${BENCH_USERS.heavy}`, cookie: cookies.admin },
-];
+const ROUTES = benchRoutes(cookies);
 
 /** The heavy client's 20,000-row CSV downloads, timed one at a time: first byte and last byte. */
 const EXPORTS: Array<{ name: string; path: string; cookie?: string }> = [
@@ -61,9 +43,8 @@ const EXPORTS: Array<{ name: string; path: string; cookie?: string }> = [
 ];
 const EXPORT_RUNS = 5;
 
-/** BENCH_ONLY=/login,/admin measures only the routes whose names start so (a quick look; ratios need their pairs). */
-const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
-const picked = (route: { name: string }) => !only || only.some((prefix) => route.name.startsWith(prefix));
+// BENCH_ONLY=/login,/admin measures only the routes named so (a quick look; ratios need their pairs).
+const picked = pickedByBenchOnly();
 ROUTES.splice(0, ROUTES.length, ...ROUTES.filter(picked));
 EXPORTS.splice(0, EXPORTS.length, ...EXPORTS.filter(picked));
 

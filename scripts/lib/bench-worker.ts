@@ -2,6 +2,7 @@
  * The bench's Worker: the bundle `wrangler deploy --dry-run` wrote, run by Miniflare on loopback over the bench
  * dataset, with the CPU time of its workerd process (which holds the Worker, its D1 and its Durable Objects).
  */
+import { dirname } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { BENCH_STATE, BENCH_TOTP_KEY, DATABASE_ID } from "../bench-data.ts";
 import { cpuMilliseconds, descendantsNamed } from "./process-cpu.ts";
@@ -9,17 +10,20 @@ import { cpuMilliseconds, descendantsNamed } from "./process-cpu.ts";
 export type BenchWorker = { mf: Miniflare; origin: string; workerCpu: () => number };
 
 export async function startBenchWorker(
-  scriptPath: string,
+  /** The entry module, then any module it imports (each an ES module in the entry's folder). */
+  scriptPath: string | string[],
   port: number,
   bindings: Record<string, string> = {},
   /** The local state folder (`--persist-to` layout): the bench dataset's unless told. */
   state = BENCH_STATE,
+  /** A port for the V8 inspector (a CPU profile of the Worker's isolate), when one is wanted. */
+  inspectorPort?: number,
 ): Promise<BenchWorker> {
   const before = new Set(descendantsNamed("workerd"));
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      modules: true,
-      scriptPath,
+      modules: [scriptPath].flat().map((path) => ({ type: "ESModule" as const, path })),
+      modulesRoot: dirname([scriptPath].flat()[0] ?? ""),
       compatibilityDate: "2026-08-15",
       compatibilityFlags: ["nodejs_compat"],
       d1Databases: { DB: DATABASE_ID },
@@ -45,6 +49,7 @@ export async function startBenchWorker(
       },
       host: "127.0.0.1",
       port,
+      inspectorPort,
       // autocannon drops its open connections when a run ends, mid-way through a response: workerd logs each as
       // a disconnect with a stack. Anything else it logs is shown.
       handleStructuredLogs: ({ level, message }) => {
