@@ -26,6 +26,26 @@ export async function gunzip(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return new Response(stream).text();
 }
 
+/**
+ * D1 refuses a bound value over 2,000,000 bytes (its limit on a string or row; local D1 does not enforce it). A
+ * batch's rows are bound once more as one JSON value to record and delete exactly them, so a batch is cut where
+ * that value would pass half the limit: a month of unusually large rows archives in smaller batches instead of
+ * failing the same batch on every run.
+ */
+export const BOUND_JSON_BUDGET = 1_000_000;
+
+/** The longest first part of `rows` whose JSON, as `boundJsonOf` gives each row, fits the budget; never empty. */
+export function withinBoundBudget<Row>(rows: Row[], boundJsonOf: (row: Row) => unknown, budget = BOUND_JSON_BUDGET) {
+  const encoder = new TextEncoder();
+  let bytes = 2;
+  for (const [index, row] of rows.entries()) {
+    // Each row's JSON and its separator; UTF-8, as D1 counts the value.
+    bytes += encoder.encode(JSON.stringify(boundJsonOf(row))).length + 1;
+    if (bytes > budget && index > 0) return rows.slice(0, index);
+  }
+  return rows;
+}
+
 /** What D1 records of a stored object: where it is, and the digest and size of the bytes stored there. */
 export interface StoredObject {
   objectKey: string;

@@ -8,13 +8,14 @@
  * recorded object holds, so a mistake here can fail, not lose a row.
  */
 import { sql } from "drizzle-orm";
-import { monthOf, storeBatchOnce } from "./archive-objects.server";
+import { monthOf, storeBatchOnce, withinBoundBudget } from "./archive-objects.server";
 import type { Db } from "./db.server";
 import { returning, writeTogether } from "./db.server";
 
 /** Rows stay in D1 at least this many months: the audit page's recent past is read from D1 alone. */
 export const AUDIT_KEPT_IN_D1_MONTHS = 13;
-/** Rows per object: about 150 kB of NDJSON bound once more as one JSON value for the delete, within D1's limits. */
+/** Rows per object at most: about 150 kB of NDJSON bound once more as one JSON value for the delete (fewer when
+ * the rows are large: `withinBoundBudget`). */
 const BATCH_ROWS = 500;
 /** Batches per cron run: up to 2,000 rows a minute, so the first run's backlog of years clears within a day. */
 const BATCHES_PER_RUN = 4;
@@ -43,7 +44,10 @@ const monthEnd = (at: number) => {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 };
 
-/** The oldest archivable month's rows of lowest id (never a row of another month), in id order. */
+/**
+ * The oldest archivable month's rows of lowest id (never a row of another month), in id order, as many as fit
+ * one bound JSON value.
+ */
 async function nextBatch(db: Db, cutoff: number): Promise<ArchivedAuditRow[]> {
   const [oldest] = await db.all<{ at: number | null }>(
     sql`SELECT min(created_at) AS at FROM audit_log WHERE created_at < ${cutoff}`,
@@ -51,11 +55,12 @@ async function nextBatch(db: Db, cutoff: number): Promise<ArchivedAuditRow[]> {
   if (oldest?.at == null) return [];
   const month = monthOf(oldest.at);
   const start = Date.parse(`${month}-01T00:00:00Z`);
-  return db.all<ArchivedAuditRow>(
+  const rows = await db.all<ArchivedAuditRow>(
     sql`SELECT id, actor_id AS actorId, action, target, detail, created_at AS createdAt
         FROM audit_log WHERE created_at >= ${start} AND created_at < ${Math.min(monthEnd(start), cutoff)}
         ORDER BY id LIMIT ${BATCH_ROWS}`,
   );
+  return withinBoundBudget(rows, (row) => row);
 }
 
 /** One batch as an object, then recorded and its rows deleted in one D1 batch. Returns the rows deleted. */

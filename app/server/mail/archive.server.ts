@@ -8,13 +8,13 @@
  * bodies and the next run archives them again. Objects are named by their content and never overwritten.
  */
 import { sql } from "drizzle-orm";
-import { monthOf, storeBatchOnce } from "../archive-objects.server";
+import { monthOf, storeBatchOnce, withinBoundBudget } from "../archive-objects.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
 
 /** A delivered mail's body stays in D1 this long after it was queued. */
 export const MAIL_ARCHIVE_AFTER_MS = 30 * 24 * 60 * 60_000;
-/** Rows read per batch: their bodies travel once more as one bound JSON value, well under D1's limits. */
+/** Rows read per batch at most: their bodies travel once more as one bound JSON value (`withinBoundBudget`). */
 const BATCH_ROWS = 200;
 /** Batches per cron run: a minute's run drains up to 1,000 mails, so a backlog clears within a day. */
 const BATCHES_PER_RUN = 5;
@@ -79,8 +79,10 @@ export async function archiveDeliveredMail(db: Db, bucket: R2Bucket, now = Date.
   const cutoff = now - MAIL_ARCHIVE_AFTER_MS;
   let archived = 0;
   for (let batch = 0; batch < BATCHES_PER_RUN; batch++) {
-    const rows = await candidates(db, cutoff);
-    if (rows.length === 0) break;
+    const read = await candidates(db, cutoff);
+    if (read.length === 0) break;
+    // The bodies bound again to strip the rows: `[id, body]` pairs, as `archiveMonth` binds them.
+    const rows = withinBoundBudget(read, (row) => [String(row.id), row.payload]);
     const months = new Map<string, Candidate[]>();
     for (const row of rows) {
       const month = monthOf(row.createdAt);
@@ -90,8 +92,9 @@ export async function archiveDeliveredMail(db: Db, bucket: R2Bucket, now = Date.
     let stripped = 0;
     for (const [month, group] of months) stripped += await archiveMonth(db, bucket, month, group, now);
     archived += stripped;
-    // Nothing stripped: the rows changed under us (or another run has them); the next run looks again.
-    if (stripped === 0 || rows.length < BATCH_ROWS) break;
+    // Nothing stripped: the rows changed under us (or another run has them); the next run looks again. Fewer read
+    // than asked, and none left out for their size: nothing is left.
+    if (stripped === 0 || (read.length < BATCH_ROWS && rows.length === read.length)) break;
   }
   return archived;
 }
