@@ -1,8 +1,9 @@
-import { and, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, ne, type SQL } from "drizzle-orm";
 import { redirect } from "react-router";
 import { may, type Permission } from "~/lib/permissions";
 import { BACK_OFFICE_ROLES, type BackOfficeRole, type SecondFactorMethod } from "../../db/enums";
 import type { ClientMeta } from "./auth/client-meta.server";
+import { sessionUserRead } from "./auth/session-user-read.server";
 import { appCookie, cookieName } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 import type { Db } from "./db.server";
@@ -144,44 +145,11 @@ async function lookUpSessionUser(request: Request, context: SessionContext, now:
   const token = await readToken(request, context.env);
   if (!token) return null;
   const sessionId = await sha256Hex(token);
-  const { sessions, users, profiles, twoFactor } = schema;
-  const row = await context.db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      firstName: sql<string>`coalesce(${profiles.firstName}, '')`,
-      lastName: sql<string>`coalesce(${profiles.lastName}, '')`,
-      profileStatus: profiles.status,
-      expiresAt: sessions.expiresAt,
-      lastSeenAt: sessions.lastSeenAt,
-      // An authenticator app confirmed, or a passkey: either is two-factor sign-in.
-      twoFactorEnabled: sql<number>`${twoFactor.confirmedAt} IS NOT NULL OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
-      hasPasskey: sql<number>`EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = ${users.id})`,
-      hasAuthenticatorApp: sql<number>`${twoFactor.confirmedAt} IS NOT NULL`,
-      secondFactorAt: sessions.secondFactorAt,
-      secondFactorMethod: sessions.secondFactorMethod,
-      secondFactorResetAt: users.secondFactorResetAt,
-      roles: sql<string | null>`(SELECT group_concat(role) FROM admin_roles WHERE admin_roles.user_id = ${users.id})`,
-      unreadNotifications: sql<number>`(SELECT count(*) FROM notifications WHERE notifications.user_id = ${users.id} AND notifications.read_at IS NULL)`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(twoFactor, eq(twoFactor.userId, users.id))
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastSeenAt, now - SESSION_IDLE_MS),
-        // A deactivated admin has no session, whichever way it began (the team page).
-        isNull(users.deactivatedAt),
-      ),
-    )
-    .get();
+  const row = await sessionUserRead(context.db, { sessionId, now, idleSince: now - SESSION_IDLE_MS }).get();
   if (!row) return null;
 
   if (!context.quiet && now - row.lastSeenAt > TOUCH_INTERVAL_MS) {
+    const { sessions } = schema;
     const touch = context.db
       .update(sessions)
       .set({ lastSeenAt: now })

@@ -8,6 +8,7 @@ import { type ClientListQuery, type ClientSort, type ClientStatusFilter, encodeC
 import { displayName } from "~/lib/person-name";
 import { profileNameKey, USER_ACTIVITY_KEY, type VerificationStatus } from "../../../db/schema";
 import { personColumns } from "../accounts.server";
+import { builtOnce } from "../built-once.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { figureSql } from "../ledger/figures.server";
@@ -42,6 +43,13 @@ const DEFAULT_LIST: ClientListQuery = {
 };
 
 /** The desk at this moment; `introducedAt` (VERIFICATION_INTRODUCED_AT) places each client's verification deadline. */
+/** The two rows the triggers keep: clients with a profile, pending requests. */
+const deskTotalsRead = builtOnce((db) => db.select({ name: deskCounts.name, n: deskCounts.n }).from(deskCounts));
+/** Literal 'open', so the count walks the partial index of open alerts only. */
+const openAlertsRead = builtOnce((db) =>
+  db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
+);
+
 export async function adminDesk(
   db: Db,
   introducedAt: number,
@@ -53,10 +61,9 @@ export async function adminDesk(
   const { totals, reviews, alerts, waiting, page, wallets, mail, proposals, admins } = await readTogether(db, {
     // Clients with a profile (as the table lists them) and pending requests: two rows the triggers keep,
     // where counting them read every client and every pending request on each load.
-    totals: db.select({ name: deskCounts.name, n: deskCounts.n }).from(deskCounts),
+    totals: deskTotalsRead(db),
     reviews: awaitingReviewQuery(db),
-    // Literal 'open', so the count walks the partial index of open alerts only.
-    alerts: db.select({ n: count() }).from(monitoringAlerts).where(sql`${monitoringAlerts.status} = 'open'`),
+    alerts: openAlertsRead(db),
     waiting: waitingClientsQuery(db, WAITING_CLIENTS),
     page: clientsPageQuery(db, list, pageSize, introducedAt, Date.now(), searchRead),
     wallets: deskWalletsQuery(db),
@@ -89,13 +96,20 @@ export async function adminDesk(
  * oldest are the ones shown).
  */
 export function waitingClientsQuery(db: Db, limit: number) {
+  return waitingClientsRead(db, { limit });
+}
+
+/** The read of `waitingClientsQuery`, built once (../built-once.server.ts); `limit` is its one value. */
+const waitingClientsRead = builtOnce((db) => {
   const byAge = db
     .select({ userId: transactions.userId })
     .from(transactions)
     .where(sql`${transactions.status} = 'pending'`)
     .orderBy(asc(transactions.createdAt), asc(transactions.id))
     .as("by_age");
-  const waiting = db.$with("waiting").as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(limit));
+  const waiting = db
+    .$with("waiting")
+    .as(db.selectDistinct({ userId: byAge.userId }).from(byAge).limit(sql.placeholder("limit")));
   const oldest = sql<number>`(SELECT min(created_at) FROM transactions
                               WHERE user_id = ${waiting.userId} AND status = 'pending')`.as("oldest");
   // Where the client's oldest waiting withdrawal pays out, so the desk sees it before opening the client: its
@@ -135,7 +149,7 @@ export function waitingClientsQuery(db: Db, limit: number) {
     .innerJoin(users, eq(users.id, waiting.userId))
     .leftJoin(profiles, eq(profiles.userId, waiting.userId))
     .orderBy(sql`oldest`, waiting.userId);
-}
+});
 
 function payoutOf(triple: string | null): { address: string; currency: string | null; isNew: boolean } | null {
   if (!triple) return null;

@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { auditInsert } from "../audit.server";
+import { builtOnce } from "../built-once.server";
 import { afterCommit, type CommandContext, type Outcome } from "../commands.server";
 import type { Db } from "../db.server";
 import { readTogether, schema, writeTogether } from "../db.server";
@@ -46,8 +47,13 @@ export interface MailTrouble {
  * (the due index) and the recently failed ones (the failed index), never the sent history.
  */
 export function mailTroubleQuery(db: Db, now = Date.now()) {
-  const queuedBefore = now - TROUBLE_AFTER_MS;
-  const failedSince = now - FAILED_SHOWN_MS;
+  return mailTroubleRead(db, { queuedBefore: now - TROUBLE_AFTER_MS, failedSince: now - FAILED_SHOWN_MS });
+}
+
+/** The read of `mailTroubleQuery`, built once (../built-once.server.ts). */
+const mailTroubleRead = builtOnce((db) => {
+  const queuedBefore = sql.placeholder("queuedBefore");
+  const failedSince = sql.placeholder("failedSince");
   const t = emailOutbox;
   return db
     .select({
@@ -58,7 +64,7 @@ export function mailTroubleQuery(db: Db, now = Date.now()) {
     })
     .from(t)
     .where(sql`${t.status} = 'pending' OR (${t.status} = 'failed' AND ${t.failedAt} > ${failedSince})`);
-}
+});
 
 export function toMailTrouble(rows: Awaited<ReturnType<typeof mailTroubleQuery>>): MailTrouble | null {
   const row = rows[0];

@@ -9,6 +9,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { keyAddressesOf } from "~/lib/chain/wallet-value";
 import { displayName } from "~/lib/person-name";
 import { describeProposal } from "~/lib/proposals";
+import { builtOnce } from "../built-once.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
@@ -19,6 +20,17 @@ const CARD_LIMIT = 50;
 
 export function waitingProposalsQuery(db: Db, options: { userId?: string; now?: number } = {}) {
   const now = options.now ?? Date.now();
+  return options.userId === undefined
+    ? everyWaitingProposalRead(db, { now })
+    : clientWaitingProposalRead(db, { now, userId: options.userId });
+}
+
+/** The desk's card (every client) and a client's page (one), each read built once (../built-once.server.ts). */
+const everyWaitingProposalRead = builtOnce((db) => waitingProposals(db, false));
+const clientWaitingProposalRead = builtOnce((db) => waitingProposals(db, true));
+
+/** Pending proposals not expired at the placeholder `now`, oldest first; of the client `userId` when `ofClient`. */
+function waitingProposals(db: Db, ofClient: boolean) {
   return db
     .select({
       id: proposals.id,
@@ -52,20 +64,18 @@ export function waitingProposalsQuery(db: Db, options: { userId?: string; now?: 
     .where(
       and(
         sql`${proposals.status} = 'pending'`,
-        sql`${proposals.expiresAt} > ${now}`,
+        sql`${proposals.expiresAt} > ${sql.placeholder("now")}`,
         // A request rejected or cancelled meanwhile leaves nothing to approve: its proposal is not listed.
         sql`(${proposals.kind} <> 'request_approval' OR EXISTS (SELECT 1 FROM transactions AS w
               WHERE w.id = ${proposals.transactionId} AND w.status = 'pending'))`,
-        options.userId === undefined ? undefined : eq(proposals.userId, options.userId),
+        ofClient ? eq(proposals.userId, sql.placeholder("userId")) : undefined,
       ),
     )
     .orderBy(asc(proposals.proposedAt), asc(proposals.id))
     .limit(CARD_LIMIT);
 }
 
-export function adminCountQuery(db: Db) {
-  return db.select({ n: count() }).from(users).where(eq(users.role, "admin"));
-}
+export const adminCountQuery = builtOnce((db) => db.select({ n: count() }).from(users).where(eq(users.role, "admin")));
 
 export type WaitingProposal = ReturnType<typeof toWaitingProposal>;
 

@@ -11,6 +11,7 @@ import { keyAddressesOf, readWalletValue, WALLET_KEY_MESSAGES } from "~/lib/chai
 import { walletAccountKey } from "~/lib/chain/wallets";
 import { ADMIN_MESSAGES } from "~/lib/schemas/admin";
 import { invalidAddressMessage, isValidAddress } from "~/lib/wallet-address";
+import { builtOnce } from "../built-once.server";
 import type { Result } from "../commands.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -35,7 +36,7 @@ export interface WalletChange {
  * The desk's wallets, each with the address a change waiting for a second admin would give it (null when none
  * waits): the modal shows that change and does not offer a second one meanwhile.
  */
-export function deskWalletsQuery(db: Db) {
+export const deskWalletsQuery = builtOnce((db) => {
   const { depositWallets } = schema;
   return db
     .select({
@@ -47,7 +48,7 @@ export function deskWalletsQuery(db: Db) {
     })
     .from(depositWallets)
     .orderBy(asc(depositWallets.walletType));
-}
+});
 
 /** Why a wallet may not take this value, prefixed by its type so the admin knows which field; null when it may. */
 function valueRefusal(walletType: string, value: string, bitcoinNetwork: ChainNetwork): string | null {

@@ -6,6 +6,7 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { figure } from "~/lib/money/rules";
 import { displayName } from "~/lib/person-name";
 import { DOCUMENT_KINDS, type VerificationStatus } from "../../../db/enums";
+import { builtOnce } from "../built-once.server";
 import type { Db } from "../db.server";
 import { readTogether, schema } from "../db.server";
 import { ledgerTotalsQuery, totalsOf } from "../ledger/figures.server";
@@ -128,11 +129,12 @@ export function clientVerification(
 }
 
 /** The cases awaiting review, for the desk's count: the queue's own index answers it. */
-export const awaitingReviewQuery = (db: Db) =>
+export const awaitingReviewQuery = builtOnce((db) =>
   db
     .select({ n: sql<number>`count(*)` })
     .from(cases)
-    .where(sql`${cases.status} = 'submitted' AND ${cases.endedAt} IS NULL`);
+    .where(sql`${cases.status} = 'submitted' AND ${cases.endedAt} IS NULL`),
+);
 
 /**
  * One case as its reviewer sees it: what the client declared, their current files (a replaced file stays stored
