@@ -9,15 +9,14 @@
  * or not (a read whose values change with each request, such as the time, still goes to D1). Prints the table and
  * writes tests/bench/results/d1-share.json; no target.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { BENCH_SESSIONS, BENCH_STATE, type BenchCookies, buildBenchData } from "./bench-data.ts";
 import { benchRoutes, pickedByBenchOnly } from "./lib/bench-routes.ts";
 import { median } from "./lib/bench-timings.ts";
-import { startBenchWorker } from "./lib/bench-worker.ts";
+import { bundleWithReadsFromMemory, startBenchWorker } from "./lib/bench-worker.ts";
 import { applyMigrations, ROOT } from "./lib/local-d1.ts";
-import { bundleWorker } from "./lib/local-worker.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -29,12 +28,7 @@ if (!existsSync(BENCH_SESSIONS)) await buildBenchData();
 else applyMigrations({ persistTo: BENCH_STATE });
 const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies;
 
-// The deploy's bundle, entered through the wrapper that can answer reads from memory.
-const bundleDir = join(ROOT, ".wrangler", "bench-d1-bundle");
-const bundle = bundleWorker(bundleDir);
-const entry = join(bundleDir, "d1-from-memory.js");
-copyFileSync(join(ROOT, "scripts", "lib", "d1-from-memory.js"), entry);
-const { mf, origin, workerCpu } = await startBenchWorker([entry, bundle], PORT);
+const { mf, origin, workerCpu } = await startBenchWorker(bundleWithReadsFromMemory(), PORT);
 
 const routes = benchRoutes(cookies).filter(pickedByBenchOnly());
 const ways = [

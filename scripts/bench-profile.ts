@@ -7,15 +7,14 @@
  * route is one of `npm run bench`'s, by name. Writes the raw profile to .wrangler/bench-profile.cpuprofile, which
  * Chrome's DevTools open.
  */
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import { BENCH_SESSIONS, BENCH_STATE, type BenchCookies, buildBenchData } from "./bench-data.ts";
 import { benchRoutes } from "./lib/bench-routes.ts";
-import { startBenchWorker } from "./lib/bench-worker.ts";
+import { bundleWithReadsFromMemory, startBenchWorker } from "./lib/bench-worker.ts";
 import { applyMigrations, ROOT } from "./lib/local-d1.ts";
-import { bundleWorker } from "./lib/local-worker.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -32,11 +31,9 @@ const cookies = JSON.parse(readFileSync(BENCH_SESSIONS, "utf8")) as BenchCookies
 const route = benchRoutes(cookies).find((r) => r.name === (positionals[0] ?? "/admin"));
 if (!route) throw new Error(`no bench route named ${positionals[0]}: ${benchRoutes(cookies).map((r) => r.name)}`);
 
-const bundleDir = join(ROOT, ".wrangler", "bench-d1-bundle");
-const bundle = bundleWorker(bundleDir);
-const entry = join(bundleDir, "d1-from-memory.js");
-copyFileSync(join(ROOT, "scripts", "lib", "d1-from-memory.js"), entry);
-const { mf, origin } = await startBenchWorker([entry, bundle], PORT, {}, BENCH_STATE, INSPECTOR_PORT);
+const modules = bundleWithReadsFromMemory();
+const bundle = modules[1] as string;
+const { mf, origin } = await startBenchWorker(modules, PORT, {}, BENCH_STATE, INSPECTOR_PORT);
 
 const headers = {
   ...(route.cookie ? { cookie: route.cookie } : {}),

@@ -2,9 +2,12 @@
  * The bench's Worker: the bundle `wrangler deploy --dry-run` wrote, run by Miniflare on loopback over the bench
  * dataset, with the CPU time of its workerd process (which holds the Worker, its D1 and its Durable Objects).
  */
-import { dirname } from "node:path";
+import { copyFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { BENCH_STATE, BENCH_TOTP_KEY, DATABASE_ID } from "../bench-data.ts";
+import { ROOT } from "./local-d1.ts";
+import { bundleWorker } from "./local-worker.ts";
 import { cpuMilliseconds, descendantsNamed } from "./process-cpu.ts";
 
 export type BenchWorker = { mf: Miniflare; origin: string; workerCpu: () => number };
@@ -62,4 +65,16 @@ export async function startBenchWorker(
   const processes = descendantsNamed("workerd").filter((pid) => !before.has(pid));
   if (processes.length === 0) throw new Error("the workerd process of Miniflare was not found");
   return { mf, origin, workerCpu: () => processes.reduce((sum, pid) => sum + cpuMilliseconds(pid), 0) };
+}
+
+/**
+ * The deploy's bundle entered through `scripts/lib/d1-from-memory.js` (`npm run bench:d1`, `npm run
+ * bench:profile`): the modules to give `startBenchWorker`, entry first.
+ */
+export function bundleWithReadsFromMemory(): string[] {
+  const bundleDir = join(ROOT, ".wrangler", "bench-d1-bundle");
+  const bundle = bundleWorker(bundleDir);
+  const entry = join(bundleDir, "d1-from-memory.js");
+  copyFileSync(join(ROOT, "scripts", "lib", "d1-from-memory.js"), entry);
+  return [entry, bundle];
 }
