@@ -41,7 +41,8 @@ interface Shape {
 
 /**
  * A read of `build`'s shape for each call, its placeholders filled with `values`. The result stands for the
- * builder, finished: await it, `.get()` or `.all()` it, or give it to `readTogether`; never build on it further.
+ * builder, finished: await it, `.get()` or `.all()` it, give it to `readTogether`, or read its `toSQL()`; never
+ * build on it further.
  */
 export function builtOnce<Read extends object>(
   build: (db: Db) => Read,
@@ -74,6 +75,8 @@ export function builtOnce<Read extends object>(
       _prepare: () => prepared,
       all: () => prepared.all(),
       get: () => prepared.get(),
+      // The SQL and values as sent, as a builder's `toSQL()` gives them (the query-plan tests read it).
+      toSQL: () => prepared.getQuery(),
       // biome-ignore lint/suspicious/noThenProperty: awaited alone, as the builder it stands for is.
       then: (resolve: (value: unknown) => unknown, reject: (reason: unknown) => unknown) =>
         prepared.execute().then(resolve, reject),

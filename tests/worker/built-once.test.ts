@@ -44,6 +44,8 @@ describe("a read built once", () => {
       expect(await personBuiltOnce(db, { id }).get()).toEqual(expected[0]);
     }
     expect((await personBuiltOnce(db, { id: bare?.id as string }))[0]?.profile).toBeNull();
+    // Its SQL as sent, for the query-plan tests: the builder's text, with this call's value.
+    expect(personBuiltOnce(db, { id: jane.id }).toSQL()).toEqual(person(jane.id).toSQL());
     expect(await personBuiltOnce(db, { id: "nobody" }).get()).toBeUndefined();
   });
 
