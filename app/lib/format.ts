@@ -34,9 +34,15 @@ function keptByUnit(format: Intl.DateTimeFormat, unitMs: number): (epochMs: numb
     return text;
   };
 }
-const longDate = keptByUnit(new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }), DAY_MS);
-const mediumDate = keptByUnit(new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }), DAY_MS);
-const dateTime = keptByUnit(
+/**
+ * Kept on the server only: the browser formats a page's dates once, when it hydrates, so the code that keeps them
+ * is left out of its JavaScript (`import.meta.env.SSR` is a constant of each build).
+ */
+const dateFormat = (format: Intl.DateTimeFormat, unitMs: number): ((epochMs: number) => string) =>
+  import.meta.env.SSR ? keptByUnit(format, unitMs) : (epochMs) => format.format(epochMs);
+const longDate = dateFormat(new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }), DAY_MS);
+const mediumDate = dateFormat(new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }), DAY_MS);
+const dateTime = dateFormat(
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
   MINUTE_MS,
 );

@@ -21,6 +21,11 @@ function moments(count: number): number[] {
 }
 
 describe("dates as every page shows them", () => {
+  it("are kept by the day or minute they show in the Worker's build, which these tests run", () => {
+    // The formatters keep their texts where `import.meta.env.SSR` holds (app/lib/format.ts): here, as in the Worker.
+    expect(import.meta.env.SSR).toBe(true);
+  });
+
   it("are Intl's text for the exact moment, at either side of a day's and a minute's turn, before 1970 too", () => {
     // More moments than a formatter keeps texts for, so that it also starts again and stays right.
     for (const moment of moments(2_000)) {
