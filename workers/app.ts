@@ -16,6 +16,7 @@ import { readAppEnv } from "../app/server/env.server";
 import { archiveDeliveredMail } from "../app/server/mail/archive.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
 import { evaluateRecentRequests } from "../app/server/monitoring/evaluate.server";
+import { pruneOldNotifications } from "../app/server/notifications/notifications.server";
 import { pruneAttempts } from "../app/server/rate-limit.server";
 import { publishToDesk } from "../app/server/realtime.server";
 import { sendVerificationDeadlineMails } from "../app/server/verification/deadline.server";
@@ -82,10 +83,10 @@ app.onError((error, c) => {
 
 /**
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
- * drop expired rate-limit records, sessions that are no longer alive and sign-in records past their keeping time,
- * mail the identity-verification reminders and restriction notices that are due, purge verification evidence
- * past its retention, archive delivered mail older than 30 days and audit rows older than 13 months, and run the transaction-monitoring rules over the
- * last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
+ * drop expired rate-limit records, sessions that are no longer alive, and sign-in records and notifications past
+ * their keeping time, mail the identity-verification reminders and restriction notices that are due, purge
+ * verification evidence past its retention, archive delivered mail older than 30 days and audit rows older than
+ * 13 months, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
   // The cron writes (and reads to decide its writes): at the primary, like an action.
@@ -108,6 +109,7 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   ctx.waitUntil(pruneAttempts(db).run());
   ctx.waitUntil(pruneDeadSessions(db).run());
   ctx.waitUntil(pruneSignInEvents(db).run());
+  ctx.waitUntil(pruneOldNotifications(db, controller.scheduledTime).run());
   ctx.waitUntil(
     sendVerificationDeadlineMails(db, env, controller.scheduledTime).then((emailIds) =>
       deliverInBackground(ctx, db, env, emailIds),

@@ -3,7 +3,7 @@
  * the client's mail about the same event (migration 0025's trigger), never here: this module reads them a keyset
  * page at a time and marks them read, always within the signed-in client's own rows.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt } from "drizzle-orm";
 import { describeNotification, type NotificationView } from "~/lib/notifications";
 import type { CommandContext } from "../commands.server";
 import type { Db } from "../db.server";
@@ -21,6 +21,14 @@ import { publishToClient } from "../realtime.server";
 const { notifications } = schema;
 
 export const NOTIFICATIONS_PAGE = 20;
+
+/**
+ * A notification is kept 13 months (395 days), read or not, as long as audit rows stay in D1; the mail it came
+ * with stays in the mail archive, and the ledger keeps the event itself.
+ */
+export const NOTIFICATIONS_KEPT_MS = 395 * 24 * 60 * 60 * 1000;
+/** Rows the cron looks at each run: 720,000 a day, more than a firm of a million clients writes. */
+const PRUNE_BATCH = 500;
 
 export const NOTIFICATION_MESSAGES = {
   markedRead: "Marked as read",
@@ -93,4 +101,20 @@ export async function markNotificationsRead(
   }
   if (changed.length > 0) publishToClient(context, userId, { type: "notifications.changed", userId });
   return { ok: true, changed: changed.length };
+}
+
+/**
+ * Housekeeping for the cron: notifications older than `NOTIFICATIONS_KEPT_MS`. Only the oldest rows (by id, which
+ * grows with time) are looked at, a bounded number each run: `created_at` alone has no index, and a full scan every
+ * minute would read the whole table.
+ */
+export function pruneOldNotifications(db: Db, now = Date.now()) {
+  const oldest = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .orderBy(asc(notifications.id))
+    .limit(PRUNE_BATCH);
+  return db
+    .delete(notifications)
+    .where(and(inArray(notifications.id, oldest), lt(notifications.createdAt, now - NOTIFICATIONS_KEPT_MS)));
 }
