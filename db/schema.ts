@@ -544,7 +544,8 @@ export const depositWallets = sqliteTable("deposit_wallets", {
  * Count and sum of a client's transactions per status, type and stock ('' when none): what every balance,
  * total and position is computed from, so that their cost does not grow with the client's history.
  * Written only by the triggers of db/migrations/0003_ledger_totals.sql, in the same statement as the ledger
- * row itself; a test holds it equal to the GROUP BY of `transactions`.
+ * row itself; a test holds it equal to the GROUP BY of `transactions`. A WITHOUT ROWID table since migration 0042
+ * (drizzle-kit does not model that; a table made again must keep it), as are the two below.
  */
 export const ledgerTotals = sqliteTable(
   "ledger_totals",

@@ -6,7 +6,9 @@
  * 2. each page's D1 batch, run through the app's own query code (app/server) on that copy, its statements counted
  *    and timed (SQLite on this machine, no network: a floor for what D1 spends), with the plan of the slow ones;
  * 3. what the app's write paths add: N deposit and N withdrawal requests with their decisions, and N sessions
- *    and sign-in records, written by the app's functions, measured as the growth of each table and index.
+ *    and sign-in records, written by the app's functions, measured as the growth of each table and index;
+ * 4. what those requests keep: 30 days on (mail delivered and archived) and 14 months on (audit rows archived,
+ *    notifications past their keeping time deleted), each by the cron's own functions.
  * Prints markdown. `--sample N` sets N (default 2,000).
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -437,20 +439,6 @@ const grownInUse = (after: Objects) => {
 const inUseAfterWrites = grownInUse(afterWritesInUse);
 const kept = grownInUse(archivedInUse);
 const archiveBytes = [...stored.values()].reduce((s, b) => s + b.byteLength, 0);
-console.log(
-  `\n# Kept per decided request, once its mails are delivered and archived (bytes in use: dbstat pgsize - unused)\n`,
-);
-header("table or index", "in use after the writes, per request", "in use 30 days on, per request");
-const names = [...new Set([...inUseAfterWrites.keys(), ...kept.keys()])].sort(
-  (a, b) => (kept.get(b) ?? 0) - (kept.get(a) ?? 0),
-);
-for (const name of names)
-  row(name, int((inUseAfterWrites.get(name) ?? 0) / written), int((kept.get(name) ?? 0) / written));
-const sum = (m: Map<string, number>) => [...m.values()].reduce((s, b) => s + b, 0);
-console.log(
-  `\nper decided request, in use: ${int(sum(inUseAfterWrites) / written)} bytes after the writes, ${int(sum(kept) / written)} bytes ` +
-    `30 days on; the archive holds ${int(archiveBytes / written)} bytes per request in R2 (${stored.size} objects)`,
-);
 
 // 5. What the audit archive takes off (docs/decisions/0077): every audit row of the dataset and the writes, 14
 // months on, moved to an in-memory bucket by the cron's own step; audit_log's bytes in use before and after.
@@ -475,6 +463,29 @@ console.log(
     `indexes) in use ${int(auditBefore)} bytes before, ${int(auditAfter)} after (${int(auditBefore / auditRows)} and ` +
     `${int(auditAfter / auditRows)} per row); in R2 ${int(auditArchived)} bytes (${int(auditArchived / auditRows)} per ` +
     `row, ${auditStored.size} objects)`,
+);
+
+// 6. What a decided request keeps for good: 14 months on, its audit rows are in the audit archive (above) and its
+// notifications past their keeping time are deleted by the cron's own step.
+const { pruneOldNotifications } = await import("../app/server/notifications/notifications.server.ts");
+while ((await pruneOldNotifications(db, fourteenMonthsOn).returning()).length > 0);
+const keptForGood = grownInUse(objects(true));
+console.log(
+  `\n# Kept per decided request (bytes in use: dbstat pgsize - unused): after the writes; 30 days on, mails delivered ` +
+    `and archived; 14 months on, audit rows archived and notifications deleted\n`,
+);
+header("table or index", "after the writes", "30 days on", "14 months on");
+const names = [...new Set([...inUseAfterWrites.keys(), ...kept.keys(), ...keptForGood.keys()])].sort(
+  (a, b) => (keptForGood.get(b) ?? 0) - (keptForGood.get(a) ?? 0) || (kept.get(b) ?? 0) - (kept.get(a) ?? 0),
+);
+const perRequestOf = (m: Map<string, number>, name: string) => int((m.get(name) ?? 0) / written);
+for (const name of names)
+  row(name, perRequestOf(inUseAfterWrites, name), perRequestOf(kept, name), perRequestOf(keptForGood, name));
+const sum = (m: Map<string, number>) => [...m.values()].reduce((s, b) => s + b, 0);
+console.log(
+  `\nper decided request, in use: ${int(sum(inUseAfterWrites) / written)} bytes after the writes, ` +
+    `${int(sum(kept) / written)} bytes 30 days on, ${int(sum(keptForGood) / written)} bytes 14 months on; the mail ` +
+    `archive holds ${int(archiveBytes / written)} bytes per request in R2 (${stored.size} objects)`,
 );
 sqlite.close();
 rmSync(work, { recursive: true, force: true });

@@ -157,6 +157,14 @@ describe("migrations on an empty D1", () => {
       "verification_documents_kept_until_retained",
     ]);
   });
+
+  it("keep the ledger's projections in their keys' own b-tree (WITHOUT ROWID), with no second copy of the key", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE tbl_name IN ('ledger_totals', 'ledger_months', 'ledger_days') ORDER BY name",
+    ).all<{ name: string; sql: string | null }>();
+    expect(results.map((r) => r.name)).toEqual(["ledger_days", "ledger_months", "ledger_totals"]);
+    for (const table of results) expect(table.sql).toMatch(/\) WITHOUT ROWID$/);
+  });
 });
 
 describe("db/guards.sql", () => {
