@@ -770,6 +770,20 @@ BEGIN
   UPDATE `desk_counts` SET `n` = `n` + CASE WHEN NEW.status = 'pending' THEN 1 ELSE -1 END WHERE `name` = 'pending';
 END;
 
+-- ======== Screens › Mail queue (`/admin/mail`)
+
+CREATE TRIGGER `email_outbox_leaves_only_findable`
+BEFORE DELETE ON `email_outbox`
+WHEN OLD.archive_id IS NOT NULL AND NOT EXISTS (
+  SELECT 1 FROM mail_archive_recipients r
+  JOIN mail_archives a ON a.id = r.archive_id
+  WHERE r.to_address = OLD.to_address AND r.archive_id = OLD.archive_id
+    AND r.month = strftime('%Y-%m', OLD.created_at / 1000, 'unixepoch') AND a.month = r.month
+)
+BEGIN
+  SELECT RAISE(ABORT, 'an archived mail leaves D1 only once its recipient is listed for its archive object');
+END;
+
 -- ======== Screens › Portfolio (`/portfolio`)
 
 CREATE TRIGGER `ledger_days_after_delete`

@@ -28,6 +28,7 @@ export const GUARD_SECTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^audit_(log|archives)_/, "Money rules › Audit log"],
   [/^desk_counts_/, "Screens › Desk (`/admin`)"],
   [/^email_outbox_notifies$/, "Messages › Notifications and mail preferences"],
+  [/^email_outbox_leaves_only_findable$/, "Screens › Mail queue (`/admin/mail`)"],
   [/^ledger_totals_/, "Money rules › Figures"],
   [/^ledger_days_/, "Screens › Portfolio (`/portfolio`)"],
   [/^ledger_months_/, "Money rules › Statements"],

@@ -660,17 +660,44 @@ export const emailOutbox = sqliteTable(
  * Delivered mail archived to the private MAIL_ARCHIVE bucket: one immutable gzipped NDJSON object per batch, under
  * the month its mails were queued, with the checksum a read verifies (docs/decisions/0075).
  */
-export const mailArchives = sqliteTable("mail_archives", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  /** `mail/YYYY-MM/<first id>-<last id>-<sha256 prefix>.ndjson.gz`: named by its content, never overwritten. */
-  objectKey: text("object_key").notNull().unique(),
-  month: text("month").notNull(),
-  rowCount: integer("row_count").notNull(),
-  /** SHA-256 of the stored (compressed) bytes, hex. */
-  sha256: text("sha256").notNull(),
-  bytes: integer("bytes").notNull(),
-  createdAt: integer("created_at").notNull().default(now),
-});
+export const mailArchives = sqliteTable(
+  "mail_archives",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** `mail/YYYY-MM/<first id>-<last id>-<sha256 prefix>.ndjson.gz`: named by its content, never overwritten. */
+    objectKey: text("object_key").notNull().unique(),
+    month: text("month").notNull(),
+    rowCount: integer("row_count").notNull(),
+    /** SHA-256 of the stored (compressed) bytes, hex. */
+    sha256: text("sha256").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    /**
+     * When the object's compact outbox rows left D1, 13 months on: from then on /admin/mail finds its mails through
+     * `mail_archive_recipients` and reads them from the object (docs/decisions/0075, its update).
+     */
+    rowsLeftAt: integer("rows_left_at"),
+  },
+  // The objects whose rows are still in D1, by month: the cron's next ones to empty (the recent 13 months only).
+  (t) => [index("mail_archives_rows_in_d1_idx").on(t.month).where(sql`rows_left_at IS NULL`)],
+);
+
+/**
+ * Who an archived object's mails went to, written as its compact rows leave D1: one row per recipient, month and
+ * object, so /admin/mail's search by recipient and month opens only the objects that hold that recipient's mail.
+ * A WITHOUT ROWID table (migration 0043; drizzle-kit does not model that), read only by its key.
+ */
+export const mailArchiveRecipients = sqliteTable(
+  "mail_archive_recipients",
+  {
+    toAddress: text("to_address").notNull(),
+    month: text("month").notNull(),
+    archiveId: integer("archive_id")
+      .notNull()
+      .references(() => mailArchives.id),
+  },
+  (t) => [primaryKey({ columns: [t.toAddress, t.month, t.archiveId] })],
+);
 
 /**
  * Audit rows archived to the private AUDIT_ARCHIVE bucket 13 months on (docs/decisions/0077): one immutable

@@ -14,6 +14,7 @@ import { runChainWatcher } from "../app/server/chain/watcher.server";
 import { createDb } from "../app/server/db.server";
 import { readAppEnv } from "../app/server/env.server";
 import { archiveDeliveredMail } from "../app/server/mail/archive.server";
+import { removeOldArchivedMailRows } from "../app/server/mail/old-rows.server";
 import { deliverDueEmails, deliverInBackground } from "../app/server/mail/outbox.server";
 import { evaluateRecentRequests } from "../app/server/monitoring/evaluate.server";
 import { pruneOldNotifications } from "../app/server/notifications/notifications.server";
@@ -85,8 +86,8 @@ app.onError((error, c) => {
  * Cron trigger (every minute): deliver the outbox rows that are due, expire proposals nobody decided in time,
  * drop expired rate-limit records, sessions that are no longer alive, and sign-in records and notifications past
  * their keeping time, mail the identity-verification reminders and restriction notices that are due, purge
- * verification evidence past its retention, archive delivered mail older than 30 days and audit rows older than
- * 13 months, and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
+ * verification evidence past its retention, archive delivered mail older than 30 days (its compact rows and audit rows
+ * leave D1 13 months on), and run the transaction-monitoring rules over the last 24 hours' requests. The dated jobs run at the trigger's own time (`scheduledTime`), so a test can fix it.
  */
 const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (controller, bindings, ctx) => {
   // The cron writes (and reads to decide its writes): at the primary, like an action.
@@ -121,6 +122,12 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   ctx.waitUntil(
     archiveDeliveredMail(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then((archived) => {
       if (archived > 0) console.log("mail archive", archived);
+    }),
+  );
+  // Archived mail's compact rows leave D1 once their month ended 13 months ago (docs/decisions/0075, its update).
+  ctx.waitUntil(
+    removeOldArchivedMailRows(db, controller.scheduledTime).then((removed) => {
+      if (removed > 0) console.log("mail rows left D1", removed);
     }),
   );
   // Audit rows leave D1 for the audit archive once their month ended 13 months ago (docs/decisions/0077).

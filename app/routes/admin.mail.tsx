@@ -24,14 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseMailSearch(params);
   const [queue, found] = await Promise.all([
     mailQueue(context.db, { after }),
-    parsed && "search" in parsed ? searchMail(context.db, parsed.search) : null,
+    parsed && "search" in parsed ? searchMail(context.db, context.bindings.MAIL_ARCHIVE, parsed.search) : null,
   ]);
   // Opened only from the search's own list, so the page never shows a mail the search did not find.
   const openId = parseRowId(params.get("open"));
-  const opened =
-    found && openId !== null && found.mails.some((mail) => mail.id === openId && mail.archived)
-      ? await openArchivedMail(context.db, context.bindings.MAIL_ARCHIVE, context.env, openId)
-      : null;
+  const toOpen = found?.mails.find((mail) => mail.id === openId && mail.archived);
+  const opened = toOpen ? await openArchivedMail(context.db, context.bindings.MAIL_ARCHIVE, context.env, toOpen) : null;
   const search = parsed && "search" in parsed ? parsed.search : null;
   const searchError = parsed && "error" in parsed ? parsed.error : null;
   return { ...queue, search, searchError, found, opened, typed: { to: params.get("to"), month: params.get("month") } };
@@ -149,6 +147,7 @@ function MailSearch({ search, searchError, found, opened, typed }: SearchData) {
             <p className="py-4 text-sm text-ink-muted">{`No mail to ${search.to} in ${search.month}.`}</p>
           ) : null}
           {found.more ? <p className="py-2 text-sm text-ink-muted">{found.more}</p> : null}
+          {found.unreadable ? <Banner tone="error">{found.unreadable}</Banner> : null}
         </section>
       ) : null}
       {opened ? (

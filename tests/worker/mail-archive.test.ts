@@ -6,8 +6,7 @@ import { monthOf, sha256HexOf } from "~/server/archive-objects.server";
 import { schema } from "~/server/db.server";
 import { archiveDeliveredMail, MAIL_ARCHIVE_AFTER_MS } from "~/server/mail/archive.server";
 import { mailBody, readArchiveObject } from "~/server/mail/archive-read.server";
-import { enqueueEmail } from "~/server/mail/outbox.server";
-import { untilSettled } from "../support/archive-runs";
+import { delivered, mail, untilSettled } from "../support/archive-runs";
 import { createUser, db, dbRefusal, getPage, sessionCookieFor } from "../support/fixtures";
 import { decodeEntities } from "../support/tables";
 
@@ -23,24 +22,6 @@ function random(seed: number) {
     return state / 2 ** 32;
   };
 }
-
-type Values = Partial<typeof emailOutbox.$inferInsert>;
-
-/** One `welcome` notice for `to`, then set to whatever state the test needs. */
-async function mail(to: string, name: string, values: Values) {
-  const [rows] = await db.batch([enqueueEmail(db, { to, template: "welcome", data: { name } })]);
-  const id = rows[0]?.id;
-  if (!id) throw new Error("no outbox row");
-  await db.update(emailOutbox).set(values).where(eq(emailOutbox.id, id));
-  return id;
-}
-
-const delivered = (createdAt: number, status: "sent" | "captured" = "sent"): Values => ({
-  status,
-  createdAt,
-  sentAt: createdAt + 1_000,
-  providerId: status === "sent" ? `re_${crypto.randomUUID()}` : null,
-});
 
 /** The rows of `ids`, a statement per 90 (D1 binds at most 100 values a statement). */
 async function rowsOf(ids: number[]) {

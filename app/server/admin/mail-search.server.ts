@@ -2,11 +2,11 @@
  * /admin/mail's search: one recipient's mail of one month, delivered or not, archived or not (docs/decisions/0075),
  * read off `email_outbox_recipient_idx`; and an archived mail's text, read from its archive object.
  */
-import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { AppEnv } from "../env.server";
-import { mailBody } from "../mail/archive-read.server";
+import { mailBody, readArchiveObject } from "../mail/archive-read.server";
 import { renderStoredEmail } from "../mail/templates.server";
 
 const { emailOutbox } = schema;
@@ -22,6 +22,8 @@ export const MAIL_SEARCH_MESSAGES = {
   missing: "This mail's archive object is missing: its text cannot be shown.",
   checksum: "This mail's archive object does not match its recorded checksum: its text is not shown.",
   unreadable: "This archived mail no longer renders with today's template.",
+  objectsUnreadable:
+    "Some of this month's archive objects are missing or do not match their checksums: their mails are not listed.",
 } as const;
 
 export interface MailSearch {
@@ -44,11 +46,26 @@ const monthRange = (month: string) => {
   return { from: Date.UTC(year, m - 1, 1), to: Date.UTC(year, m, 1) };
 };
 
-/** One recipient's mail of one month, newest first: the compact rows, whatever became of their bodies. */
-export async function searchMail(db: Db, search: MailSearch) {
+export interface FoundMail {
+  id: number;
+  template: string;
+  toAddress: string;
+  status: string;
+  createdAt: number;
+  sentAt: number | null;
+  providerId: string | null;
+  archived: boolean;
+  /** The archive object holding the mail's body, when archived. */
+  archiveId: number | null;
+}
+
+const newestFirst = (a: FoundMail, b: FoundMail) => b.createdAt - a.createdAt || b.id - a.id;
+
+/** One recipient's mail of one month from D1: the rows still here, whatever became of their bodies. */
+function mailInD1(db: Db, search: MailSearch) {
   const { from, to } = monthRange(search.month);
   const t = emailOutbox;
-  const rows = await db
+  return db
     .select({
       id: t.id,
       template: t.template,
@@ -57,16 +74,67 @@ export async function searchMail(db: Db, search: MailSearch) {
       createdAt: t.createdAt,
       sentAt: t.sentAt,
       providerId: t.providerId,
-      archived: sql<number>`${isNotNull(t.archiveId)}`,
+      archiveId: t.archiveId,
     })
     .from(t)
     .where(and(eq(t.toAddress, search.to), gte(t.createdAt, from), lt(t.createdAt, to)))
     .orderBy(desc(t.createdAt), desc(t.id))
     .limit(MAIL_SEARCH_LIMIT + 1);
+}
+
+/**
+ * One recipient's mail of one month whose rows left D1 (13 months on): the objects listing the recipient that
+ * month, newest first, each read and checked, until a page is full. Whether an object could be read is said.
+ */
+async function mailLeftD1(db: Db, bucket: R2Bucket, search: MailSearch) {
+  const objects = await db.all<{ id: number; objectKey: string; sha256: string; bytes: number }>(
+    sql`SELECT a.id, a.object_key AS objectKey, a.sha256, a.bytes
+        FROM mail_archive_recipients r JOIN mail_archives a ON a.id = r.archive_id
+        WHERE r.to_address = ${search.to} AND r.month = ${search.month} AND a.rows_left_at IS NOT NULL
+        ORDER BY a.id DESC`,
+  );
+  const mails: FoundMail[] = [];
+  let unreadable = false;
+  for (const object of objects) {
+    if (mails.length > MAIL_SEARCH_LIMIT) break;
+    const read = await readArchiveObject(bucket, object);
+    if (!read.ok) {
+      unreadable = true;
+      continue;
+    }
+    for (const mail of read.rows)
+      if (mail.toAddress === search.to)
+        mails.push({
+          id: mail.id,
+          template: mail.template,
+          toAddress: mail.toAddress,
+          status: mail.status,
+          createdAt: mail.createdAt,
+          sentAt: mail.sentAt,
+          providerId: mail.providerId,
+          archived: true,
+          archiveId: object.id,
+        });
+  }
+  return { mails, unreadable };
+}
+
+/**
+ * One recipient's mail of one month, newest first, delivered or not, archived or not: the rows in D1, and those
+ * that left it for their archive objects.
+ */
+export async function searchMail(db: Db, bucket: R2Bucket, search: MailSearch) {
+  const [inD1, leftD1] = await Promise.all([mailInD1(db, search), mailLeftD1(db, bucket, search)]);
+  const here = new Set(inD1.map((row) => row.id));
+  const rows = [
+    ...inD1.map((row) => ({ ...row, archived: row.archiveId !== null })),
+    ...leftD1.mails.filter((mail) => !here.has(mail.id)),
+  ].sort(newestFirst);
   return {
-    mails: rows.slice(0, MAIL_SEARCH_LIMIT).map((row) => ({ ...row, archived: Boolean(row.archived) })),
-    /** What the page says when the month holds more than it shows. */
+    mails: rows.slice(0, MAIL_SEARCH_LIMIT),
+    /** What the page says when the month holds more than it shows, or some of it could not be read. */
     more: rows.length > MAIL_SEARCH_LIMIT ? MAIL_SEARCH_MESSAGES.tooMany : null,
+    unreadable: leftD1.unreadable ? MAIL_SEARCH_MESSAGES.objectsUnreadable : null,
   };
 }
 
@@ -76,8 +144,14 @@ export type OpenedMail = { id: number; subject: string; text: string } | { id: n
  * An archived mail's subject and text, rendered from the archive object. Only archived mails: a recent mail's
  * links (a password reset, a confirmation) may still work, and the back office has no business following them.
  */
-export async function openArchivedMail(db: Db, bucket: R2Bucket, env: AppEnv, id: number): Promise<OpenedMail> {
-  const body = await mailBody(db, bucket, id);
+export async function openArchivedMail(
+  db: Db,
+  bucket: R2Bucket,
+  env: AppEnv,
+  mail: Pick<FoundMail, "id" | "archiveId">,
+): Promise<OpenedMail> {
+  const { id } = mail;
+  const body = await mailBody(db, bucket, id, mail.archiveId);
   if (!body.ok)
     return { id, problem: body.problem === "checksum" ? MAIL_SEARCH_MESSAGES.checksum : MAIL_SEARCH_MESSAGES.missing };
   if (!body.archived) return { id, problem: MAIL_SEARCH_MESSAGES.notArchived };
