@@ -426,6 +426,10 @@ const stored = new Map<string, Uint8Array>();
 const bucket = {
   head: async (key: string) => (stored.has(key) ? {} : null),
   put: async (key: string, bytes: Uint8Array) => void stored.set(key, bytes),
+  get: async (key: string) => {
+    const bytes = stored.get(key);
+    return bytes ? { size: bytes.byteLength, arrayBuffer: async () => bytes.slice().buffer } : null;
+  },
 } as unknown as R2Bucket;
 while ((await deliverDueEmails(db, env, Date.now(), 1_000)).captured > 0);
 const later = Date.now() + MAIL_ARCHIVE_AFTER_MS + 60_000;
@@ -475,7 +479,7 @@ console.log(
 const { pruneOldNotifications } = await import("../app/server/notifications/notifications.server.ts");
 const { removeOldArchivedMailRows } = await import("../app/server/mail/old-rows.server.ts");
 while ((await pruneOldNotifications(db, fourteenMonthsOn).returning()).length > 0);
-while ((await removeOldArchivedMailRows(db, fourteenMonthsOn)) > 0);
+while ((await removeOldArchivedMailRows(db, bucket, fourteenMonthsOn)) > 0);
 const keptForGood = grownInUse(objects(true));
 console.log(
   `\n# Kept per decided request (bytes in use: dbstat pgsize - unused): after the writes; 30 days on, mails delivered ` +

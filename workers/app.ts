@@ -126,7 +126,7 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   // Archived mail's compact rows leave D1 once their month ended 13 months ago (docs/decisions/0075, its update).
   ctx.waitUntil(
-    removeOldArchivedMailRows(db, controller.scheduledTime).then((removed) => {
+    removeOldArchivedMailRows(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then((removed) => {
       if (removed > 0) console.log("mail rows left D1", removed);
     }),
   );

@@ -22,7 +22,7 @@ const KEPT = Date.UTC(new Date(NOW).getUTCFullYear(), new Date(NOW).getUTCMonth(
 const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
 
 const archiveAll = () => untilSettled(() => archiveDeliveredMail(db, env.MAIL_ARCHIVE, NOW), 50);
-const removeAll = (now = NOW) => untilSettled(() => removeOldArchivedMailRows(db, now), 50);
+const removeAll = (now = NOW) => untilSettled(() => removeOldArchivedMailRows(db, env.MAIL_ARCHIVE, now), 50);
 const inD1 = async (ids: number[]) =>
   (await db.all<{ id: number }>(sql`SELECT id FROM email_outbox WHERE id IN ${ids} ORDER BY id`)).map((r) => r.id);
 const search = async (cookie: string, to: string, month: string, open?: number) =>
@@ -84,6 +84,39 @@ describe("archived mail 13 months on", () => {
     expect(await inD1([kept])).toEqual([]);
     expect(await search(cookie, "leaving@example.com", monthOf(KEPT), kept)).toContain("Kept Name");
     expect(await mailBody(db, env.MAIL_ARCHIVE, kept)).toEqual({ ok: false, problem: "not-found" });
+  });
+
+  it("takes an object's rows by what it holds, whatever the order of their ids and times", async () => {
+    // Queued in one order, dated in the other: the object lists them by time, so its first and last are not its
+    // lowest and highest ids.
+    const later = await mail("shuffled@example.com", "Later", delivered(OLD - 10 * DAY));
+    const between = await mail("other-shuffled@example.com", "Between", delivered(OLD - 15 * DAY));
+    const earlier = await mail("shuffled@example.com", "Earlier", delivered(OLD - 20 * DAY));
+    await archiveAll();
+    expect(await removeAll()).toBe(3);
+    expect(await inD1([later, between, earlier])).toEqual([]);
+    const page = await search(cookie, "shuffled@example.com", monthOf(OLD - 10 * DAY));
+    expect(page).toContain(`Open #${later}`);
+    expect(page).toContain(`Open #${earlier}`);
+    expect(page).not.toContain(`Open #${between}`);
+  });
+
+  it("leaves an object's rows in D1 while the object cannot be read back", async () => {
+    const id = await mail("unread@example.com", "Unread Object", delivered(OLD - 60 * DAY));
+    await archiveAll();
+    const [object] = await db.all<{ objectKey: string }>(
+      sql`SELECT a.object_key AS objectKey FROM email_outbox e JOIN mail_archives a ON a.id = e.archive_id
+          WHERE e.id = ${id}`,
+    );
+    if (!object) throw new Error("not archived");
+    const bytes = await (await env.MAIL_ARCHIVE.get(object.objectKey))?.arrayBuffer();
+    await env.MAIL_ARCHIVE.delete(object.objectKey);
+    expect(await removeAll()).toBe(0);
+    expect(await inD1([id])).toEqual([id]);
+    if (bytes) await env.MAIL_ARCHIVE.put(object.objectKey, bytes);
+    expect(await removeAll()).toBe(1);
+    expect(await inD1([id])).toEqual([]);
+    expect(await search(cookie, "unread@example.com", monthOf(OLD - 60 * DAY), id)).toContain("Unread Object");
   });
 
   it("says so when an object of the month cannot be read, and lists the rest", async () => {

@@ -1,9 +1,10 @@
 /**
  * Archived mail's compact rows leave D1 13 months on (docs/decisions/0075, its update), as audit rows do (0077).
- * An archive object already holds its mails whole; once its month ended 13 months ago, one D1 batch lists who the
- * object's mails went to (`mail_archive_recipients`), deletes its rows, and marks the object emptied. The database
- * refuses to delete an archived row whose recipient is not listed for its object (`email_outbox_leaves_only_findable`),
- * so /admin/mail's search by recipient and month finds every mail, in D1 or in its object.
+ * An archive object already holds its mails whole; once its month ended 13 months ago, the object is read back and
+ * its checksum verified, and one D1 batch lists who its mails went to (`mail_archive_recipients`), deletes the rows
+ * it holds that still point at it, and marks it emptied. The database refuses to delete an archived row whose
+ * recipient is not listed for its object (`email_outbox_leaves_only_findable`), so /admin/mail's search by
+ * recipient and month finds every mail, in D1 or in its object; and no row leaves for an object that cannot be read.
  *
  * A mail's dedupe key leaves with its row: a key exists so that a retried event (a decision clicked twice, a form
  * sent again, the cron's next run) mails once, and no event is retried 13 months on.
@@ -12,10 +13,11 @@ import { sql } from "drizzle-orm";
 import { monthOf } from "../archive-objects.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
+import { readArchiveObject } from "./archive-read.server";
 
 /** Compact rows stay in D1 at least this many whole months: the search reads its recent past from D1 alone. */
 export const MAIL_ROWS_KEPT_IN_D1_MONTHS = 13;
-/** Objects emptied per cron run: each holds at most a few thousand rows, one bounded delete by id range. */
+/** Objects emptied per cron run: each a read of at most about 1 MB and one batch. */
 const OBJECTS_PER_RUN = 5;
 
 /** The first month whose rows stay: the UTC month 13 months before `now`'s. */
@@ -24,28 +26,27 @@ export function firstMonthKeptInD1(now: number): string {
   return monthOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - MAIL_ROWS_KEPT_IN_D1_MONTHS, 1));
 }
 
-/** The id range an object holds, from its key (`mail/YYYY-MM/<first id>-<last id>-<sha256 prefix>.ndjson.gz`). */
-export function idRangeOf(objectKey: string): { first: number; last: number } | null {
-  const match = /\/(\d+)-(\d+)-[0-9a-f]+\.ndjson\.gz$/.exec(objectKey);
-  return match ? { first: Number(match[1]), last: Number(match[2]) } : null;
-}
-
 /**
  * The cron's step: empties the oldest archive objects whose month ended 13 months before `now`, a bounded number
- * per run. Returns how many rows left D1. Safe to run again at any point, and beside another run.
+ * per run. Returns how many rows left D1. An object that cannot be read back is left as it is, its rows in D1, and
+ * said in the log. Safe to run again at any point, and beside another run.
  */
-export async function removeOldArchivedMailRows(db: Db, now = Date.now()): Promise<number> {
-  const objects = await db.all<{ id: number; objectKey: string; month: string }>(
-    sql`SELECT id, object_key AS objectKey, month FROM mail_archives
+export async function removeOldArchivedMailRows(db: Db, bucket: R2Bucket, now = Date.now()): Promise<number> {
+  const objects = await db.all<{ id: number; objectKey: string; month: string; sha256: string; bytes: number }>(
+    sql`SELECT id, object_key AS objectKey, month, sha256, bytes FROM mail_archives
         WHERE rows_left_at IS NULL AND month < ${firstMonthKeptInD1(now)}
         ORDER BY month, id LIMIT ${OBJECTS_PER_RUN}`,
   );
   let removed = 0;
   for (const object of objects) {
-    const range = idRangeOf(object.objectKey);
-    if (!range) throw new Error(`mail archive ${object.id}: no id range in its key ${object.objectKey}`);
-    // The object's own rows: its id range, pointing at it (a row's id is in one object's range at most once).
-    const rows = sql`email_outbox WHERE id BETWEEN ${range.first} AND ${range.last} AND archive_id = ${object.id}`;
+    const read = await readArchiveObject(bucket, object);
+    if (!read.ok) {
+      console.error(`mail archive ${object.objectKey}: ${read.problem}; its rows stay in D1`);
+      continue;
+    }
+    // The rows the object holds that still point at it: an object's mails are found by what it holds, not its name.
+    const ids = JSON.stringify(read.rows.map((mail) => mail.id));
+    const rows = sql`email_outbox WHERE id IN (SELECT value FROM json_each(${ids})) AND archive_id = ${object.id}`;
     const { deleted } = await writeTogether(db, {
       listed: sql`INSERT OR IGNORE INTO mail_archive_recipients (to_address, month, archive_id)
                   SELECT DISTINCT to_address, ${object.month}, ${object.id} FROM ${rows}`,
