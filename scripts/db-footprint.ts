@@ -480,7 +480,7 @@ console.log(
 const { pruneOldNotifications } = await import("../app/server/notifications/notifications.server.ts");
 const { removeOldArchivedMailRows } = await import("../app/server/mail/old-rows.server.ts");
 while ((await pruneOldNotifications(db, fourteenMonthsOn).returning()).length > 0);
-while ((await removeOldArchivedMailRows(db, bucket, fourteenMonthsOn)) > 0);
+while ((await removeOldArchivedMailRows(db, bucket, fourteenMonthsOn)).emptied > 0);
 const keptForGood = grownInUse(objects(true));
 console.log(
   `\n# Kept per decided request (bytes in use: dbstat pgsize - unused): after the writes; 30 days on, mails delivered ` +

@@ -126,8 +126,8 @@ const scheduled: ExportedHandlerScheduledHandler<AppBindings["Bindings"]> = (con
   );
   // Archived mail's compact rows leave D1 once their month ended 13 months ago (docs/decisions/0075, its update).
   ctx.waitUntil(
-    removeOldArchivedMailRows(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then((removed) => {
-      if (removed > 0) console.log("mail rows left D1", removed);
+    removeOldArchivedMailRows(db, bindings.MAIL_ARCHIVE, controller.scheduledTime).then(({ emptied, removed }) => {
+      if (emptied > 0) console.log("mail rows left D1", removed, "from archive objects", emptied);
     }),
   );
   // Audit rows leave D1 for the audit archive once their month ended 13 months ago (docs/decisions/0077).

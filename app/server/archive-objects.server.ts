@@ -96,7 +96,7 @@ async function storedDigest(bucket: R2Bucket, objectKey: string): Promise<string
 
 export type ObjectRead<Row> =
   | { ok: true; rows: Row[] }
-  /** No such object in the bucket, or its bytes are not the ones recorded. */
+  /** No such object in the bucket (or the bucket did not give it), or its bytes are not the ones recorded. */
   | { ok: false; problem: "missing" | "checksum" };
 
 /**
@@ -108,17 +108,29 @@ export async function readVerifiedObject<Row>(
   bucket: R2Bucket,
   archive: { objectKey: string; sha256: string; bytes?: number },
 ): Promise<ObjectRead<Row>> {
-  const object = await bucket.get(archive.objectKey);
-  if (!object) return { ok: false, problem: "missing" };
-  if (archive.bytes !== undefined && object.size !== archive.bytes) return { ok: false, problem: "checksum" };
-  const bytes = new Uint8Array(await object.arrayBuffer());
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    const object = await bucket.get(archive.objectKey);
+    if (!object) return { ok: false, problem: "missing" };
+    if (archive.bytes !== undefined && object.size !== archive.bytes) return { ok: false, problem: "checksum" };
+    bytes = new Uint8Array(await object.arrayBuffer());
+  } catch (error) {
+    // The bucket failed or its stream broke off: said like a missing object, never a page's error.
+    console.error(`archive: ${archive.objectKey} could not be read:`, error);
+    return { ok: false, problem: "missing" };
+  }
   if ((await sha256HexOf(bytes)) !== archive.sha256) return { ok: false, problem: "checksum" };
-  const text = await gunzip(bytes);
-  return {
-    ok: true,
-    rows: text
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as Row),
-  };
+  try {
+    const text = await gunzip(bytes);
+    return {
+      ok: true,
+      rows: text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Row),
+    };
+  } catch {
+    // The recorded bytes themselves do not read: as untrustworthy as other bytes.
+    return { ok: false, problem: "checksum" };
+  }
 }

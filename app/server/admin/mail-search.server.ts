@@ -93,18 +93,19 @@ async function mailLeftD1(db: Db, bucket: R2Bucket, search: MailSearch) {
         WHERE r.to_address = ${search.to} AND r.month = ${search.month} AND a.rows_left_at IS NOT NULL
         ORDER BY a.id DESC`,
   );
-  const mails: FoundMail[] = [];
+  // By id: two archive runs at once may have written objects that overlap, each holding a copy of the same mail.
+  const mails = new Map<number, FoundMail>();
   let unreadable = false;
   for (const object of objects) {
-    if (mails.length > MAIL_SEARCH_LIMIT) break;
+    if (mails.size > MAIL_SEARCH_LIMIT) break;
     const read = await readArchiveObject(bucket, object);
     if (!read.ok) {
       unreadable = true;
       continue;
     }
     for (const mail of read.rows)
-      if (mail.toAddress === search.to)
-        mails.push({
+      if (mail.toAddress === search.to && !mails.has(mail.id))
+        mails.set(mail.id, {
           id: mail.id,
           template: mail.template,
           toAddress: mail.toAddress,
@@ -116,7 +117,7 @@ async function mailLeftD1(db: Db, bucket: R2Bucket, search: MailSearch) {
           archiveId: object.id,
         });
   }
-  return { mails, unreadable };
+  return { mails: [...mails.values()], unreadable };
 }
 
 /**

@@ -19,6 +19,8 @@ import { readArchiveObject } from "./archive-read.server";
 export const MAIL_ROWS_KEPT_IN_D1_MONTHS = 13;
 /** Objects emptied per cron run: each a read of at most about 1 MB and one batch. */
 const OBJECTS_PER_RUN = 5;
+/** Objects looked at per run: one that cannot be read is passed over, and does not hold back the ones after it. */
+const OBJECTS_LOOKED_AT = 20;
 
 /** The first month whose rows stay: the UTC month 13 months before `now`'s. */
 export function firstMonthKeptInD1(now: number): string {
@@ -28,17 +30,24 @@ export function firstMonthKeptInD1(now: number): string {
 
 /**
  * The cron's step: empties the oldest archive objects whose month ended 13 months before `now`, a bounded number
- * per run. Returns how many rows left D1. An object that cannot be read back is left as it is, its rows in D1, and
- * said in the log. Safe to run again at any point, and beside another run.
+ * per run. Returns how many objects it emptied and how many rows left D1 (an object may hold none still pointing at
+ * it: two archive runs at once can write overlapping objects). An object that cannot be read back is left as it
+ * is, its rows in D1, and said in the log. Safe to run again at any point, and beside another run.
  */
-export async function removeOldArchivedMailRows(db: Db, bucket: R2Bucket, now = Date.now()): Promise<number> {
+export async function removeOldArchivedMailRows(
+  db: Db,
+  bucket: R2Bucket,
+  now = Date.now(),
+): Promise<{ emptied: number; removed: number }> {
   const objects = await db.all<{ id: number; objectKey: string; month: string; sha256: string; bytes: number }>(
     sql`SELECT id, object_key AS objectKey, month, sha256, bytes FROM mail_archives
         WHERE rows_left_at IS NULL AND month < ${firstMonthKeptInD1(now)}
-        ORDER BY month, id LIMIT ${OBJECTS_PER_RUN}`,
+        ORDER BY month, id LIMIT ${OBJECTS_LOOKED_AT}`,
   );
   let removed = 0;
+  let emptied = 0;
   for (const object of objects) {
+    if (emptied === OBJECTS_PER_RUN) break;
     const read = await readArchiveObject(bucket, object);
     if (!read.ok) {
       console.error(`mail archive ${object.objectKey}: ${read.problem}; its rows stay in D1`);
@@ -54,6 +63,7 @@ export async function removeOldArchivedMailRows(db: Db, bucket: R2Bucket, now = 
       marked: sql`UPDATE mail_archives SET rows_left_at = ${now} WHERE id = ${object.id} AND rows_left_at IS NULL`,
     });
     removed += deleted.length;
+    emptied++;
   }
-  return removed;
+  return { emptied, removed };
 }
