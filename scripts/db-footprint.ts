@@ -144,8 +144,7 @@ const { monthlyStatement, statementMonths, parseStatementMonth } = await import(
 );
 const { adminDesk } = await import("../app/server/admin/desk.server.ts");
 const { clientDetail } = await import("../app/server/admin/clients.server.ts");
-const { adminTransactionsPage } = await import("../app/server/admin/transactions.server.ts");
-const { adminTransactionsCsv } = await import("../app/server/admin/transactions-csv.server.ts");
+const { adminTransactionsPage, adminTransactionsCsv } = await import("../app/server/admin/transactions.server.ts");
 const { statementCsv } = await import("../app/server/admin/statement.server.ts");
 const { listAudit } = await import("../app/server/admin/audit-log.server.ts");
 const { mailQueue } = await import("../app/server/admin/mail.server.ts");

@@ -1,5 +1,5 @@
 import { parseAdminTransactionFilters } from "~/lib/admin-transaction-filters";
-import { adminTransactionsCsv } from "~/server/admin/transactions-csv.server";
+import { adminTransactionsCsv } from "~/server/admin/transactions.server";
 import { csvDownload, refusedDownload } from "~/server/csv.server";
 import { requirePermission } from "~/server/session.server";
 import type { Route } from "./+types/admin.transactions[.]csv";

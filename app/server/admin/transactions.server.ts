@@ -1,6 +1,6 @@
 /**
- * /admin/transactions: every client's transactions, newest first, filtered, a keyset page at a time (the same view
- * as a streamed CSV: transactions-csv.server.ts).
+ * /admin/transactions: every client's transactions, newest first, filtered, a keyset page at a time, and the
+ * same view as a streamed CSV.
  *
  * Which index (EXPLAIN QUERY PLAN on the bench's 200,000 rows): unfiltered, or filtered by type or date, the rows
  * come off transactions_recent_idx (created_at, id) in page order; a status filter (the 'Pending only' view) walks
@@ -10,8 +10,11 @@
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AdminTransactionFilters } from "~/lib/admin-transaction-filters";
+import { typeLabel } from "~/lib/labels";
 import { displayName } from "~/lib/person-name";
+import { transactionReference } from "~/lib/reference";
 import type { VerificationStatus } from "../../../db/enums";
+import { CSV_PAGE_SIZE, csvStream, moneyCells } from "../csv.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import {
@@ -22,6 +25,7 @@ import {
   historyPage,
   historyPageClauses,
 } from "../ledger/history.server";
+import type { Keyset } from "../paging.server";
 import { levelOf, liveCaseStatusSql } from "../verification/level-lists.server";
 import {
   amountFilter,
@@ -41,20 +45,6 @@ export function adminTransactionConditions(filters: AdminTransactionFilters, rea
   });
 }
 
-/** Which rows a page of the view holds, in which order: the page and the CSV share them. */
-export function adminTransactionsPageClauses(
-  filters: AdminTransactionFilters,
-  read: TransactionsRead,
-  position: HistoryPosition,
-  limit: number,
-) {
-  const { cursor, orderBy, backwards } = historyPageClauses(position);
-  const conditions = adminTransactionConditions(filters, read);
-  return read === "walk"
-    ? { where: and(conditions, cursor), orderBy }
-    : { where: sortedReadPage(read, conditions, position, limit), orderBy: [sortedReadOrder(backwards)] };
-}
-
 /** One page of the view (exported for the query-plan tests). */
 export function adminTransactionsQuery(
   db: Db,
@@ -63,7 +53,8 @@ export function adminTransactionsQuery(
   position: HistoryPosition,
   limit: number,
 ) {
-  const { where, orderBy } = adminTransactionsPageClauses(filters, read, position, limit);
+  const { cursor, orderBy, backwards } = historyPageClauses(position);
+  const conditions = adminTransactionConditions(filters, read);
   return db
     .select({
       ...historyColumns,
@@ -84,8 +75,8 @@ export function adminTransactionsQuery(
     .from(transactions)
     .innerJoin(users, eq(users.id, transactions.userId))
     .leftJoin(profiles, eq(profiles.userId, transactions.userId))
-    .where(where)
-    .orderBy(...orderBy)
+    .where(read === "walk" ? and(conditions, cursor) : sortedReadPage(read, conditions, position, limit))
+    .orderBy(...(read === "walk" ? orderBy : [sortedReadOrder(backwards)]))
     .limit(limit);
 }
 
@@ -120,4 +111,38 @@ export async function adminTransactionsPage(
   const rows = await adminTransactionsQuery(db, filters, read, position, HISTORY_PAGE_SIZE + 1);
   const page = historyPage(rows, position);
   return { ...page, rows: page.rows.map((row) => toRow(row, introducedAt)) };
+}
+
+/** The filtered view as CSV, newest first, streamed a keyset page at a time. */
+export function adminTransactionsCsv(db: Db, filters: AdminTransactionFilters): ReadableStream<Uint8Array> {
+  let read: Promise<TransactionsRead> | undefined;
+  return csvStream<AdminTransactionRow, Keyset>({
+    header: [
+      "Reference",
+      "Date (UTC)",
+      "Client",
+      "E-mail",
+      "Type",
+      "Pair/Stock",
+      "Direction",
+      "Amount (USD)",
+      "Status",
+    ],
+    readPage: async (after, limit) => {
+      read ??= transactionsReadOf(db, filters);
+      return adminTransactionsQuery(db, filters, await read, { after }, limit);
+    },
+    keyOf: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    cells: (row) => [
+      transactionReference(row.id),
+      new Date(row.createdAt).toISOString(),
+      displayName(row.firstName, row.lastName, row.email),
+      row.email,
+      typeLabel(row.transactionType),
+      row.tradingPair ?? row.stock ?? "",
+      ...moneyCells(row.transactionType, row.amountCents),
+      row.status,
+    ],
+    pageSize: CSV_PAGE_SIZE,
+  });
 }
