@@ -215,6 +215,11 @@ describe("/admin/mail's search", () => {
       await (await getPage("/admin/mail?to=a%40example.com&month=2026-13", cookie)).text(),
     );
     expect(badMonth).toContain(MAIL_SEARCH_MESSAGES.month);
+    // A year of two digits written with four is not a month any mail was queued in.
+    const ancient = decodeEntities(
+      await (await getPage("/admin/mail?to=a%40example.com&month=0026-10", cookie)).text(),
+    );
+    expect(ancient).toContain(MAIL_SEARCH_MESSAGES.month);
     const recent = Date.now();
     await mail("recent@example.com", "Recent Name", delivered(recent));
     const month = monthOf(recent);

@@ -37,7 +37,8 @@ export function parseMailSearch(params: URLSearchParams): { search: MailSearch }
   const month = (params.get("month") ?? "").trim();
   if (to === "" && month === "") return null;
   if (!/^[^\s@]+@[^\s@]+$/.test(to) || to.length > 254) return { error: MAIL_SEARCH_MESSAGES.recipient };
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) return { error: MAIL_SEARCH_MESSAGES.month };
+  // A month of this century: two-digit years would be read as the 1900s by `Date.UTC`, and no mail is older.
+  if (!/^20\d{2}-(0[1-9]|1[0-2])$/.test(month)) return { error: MAIL_SEARCH_MESSAGES.month };
   return { search: { to, month } };
 }
 
