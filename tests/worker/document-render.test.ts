@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { createElement, Suspense } from "react";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { RenderTimeout, renderToBuffer } from "~/server/render/document.server";
 import { fundedClient, insertTransaction, ORIGIN } from "../support/fixtures";
@@ -148,6 +149,51 @@ describe("renderToBuffer", () => {
     // The fallback is not sent at all, not even hidden for the browser to swap out.
     expect(html).not.toContain("Loading");
     for (const tag of scriptTags(html)) expect(tag).toContain('nonce="n0nce"');
+  });
+
+  it("sends a large boundary in place, readable without scripts, once everything has rendered", async () => {
+    let value: string | null = null;
+    const data = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => {
+      value = "Row";
+    });
+    function Rows() {
+      if (value === null) throw data;
+      return createElement(
+        "ul",
+        null,
+        ...Array.from({ length: 2_000 }, (_, i) => createElement("li", { key: i }, value)),
+      );
+    }
+    const html = text(
+      await renderToBuffer(
+        createElement(
+          "main",
+          null,
+          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Rows)),
+        ),
+        { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} },
+      ),
+    );
+    // Some 20 KB, more than React's progressive chunk: its stock renderer would send it hidden, for a script to show.
+    expect(elementTexts(html, "li")).toHaveLength(2_000);
+    expect(html).not.toContain("hidden");
+    expect(scriptTags(html)).toEqual([]);
+  });
+
+  it("writes the text as UTF-8, no character split between the renderer's pieces", async () => {
+    // Pieces of one- to four-byte characters in every length, so that some meet the end of the renderer's 4 KB
+    // views; and a lone surrogate, which UTF-8 writes as U+FFFD, as the platform's own encoder does.
+    const words = Array.from({ length: 900 }, (_, i) => `${"aé€😀".repeat((i % 7) + 1)}${"x".repeat(i % 3)}`);
+    const element = createElement(
+      "main",
+      null,
+      ...words.map((word, i) => createElement("p", { key: i }, word)),
+      createElement("p", { key: "lone" }, "lone \uD800 surrogate"),
+    );
+    const body = await renderToBuffer(element, { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} });
+    expect(body.byteLength).toBeGreaterThan(3 * 4_096);
+    const html = new TextDecoder("utf-8", { fatal: true }).decode(body);
+    expect(html).toBe(renderToString(element).replace("\uD800", "\uFFFD"));
   });
 
   it("rejects when the shell fails, so that React Router renders its error page instead", async () => {

@@ -2,7 +2,8 @@ import type { ReactElement } from "react";
 // React's Node renderer, not the browser build that `react-dom/server` resolves to in workerd: the browser build
 // encodes every string piece on its own and enqueues 512-byte chunks into a native stream, which cost this app
 // 15 to 30% more CPU per document (docs/decisions/0036). The Node build needs only `util`'s TextEncoder and
-// `setImmediate`, both in workerd with nodejs_compat.
+// `setImmediate`, both in workerd with nodejs_compat. It is patched at install so that it encodes its pieces in
+// JavaScript and counts no bytes, two calls into the runtime per piece otherwise (docs/decisions/0079).
 import { renderToPipeableStream } from "react-dom/server.node";
 
 export interface RenderOptions {
