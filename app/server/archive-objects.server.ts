@@ -12,6 +12,12 @@ import { encodeHexLowerCase } from "@oslojs/encoding";
 /** The UTC month of an instant, "YYYY-MM": the folder an archived row's object is filed under. */
 export const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
 
+/** The start of the UTC month `months` before `now`'s: where the whole months a table keeps in D1 begin. */
+export function monthStartBefore(now: number, months: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - months, 1);
+}
+
 export async function sha256HexOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }

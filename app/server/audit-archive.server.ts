@@ -8,7 +8,7 @@
  * recorded object holds, so a mistake here can fail, not lose a row.
  */
 import { sql } from "drizzle-orm";
-import { monthOf, storeBatchOnce, withinBoundBudget } from "./archive-objects.server";
+import { monthOf, monthStartBefore, storeBatchOnce, withinBoundBudget } from "./archive-objects.server";
 import type { Db } from "./db.server";
 import { returning, writeTogether } from "./db.server";
 
@@ -35,8 +35,7 @@ export interface ArchivedAuditRow {
  * archived month never gains another archivable row, which is what makes an object's id range cover its month.
  */
 export function auditArchiveCutoff(now: number): number {
-  const date = new Date(now);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - AUDIT_KEPT_IN_D1_MONTHS, 1);
+  return monthStartBefore(now, AUDIT_KEPT_IN_D1_MONTHS);
 }
 
 const monthEnd = (at: number) => {

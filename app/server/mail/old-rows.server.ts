@@ -10,7 +10,7 @@
  * sent again, the cron's next run) mails once, and no event is retried 13 months on.
  */
 import { sql } from "drizzle-orm";
-import { monthOf } from "../archive-objects.server";
+import { monthOf, monthStartBefore } from "../archive-objects.server";
 import type { Db } from "../db.server";
 import { returning, writeTogether } from "../db.server";
 import { readArchiveObject } from "./archive-read.server";
@@ -24,8 +24,7 @@ const OBJECTS_LOOKED_AT = 20;
 
 /** The first month whose rows stay: the UTC month 13 months before `now`'s. */
 export function firstMonthKeptInD1(now: number): string {
-  const date = new Date(now);
-  return monthOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - MAIL_ROWS_KEPT_IN_D1_MONTHS, 1));
+  return monthOf(monthStartBefore(now, MAIL_ROWS_KEPT_IN_D1_MONTHS));
 }
 
 /**
