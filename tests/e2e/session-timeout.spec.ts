@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { WCAG_AA } from "./accessibility-states";
 import { accessibilityFindings, DEMO_ADMIN, DEMO_CLIENT, describeFinding, expect, signIn, test } from "./support";
 
@@ -34,6 +34,25 @@ async function trackerStarted(page: Page, since: number) {
 /** The page's clock (moved by the test, not the machine's). */
 const pageNow = (page: Page) => page.evaluate(() => Date.now());
 
+/**
+ * Focuses a field once it is in view. Scrolling counts as activity, and the browser sends its event with a later frame:
+ * a field focused below the fold could scroll the page after the clock has moved, as if someone were there then.
+ */
+async function focusInView(field: Locator) {
+  await field.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        if (top >= 0 && bottom <= window.innerHeight) return resolve();
+        window.addEventListener("scrollend", () => resolve(), { once: true });
+        // A page already scrolled as far as it goes sends no scrollend.
+        setTimeout(resolve, 1_000);
+        element.scrollIntoView({ block: "center" });
+      }),
+  );
+  await field.focus();
+}
+
 async function signInWithClock(page: Page, path = "/dashboard") {
   await page.clock.install();
   await signIn(page, DEMO_CLIENT.email, DEMO_CLIENT.password);
@@ -51,7 +70,7 @@ test("at 28 idle minutes the warning opens, read out and focused; Stay signed in
 }) => {
   await signInWithClock(page, "/deposit");
   const amount = page.getByLabel("Amount (USD)");
-  await amount.focus();
+  await focusInView(amount);
 
   await page.clock.fastForward("27:50");
   await expect(warning(page)).toHaveCount(0);
@@ -103,7 +122,7 @@ test("Sign out in the warning signs out at once", async ({ page }) => {
 test("typing in a form field postpones the warning", async ({ page }) => {
   await signInWithClock(page, "/deposit");
   const amount = page.getByLabel("Amount (USD)");
-  await amount.focus();
+  await focusInView(amount);
   await page.clock.fastForward("20:00");
   // fill sends input events and no keys: text pasted or filled in by the browser counts as well.
   await amount.fill("125");
