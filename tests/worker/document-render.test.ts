@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { createElement, Suspense } from "react";
+import { createElement, type ReactElement, Suspense } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { RenderTimeout, renderToBuffer } from "~/server/render/document.server";
@@ -31,6 +31,28 @@ function Never(): never {
 function Broken(): never {
   throw new Error("broken component");
 }
+
+/** A value that arrives 20 ms on: `read()` suspends until then, as a component waiting on its data does. */
+function arrivingLater<T>(value: T) {
+  let arrived = false;
+  const data = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => {
+    arrived = true;
+  });
+  return {
+    read(): T {
+      if (!arrived) throw data;
+      return value;
+    },
+  };
+}
+
+/** `child` inside a Suspense boundary whose fallback says "Loading", in a <main>. */
+const inBoundary = (child: ReactElement) =>
+  createElement("main", null, createElement(Suspense, { fallback: createElement("p", null, "Loading") }, child));
+
+/** A render given time to finish, its errors left to the test's expectations. */
+const RENDERED_WHOLE = { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} };
+const renderWhole = async (element: ReactElement) => text(await renderToBuffer(element, RENDERED_WHOLE));
 
 describe("the document a page answers", () => {
   it("carries the response's CSP nonce on every script, the single-fetch data included", async () => {
@@ -122,29 +144,9 @@ describe("renderToBuffer", () => {
   });
 
   it("waits for every Suspense boundary before answering, with the nonce on React's own scripts", async () => {
-    let resolveData: (value: string) => void = () => {};
-    const data = new Promise<string>((resolve) => {
-      resolveData = resolve;
-    });
-    let value: string | null = null;
-    data.then((v) => {
-      value = v;
-    });
-    function Later() {
-      if (value === null) throw data;
-      return createElement("p", null, value);
-    }
-    setTimeout(() => resolveData("Arrived later"), 20);
-    const html = text(
-      await renderToBuffer(
-        createElement(
-          "main",
-          null,
-          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Later)),
-        ),
-        { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} },
-      ),
-    );
+    const data = arrivingLater("Arrived later");
+    const Later = () => createElement("p", null, data.read());
+    const html = await renderWhole(inBoundary(createElement(Later)));
     expect(elementTexts(html, "p")).toEqual(["Arrived later"]);
     // The fallback is not sent at all, not even hidden for the browser to swap out.
     expect(html).not.toContain("Loading");
@@ -152,28 +154,16 @@ describe("renderToBuffer", () => {
   });
 
   it("sends a large boundary in place, readable without scripts, once everything has rendered", async () => {
-    let value: string | null = null;
-    const data = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => {
-      value = "Row";
-    });
+    const data = arrivingLater("Row");
     function Rows() {
-      if (value === null) throw data;
+      const value = data.read();
       return createElement(
         "ul",
         null,
         ...Array.from({ length: 2_000 }, (_, i) => createElement("li", { key: i }, value)),
       );
     }
-    const html = text(
-      await renderToBuffer(
-        createElement(
-          "main",
-          null,
-          createElement(Suspense, { fallback: createElement("p", null, "Loading") }, createElement(Rows)),
-        ),
-        { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} },
-      ),
-    );
+    const html = await renderWhole(inBoundary(createElement(Rows)));
     // Some 20 KB, more than React's progressive chunk: its stock renderer would send it hidden, for a script to show.
     expect(elementTexts(html, "li")).toHaveLength(2_000);
     expect(html).not.toContain("hidden");
@@ -190,7 +180,7 @@ describe("renderToBuffer", () => {
       ...words.map((word, i) => createElement("p", { key: i }, word)),
       createElement("p", { key: "lone" }, "lone \uD800 surrogate"),
     );
-    const body = await renderToBuffer(element, { nonce: "n0nce", timeoutMs: 5_000, onError: () => {} });
+    const body = await renderToBuffer(element, RENDERED_WHOLE);
     expect(body.byteLength).toBeGreaterThan(3 * 4_096);
     const html = new TextDecoder("utf-8", { fatal: true }).decode(body);
     expect(html).toBe(renderToString(element).replace("\uD800", "\uFFFD"));
